@@ -1,0 +1,12 @@
+/* tools/commands.h -- entry points of the `shido` subcommands. Each takes the arguments after
+ * "shido" (argv[0] is the subcommand's name) and returns the process exit status. */
+#ifndef SHIDO_TOOLS_COMMANDS_H
+#define SHIDO_TOOLS_COMMANDS_H
+
+#define SHIDO_VERSION_STRING "0.1.0"
+
+int shido_cmd_gtp(int argc, char **argv);
+int shido_cmd_demo(int argc, char **argv);
+int shido_cmd_bench(int argc, char **argv);
+
+#endif

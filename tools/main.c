@@ -1,0 +1,72 @@
+/* tools/main.c -- the `shido` command line: dispatches subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/commands.h"
+#ifdef SHIDO_HAVE_CUDA
+#include "nn/cuda/cuda_device.h"
+#endif
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: shido COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  gtp          speak GTP v2 on stdin/stdout (for GUIs: Sabaki, Lizzie, GoGui, ...)\n"
+            "  demo         play a short demonstration game and print the board\n"
+            "  bench board  random legal moves per second on 19x19 (one core)\n"
+            "  cuda-info    describe the CUDA devices and self-test kernels, cuBLAS, cuDNN\n"
+            "               (builds with -DSHIDO_CUDA=ON)\n"
+            "  --help       this text\n"
+            "  --version    print the version\n");
+}
+
+/* Describes the CUDA devices and runs the device self-test; exit status 1 when no device works. */
+static int cuda_info(void)
+{
+#ifdef SHIDO_HAVE_CUDA
+    char buf[4096], err[512];
+    bool have = nn_cuda_describe(buf, sizeof buf);
+    fputs(buf, stdout);
+    if (!have)
+        return 1;
+    if (!nn_cuda_selftest(err, sizeof err)) {
+        fprintf(stderr, "shido cuda-info: self-test failed: %s\n", err);
+        return 1;
+    }
+    printf("self-test passed: axpy kernel, cuBLAS SGEMM, cuDNN 3x3 convolution match the CPU\n");
+    return 0;
+#else
+    fprintf(stderr, "shido cuda-info: this build has no CUDA backend (configure with "
+                    "-DSHIDO_CUDA=ON)\n");
+    return 1;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("shido %s\n", SHIDO_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(cmd, "gtp"))
+        return shido_cmd_gtp(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo"))
+        return shido_cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench"))
+        return shido_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cuda-info"))
+        return cuda_info();
+    fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
+    return 2;
+}

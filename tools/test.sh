@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what is missing, then builds and runs every test:
+#   1. the CUDA backend compiles and links (when the CUDA toolkit is present; GPU tests skip
+#      without a device);
+#   2. the libFuzzer targets build with clang and each runs a short smoke round on its corpus;
+#   3. the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   4. the whole suite in the Release build (last, so its ctest summary closes the log).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tools/deps.sh
+shido_install_deps "${SHIDO_BUILD_PACKAGES[@]}" gnugo clang libclang-rt-dev
+export CK_COLOR=never
+
+nvcc=$(command -v nvcc || true)
+[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+if [ -n "$nvcc" ]; then
+    echo "== CUDA build (nvcc: $nvcc)"
+    cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DSHIDO_CUDA=ON \
+        -DCMAKE_CUDA_COMPILER="$nvcc" >/dev/null
+    cmake --build build-cuda -j"$SHIDO_JOBS" >/dev/null
+    ctest --test-dir build-cuda -R '^test_cuda$' --output-on-failure
+else
+    echo "== CUDA toolkit not found: the CUDA build was not checked"
+fi
+
+echo "== fuzz targets (clang libFuzzer, smoke run)"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHIDO_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j"$SHIDO_JOBS" >/dev/null
+for f in build-fuzz/fuzz_*; do
+    name=$(basename "$f")
+    corpus=tests/data/fuzz/${name#fuzz_}
+    mkdir -p "build-fuzz/corpus-$name"
+    "$f" -max_total_time=20 -timeout=10 -max_len=65536 "build-fuzz/corpus-$name" \
+        $( [ -d "$corpus" ] && echo "$corpus" ) >"build-fuzz/$name.log" 2>&1 ||
+        { tail -50 "build-fuzz/$name.log"; echo "fuzz target $name found a failure"; exit 1; }
+    echo "$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/$name.log")"
+done
+
+echo "== tests under ASan + UBSan"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSHIDO_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$SHIDO_JOBS" >/dev/null
+SHIDO_GNUGO_GAMES=${SHIDO_GNUGO_GAMES_ASAN:-20} ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan -j"$SHIDO_JOBS" --output-on-failure
+
+echo "== tests, Release build"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$SHIDO_JOBS" >/dev/null
+# -V keeps every suite's Check summary; the log is filtered to those lines and ctest's own ending.
+rc=0
+ctest --test-dir build -j"$SHIDO_JOBS" -V >build/ctest.log 2>&1 || rc=$?
+grep -E '^[0-9]+: ([0-9]+%: Checks|SKIP|.*:[FE]:)' build/ctest.log || true
+[ "$rc" -eq 0 ] || grep -B2 -A40 -E 'Failures: [1-9]|Errors: [1-9]|\*\*\*Failed|Timeout' build/ctest.log | tail -200
+sed -n '/tests passed/,$p' build/ctest.log
+exit "$rc"
