@@ -1,0 +1,75 @@
+/* nn/desc.h -- the model description: per-layer structs holding host weights, independent of
+ * the file format they came from (weights/ fills them) and of the backend that runs them
+ * (nn/ref, nn/cpu, nn/cuda read them). Every array is owned by the description and freed by
+ * nn_desc_free. Layouts are fixed here so that every backend agrees:
+ *   activations NCHW, convolution weights [c_out][c_in][ky][kx], matmul weights [c_in][c_out].
+ *
+ * Two families share the layer structs: Leela Zero (post-activation residual tower, 18 input
+ * planes, policy + winrate heads; desc_lz.h) and KataGo (pre-activation tower with global pooling
+ * and nested bottleneck blocks, spatial + global inputs, many heads; desc_kata.h).
+ */
+#ifndef SHIDO_NN_DESC_H
+#define SHIDO_NN_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NN_NAME_LEN 96
+
+typedef enum {
+    NN_ACT_IDENTITY = 0,
+    NN_ACT_RELU,
+    NN_ACT_MISH,
+} nn_activation;
+
+/* A 2-D convolution, "same" padding, stride 1. bias may be NULL. */
+typedef struct nn_conv_desc {
+    char name[NN_NAME_LEN];
+    int ky, kx, c_in, c_out, dil_y, dil_x;
+    float *w;     /* [c_out][c_in][ky][kx] */
+    float *bias;  /* [c_out] or NULL */
+} nn_conv_desc;
+
+/* Batch normalisation in inference form: y = (x - mean) / sqrt(var + eps) * scale + bias.
+ * scale and bias may be NULL (1 and 0). */
+typedef struct nn_bn_desc {
+    char name[NN_NAME_LEN];
+    int c;
+    float eps;
+    float *mean, *var, *scale, *bias;
+} nn_bn_desc;
+
+/* A fully connected layer y[c_out] = x[c_in] . w, plus an optional bias. */
+typedef struct nn_matmul_desc {
+    char name[NN_NAME_LEN];
+    int c_in, c_out;
+    float *w;     /* [c_in][c_out] */
+    float *bias;  /* [c_out] or NULL */
+} nn_matmul_desc;
+
+typedef enum { NN_FAMILY_LZ = 1, NN_FAMILY_KATA = 2 } nn_family;
+
+struct nn_lz_desc;
+struct nn_kata_desc;
+
+/* A whole network of either family. */
+typedef struct nn_desc {
+    nn_family family;
+    char source[256];            /* the file it was loaded from, for messages */
+    struct nn_lz_desc *lz;       /* family == NN_FAMILY_LZ */
+    struct nn_kata_desc *kata;   /* family == NN_FAMILY_KATA */
+} nn_desc;
+
+/* Frees everything a description owns, including d itself. NULL is fine. */
+void nn_desc_free(nn_desc *d);
+
+/* Family parts, defined with their structs in desc_lz.h / desc_kata.h. */
+void nn_lz_desc_free(struct nn_lz_desc *lz);
+void nn_kata_desc_free(struct nn_kata_desc *kata);
+
+/* Helpers for the layer structs (nn/desc.c). Each free releases the arrays, not the struct. */
+void nn_conv_free(nn_conv_desc *c);
+void nn_bn_free(nn_bn_desc *b);
+void nn_matmul_free(nn_matmul_desc *m);
+
+#endif
