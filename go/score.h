@@ -35,7 +35,15 @@ int go_score_area_tromp_taylor(const go_board *b, uint8_t *owner);
  *     (captures and dead stones); under tax SEKI empty regions bordered by both colours' living
  *     stones count nothing; under tax ALL the points of every region count 2 less per group
  *     (stone scoring);
- *   minus komi. owner (may be NULL) receives each point's owner. */
+ *   minus komi. owner (may be NULL) receives each point's owner.
+ * Details, as KataGo settles them: the white handicap bonus follows the rules' field under either
+ * scoring; N is g->handicap when set, else the black stones of a setup without white stones plus
+ * the opening run of black moves, and N <= 1 counts as no handicap. Under tax SEKI or ALL a
+ * connected area of one colour's stones and territory is in seki when a stone of it is in atari
+ * or touches an empty point both colours touch that neither can fill keeping two liberties; its
+ * territory counts nothing (its stones still count under area scoring), and under tax ALL every
+ * area not in seki costs 2 points. With the button rule the first player to pass gets half a
+ * point (the side to move when nobody passed). */
 double go_score_final(const go_game *g, const bool *dead, uint8_t *owner);
 
 /* The GTP final_score text for a score from black's view: "B+3.5", "W+0.5" or "0". */

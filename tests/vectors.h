@@ -1,4 +1,4 @@
-/* tests/vectors.h -- reading ../shared/vectors/*.jsonl (reference outputs of real KataGo and
+/* tests/vectors.h -- reading the JSON Lines files in ../shared/vectors (reference outputs of real KataGo and
  * Leela Zero) and setting up each record's position through shido's own board, by replaying
  * the record's `gtp` commands. Header-only: included by the network test suites. */
 #ifndef SHIDO_TESTS_VECTORS_H

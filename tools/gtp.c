@@ -1,0 +1,800 @@
+/* tools/gtp.c -- the GTP v2 engine: line cleaning, the command table and the commands. */
+#include "tools/gtp.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "go/score.h"
+#include "go/sgf.h"
+#include "tools/commands.h"
+
+/* ---- reply text ------------------------------------------------------------------------- */
+
+/* A reply under construction. After an allocation failure it stops growing and remembers it,
+ * so that handlers need not check every append. */
+typedef struct gtp_text {
+    char *data;
+    size_t len, cap;
+    bool oom;
+} gtp_text;
+
+static void text_reserve(gtp_text *t, size_t extra)
+{
+    if (t->oom || t->len + extra + 1 <= t->cap)
+        return;
+    size_t cap = t->cap ? t->cap : 256;
+    while (cap < t->len + extra + 1)
+        cap *= 2;
+    char *d = realloc(t->data, cap);
+    if (!d) {
+        t->oom = true;
+        return;
+    }
+    t->data = d;
+    t->cap = cap;
+}
+
+static void text_add(gtp_text *t, const char *s)
+{
+    size_t n = strlen(s);
+    text_reserve(t, n);
+    if (t->oom)
+        return;
+    memcpy(t->data + t->len, s, n + 1);
+    t->len += n;
+}
+
+static void text_printf(gtp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_printf(gtp_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    text_reserve(t, (size_t)n);
+    if (t->oom)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+/* Writes "=id body" or "?id body" and the terminating empty line. The body's first line shares
+ * the status line (so showboard's diagram, which starts with a newline, begins on a line of its
+ * own); later empty or blank lines are dropped, since an empty line ends a GTP reply. */
+static void write_reply(FILE *out, bool ok, const char *id, const char *body)
+{
+    fprintf(out, "%c%s", ok ? '=' : '?', id);
+    if (body && *body) {
+        fputc(' ', out);
+        const char *s = body;
+        bool first = true;
+        while (*s) {
+            const char *eol = strchr(s, '\n');
+            size_t n = eol ? (size_t)(eol - s) : strlen(s);
+            bool blank = strspn(s, " \t\r") >= n;
+            if (first || !blank) {
+                if (!first)
+                    fputc('\n', out);
+                fwrite(s, 1, n, out);
+            }
+            first = false;
+            s += n;
+            if (*s == '\n')
+                s++;
+        }
+    }
+    fputs("\n\n", out);
+    fflush(out);
+}
+
+/* ---- argument parsing ------------------------------------------------------------------- */
+
+/* A decimal integer that fits an int, nothing else (GTP's "int"). */
+static bool parse_int(const char *s, int *out)
+{
+    const char *digits = *s == '-' ? s + 1 : s;
+    if (*digits < '0' || *digits > '9')
+        return false;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* A finite number that also stays finite as a float (komi and clocks are floats elsewhere). */
+static bool parse_number(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || !isfinite((float)v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_color(const char *s, go_color *c)
+{
+    if (!strcasecmp(s, "b") || !strcasecmp(s, "black"))
+        *c = GO_BLACK;
+    else if (!strcasecmp(s, "w") || !strcasecmp(s, "white"))
+        *c = GO_WHITE;
+    else
+        return false;
+    return true;
+}
+
+typedef enum { VERTEX_OK, VERTEX_SYNTAX, VERTEX_OFF_BOARD } vertex_status;
+
+/* A vertex of the current board or pass. A well-formed vertex of a larger board is told apart
+ * from garbage: the first is an illegal move, the second a syntax error. */
+static vertex_status parse_vertex(const gtp_engine *e, const char *s, int *p)
+{
+    *p = go_point_from_gtp(e->game.board.size, s);
+    if (*p != GO_NO_POINT)
+        return VERTEX_OK;
+    return go_point_from_gtp(GO_MAX_SIZE, s) != GO_NO_POINT ? VERTEX_OFF_BOARD : VERTEX_SYNTAX;
+}
+
+static bool board_is_empty(const go_game *g)
+{
+    return g->num_moves == 0 && g->board.num_empty == g->board.size * g->board.size;
+}
+
+/* Every chain has a liberty: setup stones make no captures, so a set of them can be unsound. */
+static bool board_is_sound(const go_board *b)
+{
+    for (int p = 0; p < GO_POINTS; p++)
+        if ((b->color[p] == GO_BLACK || b->color[p] == GO_WHITE) && go_board_libs(b, p) == 0)
+            return false;
+    return true;
+}
+
+static void add_vertices(gtp_text *r, int size, const int *pts, int n)
+{
+    char v[8];
+    for (int i = 0; i < n; i++)
+        text_printf(r, "%s%s", i ? " " : "", go_point_to_gtp(size, pts[i], v));
+}
+
+/* ---- commands ----------------------------------------------------------------------------- */
+
+/* A command's arguments: argv split at spaces, and raw, the same text unsplit (for JSON). */
+typedef struct gtp_args {
+    int argc;
+    char **argv;
+    const char *raw;
+} gtp_args;
+
+/* A handler appends its answer (or, returning false, the reason for failing) to r. */
+typedef bool (*gtp_handler)(gtp_engine *e, const gtp_args *a, gtp_text *r);
+
+typedef struct gtp_command {
+    const char *name;
+    gtp_handler run;
+    int min_args, max_args;   /* max_args -1: any number */
+} gtp_command;
+
+static const gtp_command *find_command(const char *name);
+static void add_command_names(gtp_text *r);
+
+static bool fail(gtp_text *r, const char *reason)
+{
+    text_add(r, reason);
+    return false;
+}
+
+static bool cmd_protocol_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    text_add(r, "2");
+    return true;
+}
+
+static bool cmd_name(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    text_add(r, "shido");
+    return true;
+}
+
+static bool cmd_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    text_add(r, SHIDO_VERSION_STRING);
+    return true;
+}
+
+static bool cmd_known_command(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    text_add(r, find_command(a->argv[0]) ? "true" : "false");
+    return true;
+}
+
+static bool cmd_list_commands(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    add_command_names(r);
+    return true;
+}
+
+/* Answered like any other command; gtp_engine_handle_line recognises it and stops. */
+static bool cmd_quit(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return true;
+}
+
+static bool cmd_boardsize(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    int size;
+    if (!parse_int(a->argv[0], &size))
+        return fail(r, "syntax error");
+    if (size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+        return fail(r, "unacceptable size");
+    go_game g;
+    if (!go_game_init(&g, size, &e->game.rules, e->game.komi))
+        return fail(r, "out of memory");
+    go_game_free(&e->game);
+    e->game = g;
+    return true;
+}
+
+static bool cmd_clear_board(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    go_game_clear(&e->game);
+    return true;
+}
+
+static bool cmd_komi(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    double komi;
+    if (!parse_number(a->argv[0], &komi))
+        return fail(r, "syntax error");
+    e->game.komi = (float)komi;
+    return true;
+}
+
+static bool cmd_play(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    go_color c;
+    int p;
+    if (!parse_color(a->argv[0], &c))
+        return fail(r, "syntax error");
+    vertex_status vs = parse_vertex(e, a->argv[1], &p);
+    if (vs == VERTEX_SYNTAX)
+        return fail(r, "syntax error");
+    if (vs == VERTEX_OFF_BOARD || go_game_play(&e->game, p, c) != GO_MOVE_OK)
+        return fail(r, "illegal move");
+    return true;
+}
+
+static bool cmd_undo(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return go_game_undo(&e->game) ? true : fail(r, "cannot undo");
+}
+
+static bool cmd_fixed_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    int n, pts[9];
+    if (!parse_int(a->argv[0], &n))
+        return fail(r, "syntax error");
+    if (!board_is_empty(&e->game))
+        return fail(r, "board not empty");
+    int k = go_game_fixed_handicap(&e->game, n, pts);
+    if (k == 0)
+        return fail(r, "invalid handicap");
+    add_vertices(r, e->game.board.size, pts, k);
+    return true;
+}
+
+/* The free point farthest from the stones placed: largest squared distance to the nearest stone
+ * (near2, -1 where taken), then to all of them (sum2, which spreads stones to opposite sides),
+ * then nearest the centre, then the lower index, so the choice is deterministic. The lines the
+ * fixed points use (3rd, or 4th from 13x13 up) come first; nearer the edge only when those are
+ * full. */
+static int farthest_point(int size, const int *near2, const int *sum2)
+{
+    for (int lo = size >= 13 ? 3 : size >= 7 ? 2 : 1; lo >= 0; lo--) {
+        int best = GO_NO_POINT, best_centre2 = 0;
+        for (int y = lo; y < size - lo; y++)
+            for (int x = lo; x < size - lo; x++) {
+                int p = go_point_at(x, y);
+                /* Doubled offsets from the centre keep even sizes in integers. */
+                int dx = 2 * x - (size - 1), dy = 2 * y - (size - 1), centre2 = dx * dx + dy * dy;
+                if (near2[p] < 0)
+                    continue;
+                if (best == GO_NO_POINT || near2[p] > near2[best] ||
+                    (near2[p] == near2[best] &&
+                     (sum2[p] > sum2[best] || (sum2[p] == sum2[best] && centre2 < best_centre2)))) {
+                    best = p;
+                    best_centre2 = centre2;
+                }
+            }
+        if (best != GO_NO_POINT)
+            return best;
+    }
+    return GO_NO_POINT;
+}
+
+/* Free handicap points for 2 <= n < size * size stones: the fixed points while GTP defines them;
+ * beyond that the most fixed points the board has, then one farthest point after another. */
+static void free_handicap_points(int size, int n, int *pts)
+{
+    if (go_fixed_handicap_points(size, n, pts) == n)
+        return;
+    int k = 0;
+    for (int m = n < 9 ? n : 9; m >= 2 && k == 0; m--)
+        k = go_fixed_handicap_points(size, m, pts);
+    int near2[GO_POINTS], sum2[GO_POINTS] = {0};
+    for (int p = 0; p < GO_POINTS; p++)
+        near2[p] = INT_MAX;
+    for (int i = 0; i < n; i++) {
+        if (i >= k)
+            pts[i] = farthest_point(size, near2, sum2);
+        int px = go_point_x(pts[i]), py = go_point_y(pts[i]);
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = go_point_at(x, y), d = (x - px) * (x - px) + (y - py) * (y - py);
+                if (near2[p] > d)
+                    near2[p] = d;
+                sum2[p] += d;
+            }
+        near2[pts[i]] = -1;
+    }
+}
+
+static bool cmd_place_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    int n, size = e->game.board.size;
+    if (!parse_int(a->argv[0], &n))
+        return fail(r, "syntax error");
+    if (!board_is_empty(&e->game))
+        return fail(r, "board not empty");
+    if (n < 2 || n > size * size - 1)
+        return fail(r, "invalid handicap");
+    int pts[GO_MAX_SIZE * GO_MAX_SIZE];
+    free_handicap_points(size, n, pts);
+    for (int i = 0; i < n; i++)
+        go_game_setup_stone(&e->game, pts[i], GO_BLACK);
+    e->game.handicap = n;
+    go_game_set_to_move(&e->game, GO_WHITE);
+    add_vertices(r, size, pts, n);
+    return true;
+}
+
+static bool cmd_set_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    int size = e->game.board.size, pts[GO_MAX_SIZE * GO_MAX_SIZE];
+    if (!board_is_empty(&e->game))
+        return fail(r, "board not empty");
+    if (a->argc < 2 || a->argc > size * size - 1)
+        return fail(r, "bad vertex list");
+    bool taken[GO_POINTS] = {false};
+    for (int i = 0; i < a->argc; i++) {
+        vertex_status vs = parse_vertex(e, a->argv[i], &pts[i]);
+        if (vs == VERTEX_SYNTAX)
+            return fail(r, "syntax error");
+        if (vs != VERTEX_OK || pts[i] == GO_PASS || taken[pts[i]])
+            return fail(r, "bad vertex list");
+        taken[pts[i]] = true;
+    }
+    for (int i = 0; i < a->argc; i++)
+        go_game_setup_stone(&e->game, pts[i], GO_BLACK);
+    e->game.handicap = a->argc;
+    go_game_set_to_move(&e->game, GO_WHITE);
+    return true;
+}
+
+static bool cmd_loadsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    int move_number = 0;
+    if (a->argc == 2 && (!parse_int(a->argv[1], &move_number) || move_number < 1))
+        return fail(r, "syntax error");
+    if (!e->allow_files)
+        return fail(r, "cannot load file: file access is disabled");
+    char err[256];
+    go_sgf_collection *c = go_sgf_read_file(a->argv[0], err, sizeof err);
+    if (!c) {
+        text_printf(r, "cannot load file: %s", err);
+        return false;
+    }
+    go_game g;
+    bool ok = false;
+    if (c->num_games == 0) {
+        snprintf(err, sizeof err, "%s: no game in the file", a->argv[0]);
+    } else {
+        /* GTP's move_number names the move about to be played: the moves before it are played. */
+        ok = go_sgf_to_game(c->games[0], move_number ? move_number - 1 : -1, &g, err, sizeof err);
+        /* Controllers set rules and komi with commands of their own: a file that names neither
+         * keeps the engine's rather than go_sgf_to_game's defaults. */
+        if (ok && !go_sgf_get(c->games[0], "RU"))
+            g.rules = e->game.rules;
+        if (ok && !go_sgf_get(c->games[0], "KM"))
+            g.komi = e->game.komi;
+    }
+    go_sgf_free(c);
+    if (!ok) {
+        text_printf(r, "cannot load file: %s", err);
+        return false;
+    }
+    go_game_free(&e->game);
+    e->game = g;
+    return true;
+}
+
+static bool cmd_printsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    if (a->argc == 1 && !e->allow_files)
+        return fail(r, "cannot save file: file access is disabled");
+    go_sgf_collection *c = go_sgf_from_game(&e->game);
+    char *sgf = c ? go_sgf_write(c) : NULL;
+    go_sgf_free(c);
+    if (!sgf)
+        return fail(r, "out of memory");
+    bool ok = true;
+    if (a->argc == 0) {
+        text_add(r, sgf);
+    } else {
+        FILE *f = fopen(a->argv[0], "w");
+        ok = f && fputs(sgf, f) >= 0;
+        ok = (f && fclose(f) == 0) && ok;
+        if (!ok)
+            text_printf(r, "cannot save file: %s: %s", a->argv[0], strerror(errno));
+    }
+    free(sgf);
+    return ok;
+}
+
+static bool cmd_showboard(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    const go_board *b = &e->game.board;
+    char diagram[2048];
+    go_board_to_ascii(b, diagram, sizeof diagram);
+    text_printf(r, "\n%sBlack (X) captures: %d\nWhite (O) captures: %d\n%s to move", diagram,
+                b->captures[GO_BLACK], b->captures[GO_WHITE],
+                b->to_move == GO_WHITE ? "White" : "Black");
+    return true;
+}
+
+static bool cmd_final_score(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    double lead = go_score_area_tromp_taylor(&e->game.board, NULL) - (double)e->game.komi;
+    char buf[64];
+    text_add(r, go_score_to_text(lead, buf, sizeof buf));
+    return true;
+}
+
+static bool cmd_kata_get_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    char json[256];
+    go_rules_to_json(&e->game.rules, json, sizeof json);
+    text_add(r, json);
+    return true;
+}
+
+static bool cmd_kata_set_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    char err[256];
+    if (!go_rules_parse(&e->game.rules, a->raw, err, sizeof err))
+        return fail(r, err);
+    return true;
+}
+
+static bool cmd_kata_set_rule(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    if (!go_rules_set(&e->game.rules, a->argv[0], a->argv[1]))
+        return fail(r, "unknown rules field or value");
+    return true;
+}
+
+/* KataGo's set_position: the stones become the setup of a fresh game with no history. On any
+ * error the current game stays as it was. */
+static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    if (a->argc % 2)
+        return fail(r, "syntax error");
+    go_game g;
+    if (!go_game_init(&g, e->game.board.size, &e->game.rules, e->game.komi))
+        return fail(r, "out of memory");
+    const char *error = NULL;
+    for (int i = 0; i < a->argc && !error; i += 2) {
+        go_color c;
+        int p;
+        if (!parse_color(a->argv[i], &c))
+            error = "syntax error";
+        else if (parse_vertex(e, a->argv[i + 1], &p) == VERTEX_SYNTAX)
+            error = "syntax error";
+        else if (p == GO_NO_POINT || p == GO_PASS || !go_game_setup_stone(&g, p, c))
+            error = "illegal stone placement";
+    }
+    if (!error && !board_is_sound(&g.board))
+        error = "illegal stone placement";
+    if (error) {
+        go_game_free(&g);
+        return fail(r, error);
+    }
+    go_game_free(&e->game);
+    e->game = g;
+    return true;
+}
+
+/* Resets what time_left reported: it described the previous clock. */
+static void set_time_control(gtp_engine *e, gtp_time_control t)
+{
+    e->time = t;
+    memset(e->clock, 0, sizeof e->clock);
+}
+
+static bool parse_seconds(const char *s, double *out)
+{
+    return parse_number(s, out) && *out >= 0;
+}
+
+/* GTP time_settings: byo-yomi stones 0 with a positive byo-yomi time means no limit; a byo-yomi
+ * time of 0 means sudden death; otherwise Canadian overtime. */
+static bool cmd_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    gtp_time_control t = {0};
+    if (!parse_seconds(a->argv[0], &t.main_time_s) || !parse_seconds(a->argv[1], &t.period_time_s) ||
+        !parse_int(a->argv[2], &t.period_stones) || t.period_stones < 0)
+        return fail(r, "syntax error");
+    if (t.period_time_s > 0 && t.period_stones == 0)
+        t = (gtp_time_control){.system = GTP_TIME_NONE};
+    else if (t.period_time_s == 0)
+        t = (gtp_time_control){.system = GTP_TIME_ABSOLUTE, .main_time_s = t.main_time_s};
+    else
+        t.system = GTP_TIME_CANADIAN;
+    set_time_control(e, t);
+    return true;
+}
+
+static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    gtp_time_control t = {0};
+    const char *sys = a->argv[0];
+    bool ok;
+    if (!strcmp(sys, "none")) {
+        ok = a->argc == 1;
+    } else if (!strcmp(sys, "absolute")) {
+        t.system = GTP_TIME_ABSOLUTE;
+        ok = a->argc == 2 && parse_seconds(a->argv[1], &t.main_time_s);
+    } else if (!strcmp(sys, "byoyomi") || !strcmp(sys, "canadian")) {
+        bool byoyomi = sys[0] == 'b';
+        int count;
+        t.system = byoyomi ? GTP_TIME_BYOYOMI : GTP_TIME_CANADIAN;
+        ok = a->argc == 4 && parse_seconds(a->argv[1], &t.main_time_s) &&
+             parse_seconds(a->argv[2], &t.period_time_s) && parse_int(a->argv[3], &count) &&
+             count >= 0;
+        if (byoyomi)
+            t.periods = ok ? count : 0;
+        else
+            t.period_stones = ok ? count : 0;
+    } else {
+        ok = false;
+    }
+    if (!ok)
+        return fail(r, "syntax error");
+    set_time_control(e, t);
+    return true;
+}
+
+static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    go_color c;
+    gtp_clock k = {.known = true};
+    /* Some servers report a slightly negative time once the clock has run out. */
+    if (!parse_color(a->argv[0], &c) || !parse_number(a->argv[1], &k.time_left_s) ||
+        !parse_int(a->argv[2], &k.stones_left) || k.stones_left < 0)
+        return fail(r, "syntax error");
+    e->clock[c] = k;
+    return true;
+}
+
+/* list_commands prints them in this order. */
+static const gtp_command commands[] = {
+    {"protocol_version", cmd_protocol_version, 0, 0},
+    {"name", cmd_name, 0, 0},
+    {"version", cmd_version, 0, 0},
+    {"known_command", cmd_known_command, 1, 1},
+    {"list_commands", cmd_list_commands, 0, 0},
+    {"quit", cmd_quit, 0, 0},
+    {"boardsize", cmd_boardsize, 1, 1},
+    {"clear_board", cmd_clear_board, 0, 0},
+    {"komi", cmd_komi, 1, 1},
+    {"play", cmd_play, 2, 2},
+    {"undo", cmd_undo, 0, 0},
+    {"fixed_handicap", cmd_fixed_handicap, 1, 1},
+    {"place_free_handicap", cmd_place_free_handicap, 1, 1},
+    {"set_free_handicap", cmd_set_free_handicap, 0, -1},
+    {"loadsgf", cmd_loadsgf, 1, 2},
+    {"printsgf", cmd_printsgf, 0, 1},
+    {"showboard", cmd_showboard, 0, 0},
+    {"final_score", cmd_final_score, 0, 0},
+    {"time_settings", cmd_time_settings, 3, 3},
+    {"time_left", cmd_time_left, 3, 3},
+    {"kgs-time_settings", cmd_kgs_time_settings, 1, 4},
+    {"kata-get-rules", cmd_kata_get_rules, 0, 0},
+    {"kata-set-rules", cmd_kata_set_rules, 1, -1},
+    {"kata-set-rule", cmd_kata_set_rule, 2, 2},
+    {"set_position", cmd_set_position, 0, -1},
+};
+static const int num_commands = (int)(sizeof commands / sizeof commands[0]);
+
+static const gtp_command *find_command(const char *name)
+{
+    for (int i = 0; i < num_commands; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static void add_command_names(gtp_text *r)
+{
+    for (int i = 0; i < num_commands; i++)
+        text_printf(r, "%s%s", i ? "\n" : "", commands[i].name);
+}
+
+/* ---- engine ------------------------------------------------------------------------------ */
+
+bool gtp_engine_init(gtp_engine *e)
+{
+    memset(e, 0, sizeof *e);
+    e->allow_files = true;
+    return go_game_init(&e->game, 19, NULL, 7.5f);
+}
+
+void gtp_engine_free(gtp_engine *e)
+{
+    go_game_free(&e->game);
+}
+
+/* GTP 2.2-2.5: drops control characters other than HT (LF ends the line anyway), cuts the
+ * comment, turns HT into a space. Writes into out (as long as line) and returns its length. */
+static size_t clean_line(const char *line, char *out)
+{
+    size_t n = 0;
+    for (const unsigned char *s = (const unsigned char *)line; *s && *s != '#'; s++) {
+        if (*s == '\t')
+            out[n++] = ' ';
+        else if (*s >= 32 && *s != 127)
+            out[n++] = (char)*s;
+    }
+    out[n] = 0;
+    return n;
+}
+
+/* Splits s at spaces in place; argv must hold one slot per two characters plus one. */
+static int split_words(char *s, char **argv)
+{
+    int argc = 0;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            return argc;
+        argv[argc++] = s;
+        while (*s && *s != ' ')
+            s++;
+        if (*s)
+            *s++ = 0;
+    }
+}
+
+static bool all_digits(const char *s)
+{
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
+{
+    size_t len = strlen(line);
+    if (len > 0 && line[len - 1] == '\n')
+        len--;
+    if (len > GTP_MAX_LINE) {
+        write_reply(out, false, "", "line too long");
+        return true;
+    }
+    char *buf = malloc(2 * (len + 1));
+    char **argv = malloc(sizeof *argv * (len / 2 + 2));
+    if (!buf || !argv) {
+        free(buf);
+        free(argv);
+        write_reply(out, false, "", "out of memory");
+        return true;
+    }
+    size_t n = clean_line(line, buf);
+    /* raw keeps the unsplit words for arguments that are JSON; split_words puts NULs only where
+     * spaces were, so a word's offset in buf is its offset in raw. */
+    char *raw = buf + len + 1;
+    memcpy(raw, buf, n + 1);
+    int argc = split_words(buf, argv);
+    bool go_on = true;
+    if (argc > 0) {
+        const char *id = all_digits(argv[0]) ? argv[0] : "";
+        int first = *id ? 1 : 0;
+        const gtp_command *cmd = first < argc ? find_command(argv[first]) : NULL;
+        gtp_text reply = {0};
+        bool ok = false;
+        if (!cmd) {
+            text_add(&reply, "unknown command");
+        } else {
+            gtp_args a = {argc - first - 1, argv + first + 1, ""};
+            if (a.argc > 0) {
+                char *args = raw + (a.argv[0] - buf);
+                char *end = raw + (a.argv[a.argc - 1] - buf) + strlen(a.argv[a.argc - 1]);
+                *end = 0;
+                a.raw = args;
+            }
+            if (a.argc < cmd->min_args || (cmd->max_args >= 0 && a.argc > cmd->max_args))
+                text_add(&reply, "syntax error");
+            else
+                ok = cmd->run(e, &a, &reply);
+            go_on = !(ok && cmd->run == cmd_quit);
+        }
+        write_reply(out, ok && !reply.oom, id, reply.oom ? "out of memory" : reply.data);
+        free(reply.data);
+    }
+    free(buf);
+    free(argv);
+    return go_on;
+}
+
+int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
+{
+    char *line = malloc(GTP_MAX_LINE + 1);
+    if (!line)
+        return 1;
+    size_t n = 0;
+    bool too_long = false;
+    for (;;) {
+        int c = getc(in);
+        if (c == EOF && n == 0 && !too_long)
+            break;
+        if (c == EOF || c == '\n') {
+            bool go_on = true;
+            if (too_long) {
+                write_reply(out, false, "", "line too long");
+            } else {
+                line[n] = 0;
+                go_on = gtp_engine_handle_line(e, line, out);
+            }
+            n = 0;
+            too_long = false;
+            if (!go_on || c == EOF || ferror(out))
+                break;
+            continue;
+        }
+        /* NUL and the other control characters go here already: they would cut the C string. */
+        if (too_long || (c < 32 && c != '\t') || c == 127)
+            continue;
+        if (n == GTP_MAX_LINE)
+            too_long = true;
+        else
+            line[n++] = (char)c;
+    }
+    free(line);
+    return ferror(out) ? 1 : 0;
+}
+
+int shido_cmd_gtp(int argc, char **argv)
+{
+    if (argc > 1) {
+        fprintf(stderr, "shido gtp: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    gtp_engine e;
+    if (!gtp_engine_init(&e)) {
+        fprintf(stderr, "shido gtp: out of memory\n");
+        return 1;
+    }
+    int rc = gtp_engine_run(&e, stdin, stdout);
+    gtp_engine_free(&e);
+    return rc;
+}
