@@ -2,6 +2,7 @@
 #include "go/board.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -10,7 +11,7 @@ const int go_dir4[4] = {-1, 1, -GO_STRIDE, GO_STRIDE};
 
 static uint64_t zobrist[3][GO_POINTS];
 static uint64_t zobrist_wtm;
-static bool zobrist_ready;
+static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -20,17 +21,20 @@ static uint64_t splitmix64(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* The keys are a pure function of a fixed seed, so racing initialisations write equal values. */
-static void zobrist_init(void)
+/* The keys are a pure function of a fixed seed; pthread_once makes the table visible to every
+ * thread (search threads create boards concurrently). */
+static void zobrist_fill(void)
 {
-    if (zobrist_ready)
-        return;
     uint64_t s = 0x5348494430303031ull; /* "SHID0001" */
     for (int c = 0; c < 3; c++)
         for (int p = 0; p < GO_POINTS; p++)
             zobrist[c][p] = splitmix64(&s);
     zobrist_wtm = splitmix64(&s);
-    zobrist_ready = true;
+}
+
+static void zobrist_init(void)
+{
+    pthread_once(&zobrist_once, zobrist_fill);
 }
 
 uint64_t go_zobrist_stone(go_color c, int p)
