@@ -55,6 +55,15 @@ static inline bool vec_file_read(const char *path, vec_file *vf, char *err, int 
     return ok;
 }
 
+/* Every how many records a suite checks: 1 (all, the default) unless SHIDO_VECTORS_STRIDE asks
+ * for fewer -- the sanitizer run uses it, where the reference pass is ~20 times slower. */
+static inline int vec_stride(void)
+{
+    const char *s = getenv("SHIDO_VECTORS_STRIDE");
+    int k = s ? atoi(s) : 1;
+    return k >= 1 ? k : 1;
+}
+
 static inline void vec_file_free(vec_file *vf)
 {
     for (int i = 0; i < vf->num_records; i++)

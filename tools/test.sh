@@ -26,12 +26,18 @@ fi
 echo "== fuzz targets (clang libFuzzer, smoke run)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHIDO_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$SHIDO_JOBS" >/dev/null
+# Seeds: the project's own sample files, plus small networks from ../shared copied into the
+# build tree (never into the project).
+mkdir -p build-fuzz/seeds/lz build-fuzz/seeds/kata
+[ -f ../shared/weights/lz-0k.txt ] && cp ../shared/weights/lz-0k.txt build-fuzz/seeds/lz/
+[ -f ../shared/weights/rand-b2c16-v15.bin.gz ] && cp ../shared/weights/rand-b2c16-v15.bin.gz build-fuzz/seeds/kata/
+declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
+                  [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
-    corpus=tests/data/fuzz/${name#fuzz_}
     mkdir -p "build-fuzz/corpus-$name"
     "$f" -max_total_time=20 -timeout=10 -max_len=65536 "build-fuzz/corpus-$name" \
-        $( [ -d "$corpus" ] && echo "$corpus" ) >"build-fuzz/$name.log" 2>&1 ||
+        ${seeds[$name]:-} >"build-fuzz/$name.log" 2>&1 ||
         { tail -50 "build-fuzz/$name.log"; echo "fuzz target $name found a failure"; exit 1; }
     echo "$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/$name.log")"
 done
@@ -39,7 +45,7 @@ done
 echo "== tests under ASan + UBSan"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSHIDO_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$SHIDO_JOBS" >/dev/null
-SHIDO_GNUGO_GAMES=${SHIDO_GNUGO_GAMES_ASAN:-20} ASAN_OPTIONS=detect_leaks=1 \
+SHIDO_GNUGO_GAMES=${SHIDO_GNUGO_GAMES_ASAN:-20} SHIDO_VECTORS_STRIDE=13 ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan -j"$SHIDO_JOBS" --output-on-failure
 

@@ -1,0 +1,471 @@
+/* nn/kata_inputs.c -- KataGo's input features, legal moves and symmetries from a go_game (the
+ * history rules are described in nn/kata_inputs.h). */
+#include "nn/kata_inputs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "go/score.h"
+
+/* What KataGo's BoardHistory would hold for the game, as far as the features need it. */
+typedef struct kata_history {
+    int start;              /* moves[start .. num_moves) are KataGo's move history */
+    int ko_start;           /* positions hashes[ko_start .. num_moves] its superko history */
+    int valid_turns;        /* numApproxValidTurnsThisPhase: moves the net may see */
+    bool finished;          /* the game (area) or the main phase (territory) has just ended */
+    bool pass_ends_phase;   /* a pass by the side to move would end it */
+    bool suppress_end;      /* ...but friendly passing means KataGo plays on: history hidden */
+    bool has_button;
+    float white_bonus;      /* territory chill and button, in points */
+    int white_handicap_bonus;
+} kata_history;
+
+void nn_kata_supported_rules(int model_version, const go_rules *rules, go_rules *out)
+{
+    *out = *rules;
+    if (model_version <= 6) {
+        if (out->ko == GO_KO_SIMPLE)
+            out->ko = GO_KO_SITUATIONAL;
+        out->scoring = GO_SCORING_AREA;
+        out->tax = GO_TAX_NONE;
+        out->button = false;
+    } else if (out->button && out->scoring != GO_SCORING_AREA) {
+        out->button = false;
+    }
+}
+
+/* ---- history ------------------------------------------------------------------------------ */
+
+/* The first move of the last stretch of alternating moves that ends with the side to move. */
+static int history_start(const go_game *g)
+{
+    int start = 0;
+    go_color expect = (go_color)g->setup.to_move;
+    for (int i = 0; i < g->num_moves; i++) {
+        if (g->moves[i].color != expect)
+            start = i;
+        expect = go_opponent(g->moves[i].color);
+    }
+    if (g->num_moves > 0 && g->board.to_move != expect)
+        start = g->num_moves;
+    return start;
+}
+
+/* The board at the start of the history: a cleared history forgets the simple-ko point. */
+static go_board history_board(const go_game *g, int index, int start)
+{
+    go_board b = index == 0 ? g->setup : index < g->num_moves ? g->before[index] : g->board;
+    if (index == start && start > 0)
+        b.ko_point = 0;
+    return b;
+}
+
+/* KataGo's handicap count: black's setup stones plus its leading moves (isolated white passes
+ * between them allowed), 0 when white has stones in the start position or black is only one
+ * stone or move ahead. */
+static int handicap_stones(const go_game *g, const go_board *b0, int start)
+{
+    int black = 0;
+    for (int p = 0; p < GO_POINTS; p++) {
+        if (b0->color[p] == GO_WHITE)
+            return 0;
+        black += b0->color[p] == GO_BLACK;
+    }
+    for (int i = start; i < g->num_moves; i++) {
+        go_move m = g->moves[i];
+        if (m.color == GO_BLACK) {
+            black += m.point != GO_PASS;
+            continue;
+        }
+        if (m.point != GO_PASS || (i + 1 < g->num_moves && g->moves[i + 1].color != GO_BLACK))
+            break;
+    }
+    return black <= 1 ? 0 : black;
+}
+
+/* Whether c passed in the position with this hash among moves[from .. to) (KataGo's
+ * hashesBefore{Black,White}Pass, which a button pass clears). */
+static bool passed_before(const go_game *g, int from, int to, go_color c, uint64_t hash)
+{
+    for (int j = from; j < to; j++)
+        if (g->moves[j].point == GO_PASS && g->moves[j].color == c && g->hashes[j] == hash)
+            return true;
+    return false;
+}
+
+/* The side to move in position k of the history (hashes[k]). */
+static go_color to_move_at(const go_game *g, int start, int k)
+{
+    if (k > start)
+        return go_opponent(g->moves[k - 1].color);
+    return k < g->num_moves ? g->moves[k].color : (go_color)g->board.to_move;
+}
+
+/* Under simple ko KataGo ends the game without result when a position (with the side to move)
+ * occurs a third time since the last pass. */
+static bool third_repetition(const go_game *g, int start, int from, int k)
+{
+    int count = 0;
+    for (int j = from; j <= k; j++)
+        count += g->hashes[j] == g->hashes[k] && to_move_at(g, start, j) == to_move_at(g, start, k);
+    return count >= 3;
+}
+
+static void history_replay(const go_game *g, const go_rules *r, kata_history *h)
+{
+    int n = g->num_moves;
+    h->start = history_start(g);
+    h->ko_start = h->start;
+    h->has_button = r->button;
+    go_board b0 = history_board(g, h->start, h->start);
+    h->white_bonus = 0;
+    if (r->scoring == GO_SCORING_TERRITORY) {
+        int stones = 0;
+        for (int p = 0; p < GO_POINTS; p++)
+            stones += b0.color[p] == GO_BLACK ? 1 : b0.color[p] == GO_WHITE ? -1 : 0;
+        /* captures[c] counts stones captured by c: net white captures are black's count */
+        h->white_bonus = (float)stones - (float)(b0.captures[GO_BLACK] - b0.captures[GO_WHITE]);
+    }
+    int stones = handicap_stones(g, &b0, h->start);
+    h->white_handicap_bonus = r->white_handicap_bonus == GO_WHB_N ? stones
+                              : r->white_handicap_bonus == GO_WHB_N_MINUS_ONE && stones > 1
+                                  ? stones - 1
+                                  : 0;
+    int consecutive = 0, since_pass = h->start;
+    h->valid_turns = 0;
+    h->finished = false;
+    for (int i = h->start; i < n; i++) {
+        go_move m = g->moves[i];
+        bool spight_end = false;
+        if (h->finished)
+            h->valid_turns = h->valid_turns < 1 ? h->valid_turns : 1;
+        h->finished = false;
+        if (m.point != GO_PASS) {
+            consecutive = 0;
+        } else if (h->has_button) {
+            h->has_button = false;
+            h->white_bonus += m.color == GO_WHITE ? 0.5f : -0.5f;
+            consecutive = 0;
+            h->ko_start = since_pass = i + 1;   /* the pass records and ko history restart */
+        } else {
+            consecutive++;
+            spight_end = r->ko == GO_KO_SIMPLE &&
+                         passed_before(g, h->ko_start, i, m.color, g->hashes[i]);
+            if (r->ko == GO_KO_SIMPLE)
+                since_pass = i + 1;
+        }
+        h->valid_turns++;
+        if (r->scoring == GO_SCORING_TERRITORY && m.point != GO_PASS)
+            h->white_bonus += m.color == GO_BLACK ? 1.0f : -1.0f;
+        if (consecutive >= 2 || spight_end) {
+            /* area: the game is scored; territory: GTP prevents the cleanup phase */
+            h->finished = true;
+            if (r->scoring == GO_SCORING_TERRITORY)
+                h->valid_turns = h->valid_turns < 1 ? h->valid_turns : 1;
+        }
+        if (m.point != GO_PASS && r->ko == GO_KO_SIMPLE &&
+            third_repetition(g, h->start, since_pass, i + 1))
+            h->finished = true;
+    }
+    go_color pla = (go_color)g->board.to_move;
+    bool spight_end = r->ko == GO_KO_SIMPLE && passed_before(g, h->ko_start, n, pla, g->board.hash);
+    h->pass_ends_phase = consecutive + 1 >= 2 || spight_end;
+    /* a pass that would end an area-scored game is not taken as ending it where passing is
+     * friendly (KataGo's shouldSuppressEndGameFromFriendlyPass) */
+    h->suppress_end = h->pass_ends_phase && r->scoring == GO_SCORING_AREA &&
+                      r->friendly_pass_ok && consecutive + 1 == 2 && !spight_end;
+}
+
+/* Whether c at the empty point p removes its own last liberty where the rules forbid it. */
+static bool illegal_suicide(const go_board *b, int p, go_color c, bool multi_stone_suicide)
+{
+    go_color o = go_opponent(c);
+    for (int d = 0; d < 4; d++) {
+        int q = p + go_dir4[d];
+        if (b->color[q] == GO_EMPTY ||
+            (b->color[q] == c && (multi_stone_suicide || b->libs[b->chain[q]] > 1)) ||
+            (b->color[q] == o && b->libs[b->chain[q]] == 1))
+            return false;
+    }
+    return true;
+}
+
+/* KataGo's superKoBanned: moves of the side to move that repeat a position of the history. It is
+ * only computed after a move of the history, so a fresh history bans nothing. */
+static void superko_bans(const go_game *g, const go_rules *r, const kata_history *h, bool *banned)
+{
+    memset(banned, 0, sizeof(bool) * GO_POINTS);
+    if (r->ko == GO_KO_SIMPLE || h->start == g->num_moves)
+        return;
+    const go_board *b = &g->board;
+    go_color c = (go_color)b->to_move;
+    for (int p = 0; p < GO_POINTS; p++) {
+        if (!go_board_on(b, p) || b->color[p] != GO_EMPTY || p == b->ko_point ||
+            illegal_suicide(b, p, c, r->multi_stone_suicide))
+            continue;
+        go_board t = *b;
+        go_board_play(&t, p, c);
+        for (int k = h->ko_start; k <= g->num_moves && !banned[p]; k++)
+            banned[p] = g->hashes[k] == t.hash &&
+                        (r->ko == GO_KO_POSITIONAL || to_move_at(g, h->start, k) == go_opponent(c));
+    }
+}
+
+void nn_kata_legal_moves(const go_game *g, const go_rules *rules, bool *legal)
+{
+    kata_history h;
+    bool banned[GO_POINTS];
+    history_replay(g, rules, &h);
+    superko_bans(g, rules, &h, banned);
+    const go_board *b = &g->board;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point_at(x, y);
+            legal[y * b->size + x] =
+                b->color[p] == GO_EMPTY && p != b->ko_point && !banned[p] &&
+                !illegal_suicide(b, p, (go_color)b->to_move, rules->multi_stone_suicide);
+        }
+}
+
+/* ---- area --------------------------------------------------------------------------------- */
+
+/* KataGo's Board::calculateArea: each colour's pass-alive stones and territory (go/score.h),
+ * then empty regions that touch only that colour (all of them when unsafe_big, those whose
+ * bordering stones are all pass-alive when safe_big), black first and white over it; with
+ * all_stones, remaining stones count for their owner. */
+static void calculate_area(const go_board *b, bool multi_stone_suicide, bool all_stones,
+                           bool safe_big, bool unsafe_big, uint8_t *area)
+{
+    memset(area, GO_EMPTY, GO_POINTS);
+    for (go_color c = GO_BLACK; c <= GO_WHITE; c++) {
+        uint8_t alive[GO_POINTS];
+        go_benson_area_for(b, c, multi_stone_suicide, alive);
+        for (int p = 0; p < GO_POINTS; p++)
+            if (alive[p] == c)
+                area[p] = (uint8_t)c;
+        if (!safe_big && !unsafe_big)
+            continue;
+        bool seen[GO_POINTS] = {false};
+        int region[GO_POINTS];
+        for (int s = 0; s < GO_POINTS; s++) {
+            if (!go_board_on(b, s) || b->color[s] != GO_EMPTY || seen[s])
+                continue;
+            int len = 0;
+            bool touches_c = false, touches_opp = false, all_alive = true;
+            region[len++] = s;
+            seen[s] = true;
+            for (int i = 0; i < len; i++)
+                for (int d = 0; d < 4; d++) {
+                    int q = region[i] + go_dir4[d];
+                    if (b->color[q] == GO_EMPTY && !seen[q]) {
+                        seen[q] = true;
+                        region[len++] = q;
+                    } else if (b->color[q] == c) {
+                        touches_c = true;
+                        all_alive &= alive[q] == c;
+                    } else if (b->color[q] == go_opponent(c)) {
+                        touches_opp = true;
+                    }
+                }
+            if (touches_c && !touches_opp && (unsafe_big || all_alive))
+                for (int i = 0; i < len; i++)
+                    area[region[i]] = (uint8_t)c;
+        }
+    }
+    if (all_stones)
+        for (int p = 0; p < GO_POINTS; p++)
+            if (area[p] == GO_EMPTY && (b->color[p] == GO_BLACK || b->color[p] == GO_WHITE))
+                area[p] = b->color[p];
+}
+
+/* ---- features ----------------------------------------------------------------------------- */
+
+typedef struct plane_writer {
+    nn_kata_inputs *in;
+    const go_board *b;
+    int plane, working_plane;   /* ladder planes; working_plane < 0 for none */
+    go_color opp;
+} plane_writer;
+
+static void set_plane(nn_kata_inputs *in, int c, int p)
+{
+    int n = in->size;
+    in->spatial[((size_t)c * n + go_point_y(p)) * n + go_point_x(p)] = 1.0f;
+}
+
+static void mark_ladder(void *ctx, int p, const int *working, int num_working)
+{
+    plane_writer *w = ctx;
+    set_plane(w->in, w->plane, p);
+    if (w->working_plane >= 0 && w->b->color[p] == w->opp && w->b->libs[w->b->chain[p]] > 1)
+        for (int i = 0; i < num_working; i++)
+            set_plane(w->in, w->working_plane, working[i]);
+}
+
+static bool ladder_planes(const go_game *g, const kata_history *h, int turns, nn_kata_inputs *in,
+                          char *err, int err_len)
+{
+    const go_board *b = &g->board;
+    go_board prev = turns >= 1 ? history_board(g, g->num_moves - 1, h->start) : *b;
+    go_board prev2 = turns >= 2 ? history_board(g, g->num_moves - 2, h->start) : prev;
+    go_color opp = go_opponent((go_color)b->to_move);
+    plane_writer w[3] = {{in, b, 14, 17, opp}, {in, &prev, 15, -1, opp}, {in, &prev2, 16, -1, opp}};
+    for (int i = 0; i < 3; i++)
+        if (!nn_kata_ladders(w[i].b, mark_ladder, &w[i])) {
+            snprintf(err, (size_t)err_len, "ladder features: out of memory");
+            return false;
+        }
+    return true;
+}
+
+/* KataGo's komi parity wave: the komi's distance above the nearest komi that allows a draw. */
+static float komi_wave(float self_komi, int size)
+{
+    bool even = size * size % 2 == 0;
+    float floor_komi = even ? floorf(self_komi / 2.0f) * 2.0f
+                            : floorf((self_komi - 1.0f) / 2.0f) * 2.0f + 1.0f;
+    float delta = self_komi - floor_komi;
+    delta = delta < 0.0f ? 0.0f : delta > 2.0f ? 2.0f : delta;
+    return delta < 0.5f ? delta : delta < 1.5f ? 1.0f - delta : delta - 2.0f;
+}
+
+bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inputs *in,
+                         char *err, int err_len)
+{
+    if (v < 3 || v > 7) {
+        snprintf(err, (size_t)err_len, "inputs: unsupported KataGo inputs version %d", v);
+        return false;
+    }
+    const go_board *b = &g->board;
+    int n = b->size;
+    bool area_tax = r->scoring == GO_SCORING_AREA && r->tax != GO_TAX_NONE;
+    if (v >= 6 && area_tax) {
+        snprintf(err, (size_t)err_len,
+                 "inputs: area scoring with tax %s needs KataGo's independent-life area, which "
+                 "go/score.h does not provide",
+                 go_tax_rule_name(r->tax));
+        return false;
+    }
+    in->size = n;
+    in->num_spatial = v == 5 ? 13 : 22;
+    in->num_global = v == 7 ? 19 : v == 6 ? 16 : v == 5 ? 12 : 14;
+    memset(in->spatial, 0, sizeof(float) * (size_t)in->num_spatial * n * n);
+    memset(in->global, 0, sizeof in->global);
+    go_color pla = (go_color)b->to_move, opp = go_opponent(pla);
+    kata_history h;
+    bool banned[GO_POINTS];
+    history_replay(g, r, &h);
+    superko_bans(g, r, &h, banned);
+
+    int ko_plane = v == 5 ? 3 : 6, history_plane = v == 5 ? 6 : 9;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            int p = go_point_at(x, y);
+            set_plane(in, 0, p);
+            if (b->color[p] == GO_EMPTY)
+                continue;
+            set_plane(in, b->color[p] == pla ? 1 : 2, p);
+            int libs = b->libs[b->chain[p]];
+            if (v != 5 && libs <= 3)
+                set_plane(in, 2 + libs, p);
+        }
+    if (b->ko_point)
+        set_plane(in, ko_plane, b->ko_point);
+    for (int p = 0; p < GO_POINTS; p++)
+        if (banned[p] && p != b->ko_point)
+            set_plane(in, ko_plane, p);
+
+    /* The last moves while they alternate back from the opponent's. Up to inputs version 5 the
+     * history is hidden once the game has ended; from 6 the ending pass stays visible. Either
+     * way it is hidden where a friendly pass would not end the game. */
+    int max_turns = 5;
+    if (v <= 5)
+        max_turns = h.finished || h.suppress_end ? 0 : g->num_moves - h.start;
+    else
+        max_turns = h.suppress_end ? 0 : h.finished ? 1 : h.valid_turns;
+    max_turns = max_turns < 5 ? max_turns : 5;
+    int turns = 0;
+    go_color want = opp;
+    for (int k = 1; k <= max_turns; k++) {
+        go_move m = g->moves[g->num_moves - k];
+        if (m.color != want)
+            break;
+        turns = k;
+        if (m.point == GO_PASS)
+            in->global[k - 1] = 1.0f;
+        else
+            set_plane(in, history_plane + k - 1, m.point);
+        want = go_opponent(want);
+    }
+    if (v != 5 && !ladder_planes(g, &h, turns, in, err, err_len))
+        return false;
+
+    bool area_feature = v <= 4 || (r->scoring == GO_SCORING_AREA && r->tax == GO_TAX_NONE);
+    if (v != 5 && area_feature) {
+        bool all = v == 3 ? r->scoring == GO_SCORING_AREA : v >= 6;
+        uint8_t area[GO_POINTS];
+        calculate_area(b, r->multi_stone_suicide, all, true, all, area);
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                int p = go_point_at(x, y);
+                if (area[p] == pla)
+                    set_plane(in, 18, p);
+                else if (area[p] == opp)
+                    set_plane(in, 19, p);
+            }
+    }
+
+    float white_komi = h.white_bonus + (float)h.white_handicap_bonus + g->komi;
+    float self_komi = pla == GO_WHITE ? white_komi : -white_komi;
+    float limit = (float)(n * n) + (v == 7 ? 20.0f : 1.0f);
+    self_komi = self_komi > limit ? limit : self_komi < -limit ? -limit : self_komi;
+    in->global[5] = self_komi / (v >= 6 ? 20.0f : 15.0f);
+    if (r->ko != GO_KO_SIMPLE) {
+        in->global[6] = 1.0f;
+        in->global[7] = r->ko == GO_KO_POSITIONAL ? 0.5f : -0.5f;
+    }
+    in->global[8] = r->multi_stone_suicide ? 1.0f : 0.0f;
+    in->global[9] = r->scoring == GO_SCORING_TERRITORY ? 1.0f : 0.0f;
+    if (v == 5)
+        return true;
+    float wave = r->scoring == GO_SCORING_AREA ? komi_wave(self_komi, n) : 0.0f;
+    bool hidden = h.suppress_end || (v <= 4 && h.finished);
+    float pass_ends = h.pass_ends_phase && !hidden ? 1.0f : 0.0f;
+    if (v <= 4) {
+        in->global[12] = pass_ends;
+        in->global[13] = wave;
+        return true;
+    }
+    in->global[10] = r->tax != GO_TAX_NONE ? 1.0f : 0.0f;
+    in->global[11] = r->tax == GO_TAX_ALL ? 1.0f : 0.0f;
+    in->global[14] = pass_ends;
+    if (v == 6) {
+        in->global[15] = wave;
+        return true;
+    }
+    in->global[17] = h.has_button ? 1.0f : 0.0f;
+    in->global[18] = wave;
+    return true;
+}
+
+/* ---- symmetries --------------------------------------------------------------------------- */
+
+void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const float *src,
+                            float *dst)
+{
+    bool transpose = s & 4, flip_x = s & 2, flip_y = s & 1;
+    if (transpose && !outputs) {
+        bool t = flip_x;
+        flip_x = flip_y;
+        flip_y = t;
+    }
+    int n = size, area = n * n;
+    for (int c = 0; c < planes; c++)
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                int a = transpose ? x : y, bcol = transpose ? y : x;
+                int ny = flip_y ? n - 1 - a : a, nx = flip_x ? n - 1 - bcol : bcol;
+                dst[(size_t)c * area + ny * n + nx] = src[(size_t)c * area + y * n + x];
+            }
+}

@@ -1,0 +1,329 @@
+/* nn/ref/kata_forward.c -- KataGo reference forward pass and post-processing (see the header and
+ * nn/desc_kata.h). Runs on a size x size tensor, every point on the board, so no mask is
+ * needed; layers come from nn/ref/ref_ops.h (double accumulation). */
+#include "nn/ref/kata_forward.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/desc_kata.h"
+#include "nn/ref/ref_ops.h"
+
+typedef struct kata_pass {
+    int n, area;          /* board size and points */
+    double sqrt_area;
+    bool oom;             /* an allocation failed; everything after it is skipped */
+} kata_pass;
+
+static float *planes(kata_pass *P, int channels)
+{
+    float *x = P->oom ? NULL : calloc((size_t)channels * (size_t)P->area, sizeof *x);
+    P->oom |= x == NULL;
+    return x;
+}
+
+static float *values(kata_pass *P, int count)
+{
+    float *x = P->oom ? NULL : calloc((size_t)count, sizeof *x);
+    P->oom |= x == NULL;
+    return x;
+}
+
+/* KataGo's global pooling of c planes into 3c values: mean, mean * (sqrt(area) - 14) / 10, and
+ * the maximum (gpool) or mean * ((sqrt(area) - 14)^2 / 100 - 0.1) (value head). */
+static void global_pool(const kata_pass *P, int c, const float *x, bool value_head, float *out)
+{
+    double scale = (P->sqrt_area - 14.0) * 0.1;
+    for (int ch = 0; ch < c; ch++) {
+        const float *xc = x + (size_t)ch * P->area;
+        double sum = 0, max = xc[0];
+        for (int i = 0; i < P->area; i++) {
+            sum += xc[i];
+            max = xc[i] > max ? xc[i] : max;
+        }
+        double mean = sum / P->area;
+        out[ch] = (float)mean;
+        out[c + ch] = (float)(mean * scale);
+        out[2 * c + ch] = (float)(value_head ? mean * (scale * scale - 0.1) : max);
+    }
+}
+
+/* x[ch][i] += bias[ch] */
+static void add_channel_bias(const kata_pass *P, int c, const float *bias, float *x)
+{
+    for (int ch = 0; ch < c; ch++)
+        for (int i = 0; i < P->area; i++)
+            x[(size_t)ch * P->area + i] += bias[ch];
+}
+
+/* The gpool branch of a gpool block or the policy head: pools act(bn(conv(a))) into pooled. */
+static void pooled_branch(kata_pass *P, const nn_conv_desc *conv, const nn_bn_desc *bn,
+                          nn_activation act, const float *a, float *pooled)
+{
+    float *g = planes(P, conv->c_out);
+    if (g) {
+        nn_ref_conv(conv, P->n, P->n, a, g);
+        nn_ref_bn_act(bn, act, P->n, P->n, NULL, g);
+        global_pool(P, conv->c_out, g, false, pooled);
+    }
+    free(g);
+}
+
+static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
+{
+    int n = P->n;
+    float *a = planes(P, b->bn1.c), *t = planes(P, b->conv1.c_out);
+    float *y = planes(P, b->conv2.c_out);
+    float *pooled = b->kind == NN_KATA_BLOCK_GPOOL ? values(P, 3 * b->gpool_conv.c_out) : NULL;
+    float *bias = b->kind == NN_KATA_BLOCK_GPOOL ? values(P, b->gpool_to_bias.c_out) : NULL;
+    if (!P->oom) {
+        memcpy(a, x, sizeof *a * (size_t)b->bn1.c * P->area);
+        nn_ref_bn_act(&b->bn1, b->act1, n, n, NULL, a);
+        nn_ref_conv(&b->conv1, n, n, a, t);
+        if (b->kind == NN_KATA_BLOCK_GPOOL) {
+            pooled_branch(P, &b->gpool_conv, &b->gpool_bn, b->gpool_act, a, pooled);
+            nn_ref_matmul(&b->gpool_to_bias, pooled, bias);
+            add_channel_bias(P, b->gpool_to_bias.c_out, bias, t);
+        }
+        for (int i = 0; i < b->num_inner; i++)
+            run_block(P, &b->inner[i], t);
+        nn_ref_bn_act(&b->bn2, b->act2, n, n, NULL, t);
+        nn_ref_conv(&b->conv2, n, n, t, y);
+        for (size_t i = 0; i < (size_t)b->conv2.c_out * P->area; i++)
+            x[i] += y[i];
+    }
+    free(a);
+    free(t);
+    free(y);
+    free(pooled);
+    free(bias);
+}
+
+/* The trunk's output planes [trunk channels][area], or NULL when out of memory. */
+static float *run_trunk(kata_pass *P, const nn_kata_trunk *t, const float *spatial,
+                        const float *global)
+{
+    float *x = planes(P, t->trunk_channels), *bias = values(P, t->trunk_channels);
+    if (!P->oom) {
+        nn_ref_conv(&t->initial_conv, P->n, P->n, spatial, x);
+        nn_ref_matmul(&t->initial_matmul, global, bias);
+        add_channel_bias(P, t->trunk_channels, bias, x);
+        for (int i = 0; i < t->num_blocks; i++)
+            run_block(P, &t->blocks[i], x);
+        nn_ref_bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
+    }
+    free(bias);
+    if (P->oom) {
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* Policy logits [out_channels][area] and pass logits [out_channels]. */
+static void run_policy(kata_pass *P, const nn_kata_policy_head *h, const float *trunk,
+                       float *logits, float *pass)
+{
+    int n = P->n;
+    float *p1 = planes(P, h->p1_conv.c_out), *pooled = values(P, 3 * h->g1_conv.c_out);
+    float *bias = values(P, h->gpool_to_bias.c_out), *hidden = values(P, h->gpool_to_pass.c_out);
+    if (!P->oom) {
+        nn_ref_conv(&h->p1_conv, n, n, trunk, p1);
+        pooled_branch(P, &h->g1_conv, &h->g1_bn, h->g1_act, trunk, pooled);
+        nn_ref_matmul(&h->gpool_to_bias, pooled, bias);
+        add_channel_bias(P, h->gpool_to_bias.c_out, bias, p1);
+        nn_ref_bn_act(&h->p1_bn, h->p1_act, n, n, NULL, p1);
+        nn_ref_conv(&h->p2_conv, n, n, p1, logits);
+        if (h->has_pass2) {
+            nn_ref_matmul(&h->gpool_to_pass, pooled, hidden);
+            for (int i = 0; i < h->gpool_to_pass.c_out; i++)
+                hidden[i] = (float)nn_ref_activate(h->pass_act, hidden[i]);
+            nn_ref_matmul(&h->gpool_to_pass2, hidden, pass);
+        } else {
+            nn_ref_matmul(&h->gpool_to_pass, pooled, pass);
+        }
+    }
+    free(p1);
+    free(pooled);
+    free(bias);
+    free(hidden);
+}
+
+/* Value logits [3], score values [score channels], ownership [area]. */
+static void run_value(kata_pass *P, const nn_kata_value_head *h, const float *trunk, float *value,
+                      float *score, float *ownership)
+{
+    int n = P->n;
+    float *v1 = planes(P, h->v1_conv.c_out), *pooled = values(P, 3 * h->v1_conv.c_out);
+    float *hidden = values(P, h->v2.c_out);
+    if (!P->oom) {
+        nn_ref_conv(&h->v1_conv, n, n, trunk, v1);
+        nn_ref_bn_act(&h->v1_bn, h->v1_act, n, n, NULL, v1);
+        global_pool(P, h->v1_conv.c_out, v1, true, pooled);
+        nn_ref_matmul(&h->v2, pooled, hidden);
+        for (int i = 0; i < h->v2.c_out; i++)
+            hidden[i] = (float)nn_ref_activate(h->v2_act, hidden[i]);
+        nn_ref_matmul(&h->v3, hidden, value);
+        nn_ref_matmul(&h->sv3, hidden, score);
+        nn_ref_conv(&h->ownership_conv, n, n, v1, ownership);
+    }
+    free(v1);
+    free(pooled);
+    free(hidden);
+}
+
+static double soft_plus(double x) { return x > 40.0 ? x : log1p(exp(x)); }
+
+/* KataGo's value post-processing, from the side to move's view (white's view is taken later). */
+static void post_values(const nn_kata_desc *k, const go_rules *rules, int size,
+                        const float *value, const float *score, nn_kata_output *out)
+{
+    double logit[3] = {value[0], value[1], value[2]};
+    bool no_result_possible = k->version == 3 || rules->ko == GO_KO_SIMPLE ||
+                              rules->scoring == GO_SCORING_TERRITORY;
+    if (!no_result_possible)
+        logit[2] -= 100000.0;
+    double max = fmax(fmax(logit[0], logit[1]), logit[2]), prob[3], sum = 0;
+    for (int i = 0; i < 3; i++)
+        sum += prob[i] = exp(logit[i] - max);
+    if (!no_result_possible) {
+        sum -= prob[2];
+        prob[2] = 0;
+    }
+    out->white_win = prob[0] / sum;
+    out->white_loss = prob[1] / sum;
+    out->no_result = prob[2] / sum;
+    out->var_time_left = out->shortterm_winloss_error = out->shortterm_score_error = -1;
+    if (k->version == 3) {
+        /* the net's one score output is an atan-squashed score value; map it back to points */
+        double half_pi = 1.57079632679489661923;
+        double sv = atan(score[0]) / half_pi, x = sv * half_pi;
+        double unscaled = x >= half_pi - 1e-6 ? 1e6 : x <= -half_pi + 1e-6 ? -1e6 : tan(x);
+        out->white_score_selfplay = out->white_lead = unscaled * 2.0 * size;
+        out->white_score_selfplay_sq = out->white_score_selfplay * out->white_score_selfplay;
+        return;
+    }
+    const nn_kata_postprocess *s = &k->post;
+    double result = 1.0 - out->no_result;
+    double mean = score[0] * s->score_mean, stdev = soft_plus(score[1]) * s->score_stdev;
+    out->white_score_selfplay = mean * result;
+    out->white_score_selfplay_sq = (mean * mean + stdev * stdev) * result;
+    out->white_lead = (k->version >= 8 ? score[2] : score[0]) * s->lead * result;
+    if (k->version < 9)
+        return;
+    out->var_time_left = soft_plus(score[3]) * s->variance_time;
+    if (k->version >= 14) {
+        double w = soft_plus(score[4] * 0.5), e = soft_plus(score[5] * 0.5);
+        out->shortterm_winloss_error = sqrt(w * w * s->shortterm_value_error);
+        out->shortterm_score_error = sqrt(e * e * s->shortterm_score_error);
+    } else if (k->version >= 10) {
+        out->shortterm_winloss_error = sqrt(soft_plus(score[4]) * s->shortterm_value_error);
+        out->shortterm_score_error = sqrt(soft_plus(score[5]) * s->shortterm_score_error);
+    } else {
+        out->shortterm_winloss_error = soft_plus(score[4]);
+        out->shortterm_score_error = soft_plus(score[5]) * 10.0;
+    }
+}
+
+/* Optimism mixing, symmetry undone, softmax over the legal moves and pass. */
+static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go_rules *rules,
+                        int symmetry, double optimism, const float *logits, const float *pass,
+                        float *mixed, nn_kata_output *out)
+{
+    int n = g->board.size, area = n * n;
+    float opt = (float)optimism, pass_logit = pass[0];
+    for (int i = 0; i < area; i++)
+        mixed[i] = logits[i];
+    if (h->out_channels == 2) {
+        for (int i = 0; i < area; i++)
+            mixed[i] = logits[i] + (logits[area + i] - logits[i]) * opt;
+        pass_logit = pass[0] + (pass[1] - pass[0]) * opt;
+    }
+    nn_kata_symmetry_apply(symmetry, true, n, 1, mixed, out->policy);
+    bool legal[NN_KATA_MAX_POINTS];
+    nn_kata_legal_moves(g, rules, legal);
+    double max = pass_logit, sum = 0;
+    for (int i = 0; i < area; i++)
+        if (legal[i] && out->policy[i] > max)
+            max = out->policy[i];
+    for (int i = 0; i < area; i++)
+        if (legal[i])
+            sum += exp(out->policy[i] - max);
+    sum += exp(pass_logit - max);
+    for (int i = 0; i < area; i++)
+        out->policy[i] = legal[i] ? (float)(exp(out->policy[i] - max) / sum) : NAN;
+    out->policy_pass = (float)(exp(pass_logit - max) / sum);
+}
+
+bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
+                      nn_kata_output *out, char *err, int err_len)
+{
+    if (!d || d->family != NN_FAMILY_KATA || !d->kata) {
+        snprintf(err, (size_t)err_len, "kata eval: not a KataGo description");
+        return false;
+    }
+    if (symmetry < 0 || symmetry >= NN_KATA_SYMMETRIES || !isfinite(policy_optimism)) {
+        snprintf(err, (size_t)err_len, "%s: eval: expected symmetry 0..7 and a finite optimism",
+                 d->source);
+        return false;
+    }
+    const nn_kata_desc *k = d->kata;
+    go_rules rules;
+    nn_kata_supported_rules(k->version, &g->rules, &rules);
+    nn_kata_inputs *in = malloc(sizeof *in);
+    if (!in) {
+        snprintf(err, (size_t)err_len, "%s: eval: out of memory", d->source);
+        return false;
+    }
+    if (!nn_kata_inputs_fill(k->inputs_version, g, &rules, in, err, err_len)) {
+        free(in);
+        return false;
+    }
+    int n = g->board.size;
+    kata_pass P = {.n = n, .area = n * n, .sqrt_area = sqrt((double)(n * n))};
+    float *spatial = planes(&P, in->num_spatial);
+    float *logits = planes(&P, k->policy.out_channels), *ownership = planes(&P, 1);
+    float *mixed = planes(&P, 1), *pass = values(&P, k->policy.out_channels);
+    float *value = values(&P, 3), *score = values(&P, k->score_channels);
+    float *trunk = NULL;
+    if (!P.oom) {
+        nn_kata_symmetry_apply(symmetry, false, n, in->num_spatial, in->spatial, spatial);
+        trunk = run_trunk(&P, &k->trunk, spatial, in->global);
+    }
+    if (trunk) {
+        run_policy(&P, &k->policy, trunk, logits, pass);
+        run_value(&P, &k->value, trunk, value, score, ownership);
+    }
+    if (!P.oom) {
+        out->size = n;
+        post_policy(&k->policy, g, &rules, symmetry, policy_optimism, logits, pass, mixed, out);
+        post_values(k, &rules, n, value, score, out);
+        nn_kata_symmetry_apply(symmetry, true, n, 1, ownership, out->white_ownership);
+        bool white = g->board.to_move == GO_WHITE;
+        for (int i = 0; i < P.area; i++)
+            out->white_ownership[i] = (float)(white ? tanh(out->white_ownership[i])
+                                                    : -tanh(out->white_ownership[i]));
+        if (!white) {
+            double t = out->white_win;
+            out->white_win = out->white_loss;
+            out->white_loss = t;
+            out->white_score_selfplay = -out->white_score_selfplay;
+            out->white_lead = -out->white_lead;
+        }
+    } else {
+        snprintf(err, (size_t)err_len, "%s: eval: out of memory", d->source);
+    }
+    bool ok = !P.oom;
+    free(in);
+    free(spatial);
+    free(logits);
+    free(ownership);
+    free(mixed);
+    free(pass);
+    free(value);
+    free(score);
+    free(trunk);
+    return ok;
+}

@@ -1,0 +1,49 @@
+/* nn/ref/kata_forward.h -- the reference forward pass of a KataGo network on one position, with
+ * KataGo's post-processing for the model version: exactly the quantities GTP kata-raw-nn prints.
+ *
+ * Post-processing (KataGo's NNEvaluator, white's view, s the post-processing multipliers):
+ *   policy       logits + (optimistic logits - logits) * optimism where the net has the
+ *                optimistic channel (version 12 on), softmax over the LEGAL moves and pass
+ *   win/loss     softmax of the 3 value logits; under superko and area scoring the no-result
+ *                logit is pushed down by 1e5 and its probability set to 0
+ *   scores       version 4 on: mean = x0 * s.score_mean, stdev = softplus(x1) * s.score_stdev,
+ *                sq = mean^2 + stdev^2, lead = (version 8 on: x2, else x0) * s.lead, each
+ *                times (1 - noResult); var_time_left = softplus(x3) * s.variance_time (v8 on);
+ *                shortterm errors: v14 on sqrt(softplus(x/2)^2 * multiplier), v10..13
+ *                sqrt(softplus(x) * multiplier), v9 softplus(x4) and 10 * softplus(x5)
+ *                version 3: the one score value is atan-squashed and mapped back to points
+ *   ownership    tanh, negated when black is to move
+ * Values the model version lacks are -1 (var_time_left and shortterm errors before version 9).
+ */
+#ifndef SHIDO_NN_REF_KATA_FORWARD_H
+#define SHIDO_NN_REF_KATA_FORWARD_H
+
+#include <stdbool.h>
+
+#include "go/game.h"
+#include "nn/desc.h"
+#include "nn/kata_inputs.h"
+
+/* kata-raw-nn's default root policy optimism */
+#define NN_KATA_DEFAULT_OPTIMISM 0.2
+
+typedef struct nn_kata_output {
+    int size;
+    double white_win, white_loss, no_result;
+    double white_lead, white_score_selfplay, white_score_selfplay_sq;
+    double var_time_left, shortterm_winloss_error, shortterm_score_error;
+    float policy[NN_KATA_MAX_POINTS];           /* [y * size + x], y = 0 the top row; NAN where
+                                                   the move is illegal */
+    float policy_pass;
+    float white_ownership[NN_KATA_MAX_POINTS];  /* [y * size + x], +1 white, -1 black */
+} nn_kata_output;
+
+/* Evaluates d (a KataGo description) on g for the side to move, with KataGo's symmetry 0..7
+ * and policy optimism (NN_KATA_DEFAULT_OPTIMISM as kata-raw-nn; ignored by nets without the
+ * optimistic channel). The rules the model version understands are used (see
+ * nn_kata_supported_rules). Fills out; returns false with a message in err on a bad argument,
+ * rules the inputs cannot express, or out of memory. */
+bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
+                      nn_kata_output *out, char *err, int err_len);
+
+#endif
