@@ -11,7 +11,10 @@
 
 #include "go/score.h"
 #include "go/sgf.h"
+#include "nn/ref/kata_forward.h"
+#include "nn/ref/lz_forward.h"
 #include "tools/commands.h"
+#include "weights/weights.h"
 
 /* ---- reply text ------------------------------------------------------------------------- */
 
@@ -187,7 +190,8 @@ typedef struct gtp_command {
 } gtp_command;
 
 static const gtp_command *find_command(const char *name);
-static void add_command_names(gtp_text *r);
+static bool command_listed(const gtp_engine *e, const gtp_command *cmd);
+static void add_command_names(const gtp_engine *e, gtp_text *r);
 
 static bool fail(gtp_text *r, const char *reason)
 {
@@ -215,13 +219,14 @@ static bool cmd_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
 
 static bool cmd_known_command(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    text_add(r, find_command(a->argv[0]) ? "true" : "false");
+    const gtp_command *cmd = find_command(a->argv[0]);
+    text_add(r, cmd && command_listed(e, cmd) ? "true" : "false");
     return true;
 }
 
 static bool cmd_list_commands(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    add_command_names(r);
+    add_command_names(e, r);
     return true;
 }
 
@@ -597,6 +602,243 @@ static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
     return true;
 }
 
+/* ---- raw network output ------------------------------------------------------------------ */
+
+#define SYM_ALL (-1)       /* every symmetry in turn */
+#define SYM_AVERAGE (-2)   /* the mean over the 8 symmetries */
+
+static bool fail_no_network(gtp_text *r)
+{
+    return fail(r, "no network loaded (start with --weights FILE)");
+}
+
+static bool parse_symmetry(const char *s, int *sym)
+{
+    if (!strcasecmp(s, "all"))
+        *sym = SYM_ALL;
+    else if (!strcasecmp(s, "average") || !strcasecmp(s, "avg"))
+        *sym = SYM_AVERAGE;
+    else if (!parse_int(s, sym) || *sym < 0 || *sym > 7)
+        return false;
+    return true;
+}
+
+/* Splits the arguments of a network command into positional ones (at most max_pos) and the
+ * shido extension net=N (1-based; *net stays as it was when absent). */
+static bool split_net_args(const gtp_engine *e, const gtp_args *a, const char **pos, int max_pos,
+                           int *num_pos, int *net, gtp_text *r)
+{
+    *num_pos = 0;
+    for (int i = 0; i < a->argc; i++) {
+        if (!strncmp(a->argv[i], "net=", 4)) {
+            int n;
+            if (!parse_int(a->argv[i] + 4, &n) || n < 1 || n > e->num_nets) {
+                text_printf(r, "no network %s (%d loaded)", a->argv[i] + 4, e->num_nets);
+                return false;
+            }
+            *net = n - 1;
+        } else if (*num_pos == max_pos) {
+            return fail(r, "syntax error");
+        } else {
+            pos[(*num_pos)++] = a->argv[i];
+        }
+    }
+    return true;
+}
+
+/* One evaluation of d in kata-raw-nn's terms. A Leela Zero net fills whiteWin, whiteLoss,
+ * noResult (0) and the policy (its raw softmax, NAN where the move is illegal); the rest is -1
+ * and is not printed. */
+static bool eval_raw(const nn_desc *d, const go_game *g, int sym, double optimism,
+                     nn_kata_output *o, char *err, int err_len)
+{
+    if (d->family == NN_FAMILY_KATA)
+        return nn_kata_ref_eval(d, g, sym, optimism, o, err, err_len);
+    float policy[NN_LZ_POLICY_OUTPUTS], winrate;
+    if (!nn_lz_ref_eval(d, g, sym, policy, &winrate, err, err_len))
+        return false;
+    go_color mover = g->board.to_move;
+    int size = g->board.size;
+    o->size = size;
+    o->white_win = mover == GO_WHITE ? winrate : 1.0 - winrate;
+    o->white_loss = 1.0 - o->white_win;
+    o->no_result = 0;
+    o->white_lead = o->white_score_selfplay = o->white_score_selfplay_sq = -1;
+    o->var_time_left = o->shortterm_winloss_error = o->shortterm_score_error = -1;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            bool legal = go_game_legal(g, go_point_at(x, y), mover) == GO_MOVE_OK;
+            o->policy[y * size + x] = legal ? policy[y * size + x] : NAN;
+            o->white_ownership[y * size + x] = 0;
+        }
+    o->policy_pass = policy[size * size];
+    return true;
+}
+
+/* Adds o / 8 to sum (sum starts zeroed): the symmetry average. */
+static void add_eighth(nn_kata_output *sum, const nn_kata_output *o)
+{
+    int n = o->size * o->size;
+    sum->size = o->size;
+    sum->white_win += o->white_win / 8;
+    sum->white_loss += o->white_loss / 8;
+    sum->no_result += o->no_result / 8;
+    sum->white_lead += o->white_lead / 8;
+    sum->white_score_selfplay += o->white_score_selfplay / 8;
+    sum->white_score_selfplay_sq += o->white_score_selfplay_sq / 8;
+    sum->var_time_left += o->var_time_left / 8;
+    sum->shortterm_winloss_error += o->shortterm_winloss_error / 8;
+    sum->shortterm_score_error += o->shortterm_score_error / 8;
+    for (int i = 0; i < n; i++) {
+        sum->policy[i] += o->policy[i] / 8;
+        sum->white_ownership[i] += o->white_ownership[i] / 8;
+    }
+    sum->policy_pass += o->policy_pass / 8;
+}
+
+static void add_grid(gtp_text *r, const char *title, const float *v, int size)
+{
+    text_printf(r, "%s\n", title);
+    for (int y = 0; y < size; y++) {
+        for (int x = 0; x < size; x++) {
+            float f = v[y * size + x];
+            if (isnan(f))
+                text_add(r, "NAN ");
+            else
+                text_printf(r, "%.9g ", f);
+        }
+        text_add(r, "\n");
+    }
+}
+
+/* One kata-raw-nn block in KataGo's layout (KataGo prints %.6f / %.3f / %8.6f; shido %.9g). */
+static void add_raw_block(gtp_text *r, const char *symmetry, nn_family family,
+                          const nn_kata_output *o)
+{
+    text_printf(r, "symmetry %s\n", symmetry);
+    text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win, o->white_loss,
+                o->no_result);
+    if (family == NN_FAMILY_KATA) {
+        text_printf(r, "whiteLead %.9g\nwhiteScoreSelfplay %.9g\nwhiteScoreSelfplaySq %.9g\n",
+                    o->white_lead, o->white_score_selfplay, o->white_score_selfplay_sq);
+        text_printf(r, "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
+                    o->var_time_left, o->shortterm_winloss_error, o->shortterm_score_error);
+    }
+    add_grid(r, "policy", o->policy, o->size);
+    if (isnan(o->policy_pass))
+        text_add(r, "policyPass NAN \n");
+    else
+        text_printf(r, "policyPass %.9g \n", o->policy_pass);
+    if (family == NN_FAMILY_KATA)
+        add_grid(r, "whiteOwnership", o->white_ownership, o->size);
+}
+
+static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    const char *pos[2];
+    int num_pos, net = 0, sym;
+    double optimism = NN_KATA_DEFAULT_OPTIMISM;
+    if (!split_net_args(e, a, pos, 2, &num_pos, &net, r))
+        return false;
+    if (num_pos == 0 || !parse_symmetry(pos[0], &sym)) {
+        text_printf(r, "expected a symmetry 0-7, 'all' or 'average' for kata-raw-nn but got '%s'",
+                    a->raw);
+        return false;
+    }
+    if (num_pos == 2 && (!parse_number(pos[1], &optimism) || optimism < 0 || optimism > 1))
+        return fail(r, "policy optimism must be a number from 0 to 1");
+    if (e->num_nets == 0)
+        return fail_no_network(r);
+    const nn_desc *d = e->nets[net];
+    nn_kata_output *o = malloc(2 * sizeof *o);
+    if (!o)
+        return fail(r, "out of memory");
+    nn_kata_output *sum = o + 1;
+    memset(sum, 0, sizeof *sum);
+    char err[256];
+    bool ok = true;
+    for (int s = 0; s < 8 && ok; s++) {
+        if (sym >= 0 && s != sym)
+            continue;
+        ok = eval_raw(d, &e->game, s, optimism, o, err, sizeof err);
+        if (!ok)
+            break;
+        if (sym == SYM_AVERAGE) {
+            add_eighth(sum, o);
+        } else {
+            char label[4];
+            snprintf(label, sizeof label, "%d", s);
+            add_raw_block(r, label, d->family, o);
+        }
+    }
+    if (ok && sym == SYM_AVERAGE)
+        add_raw_block(r, "average", d->family, sum);
+    free(o);
+    if (!ok) {
+        r->len = 0;
+        if (r->data)
+            r->data[0] = 0;
+        return fail(r, err);
+    }
+    return true;
+}
+
+/* Leela Zero 0.17's Network::show_heatmap: int(p * 1000) in float arithmetic, 0 where a stone
+ * stands, top row first. It starts on a line of its own, not on the "=" line. */
+static void add_heatmap(gtp_text *r, const go_board *b, const float *policy, float winrate)
+{
+    text_add(r, "\n");
+    for (int y = 0; y < 19; y++) {
+        for (int x = 0; x < 19; x++) {
+            int v = b->color[go_point_at(x, y)] == GO_EMPTY ? (int)(policy[y * 19 + x] * 1000.0f)
+                                                            : 0;
+            text_printf(r, "%3d ", v);
+        }
+        text_add(r, "\n");
+    }
+    text_printf(r, "pass: %d\nwinrate: %f\n", (int)(policy[361] * 1000.0f), winrate);
+}
+
+static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    const char *pos[1];
+    int num_pos, net = -1, sym = 0;
+    if (!split_net_args(e, a, pos, 1, &num_pos, &net, r))
+        return false;
+    if (num_pos == 1 && !parse_symmetry(pos[0], &sym))
+        return fail(r, "expected a symmetry 0-7, 'all' or 'average' for heatmap");
+    if (e->num_nets == 0)
+        return fail_no_network(r);
+    for (int i = 0; i < e->num_nets && net < 0; i++)
+        if (e->nets[i]->family == NN_FAMILY_LZ)
+            net = i;
+    if (net < 0 || e->nets[net]->family != NN_FAMILY_LZ)
+        return fail(r, "heatmap needs a Leela Zero network");
+    float policy[NN_LZ_POLICY_OUTPUTS], winrate, avg_policy[NN_LZ_POLICY_OUTPUTS] = {0};
+    float avg_winrate = 0;
+    char err[256];
+    for (int s = 0; s < 8; s++) {
+        if (sym >= 0 && s != sym)
+            continue;
+        if (!nn_lz_ref_eval(e->nets[net], &e->game, s, policy, &winrate, err, sizeof err)) {
+            r->len = 0;
+            if (r->data)
+                r->data[0] = 0;
+            return fail(r, err);
+        }
+        if (sym == SYM_AVERAGE) {
+            for (int i = 0; i < NN_LZ_POLICY_OUTPUTS; i++)
+                avg_policy[i] += policy[i] / 8;
+            avg_winrate += winrate / 8;
+        } else {
+            add_heatmap(r, &e->game.board, policy, winrate);
+        }
+    }
+    if (sym == SYM_AVERAGE)
+        add_heatmap(r, &e->game.board, avg_policy, avg_winrate);
+    return true;
+}
+
 /* list_commands prints them in this order. */
 static const gtp_command commands[] = {
     {"protocol_version", cmd_protocol_version, 0, 0},
@@ -624,6 +866,8 @@ static const gtp_command commands[] = {
     {"kata-set-rules", cmd_kata_set_rules, 1, -1},
     {"kata-set-rule", cmd_kata_set_rule, 2, 2},
     {"set_position", cmd_set_position, 0, -1},
+    {"kata-raw-nn", cmd_kata_raw_nn, 0, 3},
+    {"heatmap", cmd_heatmap, 0, 2},
 };
 static const int num_commands = (int)(sizeof commands / sizeof commands[0]);
 
@@ -635,10 +879,29 @@ static const gtp_command *find_command(const char *name)
     return NULL;
 }
 
-static void add_command_names(gtp_text *r)
+/* The network commands are advertised only when they can answer: GUIs (LizGoban, Lizzie) probe
+ * list_commands and known_command to learn what kind of engine they talk to. */
+static bool command_listed(const gtp_engine *e, const gtp_command *cmd)
 {
+    if (cmd->run == cmd_kata_raw_nn)
+        return e->num_nets > 0;
+    if (cmd->run == cmd_heatmap) {
+        for (int i = 0; i < e->num_nets; i++)
+            if (e->nets[i]->family == NN_FAMILY_LZ)
+                return true;
+        return false;
+    }
+    return true;
+}
+
+static void add_command_names(const gtp_engine *e, gtp_text *r)
+{
+    bool first = true;
     for (int i = 0; i < num_commands; i++)
-        text_printf(r, "%s%s", i ? "\n" : "", commands[i].name);
+        if (command_listed(e, &commands[i])) {
+            text_printf(r, "%s%s", first ? "" : "\n", commands[i].name);
+            first = false;
+        }
 }
 
 /* ---- engine ------------------------------------------------------------------------------ */
@@ -653,6 +916,44 @@ bool gtp_engine_init(gtp_engine *e)
 void gtp_engine_free(gtp_engine *e)
 {
     go_game_free(&e->game);
+    for (int i = 0; i < e->num_nets; i++)
+        nn_desc_free(e->nets[i]);
+    e->num_nets = 0;
+}
+
+bool gtp_engine_load_network(gtp_engine *e, const char *path, char *err, int err_len)
+{
+    if (e->num_nets == GTP_MAX_NETS) {
+        snprintf(err, (size_t)err_len, "%s: too many networks (at most %d)", path, GTP_MAX_NETS);
+        return false;
+    }
+    nn_desc *d = weights_load(path, err, err_len);
+    if (!d)
+        return false;
+    e->nets[e->num_nets++] = d;
+    return true;
+}
+
+int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *path = NULL;
+        if (!strcmp(arg, "--weights") || !strcmp(arg, "-w")) {
+            if (i + 1 == argc) {
+                snprintf(err, (size_t)err_len, "option '%s' needs a file name", arg);
+                return 2;
+            }
+            path = argv[++i];
+        } else if (!strncmp(arg, "--weights=", 10)) {
+            path = arg + 10;
+        } else {
+            snprintf(err, (size_t)err_len, "unknown option '%s'", arg);
+            return 2;
+        }
+        if (!gtp_engine_load_network(e, path, err, err_len))
+            return 1;
+    }
+    return 0;
 }
 
 /* GTP 2.2-2.5: drops control characters other than HT (LF ends the line anyway), cuts the
@@ -785,16 +1086,22 @@ int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
 
 int shido_cmd_gtp(int argc, char **argv)
 {
-    if (argc > 1) {
-        fprintf(stderr, "shido gtp: unexpected argument '%s'\n", argv[1]);
-        return 2;
-    }
     gtp_engine e;
     if (!gtp_engine_init(&e)) {
         fprintf(stderr, "shido gtp: out of memory\n");
         return 1;
     }
-    int rc = gtp_engine_run(&e, stdin, stdout);
+    char err[512];
+    int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
+    if (rc == 2)
+        fprintf(stderr, "shido gtp: %s\nusage: shido gtp [--weights FILE]...\n", err);
+    else if (rc != 0)
+        fprintf(stderr, "shido gtp: cannot load network: %s\n", err);
+    if (rc != 0) {
+        gtp_engine_free(&e);
+        return rc;
+    }
+    rc = gtp_engine_run(&e, stdin, stdout);
     gtp_engine_free(&e);
     return rc;
 }

@@ -1,0 +1,506 @@
+/* tests/test_gtp_nn.c -- the GTP network commands (kata-raw-nn, heatmap) and `shido gtp
+ * --weights`: the engine is driven in-process with three networks loaded, each vector record's
+ * own gtp commands are replayed, and every number of the kata-raw-nn reply is compared with
+ * KataGo's and Leela Zero's outputs in ../shared/vectors. */
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/vectors.h"
+#include "tools/gtp.h"
+
+#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
+#define VECTORS SHIDO_SHARED_DIR "/vectors/"
+#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
+#define B2C16 WEIGHTS "rand-b2c16-v15.bin.gz"
+#define LZ_B4C32 WEIGHTS "lz-rand-b4c32.txt.gz"
+
+/* test_kata.c's and test_lz.c's tolerances. */
+#define PROB_TOL 2e-5
+#define SCORE_TOL 2e-3
+#define SCORE_SQ_REL_TOL 2e-5
+
+/* The replies of one or more command lines (malloc'd). */
+static char *feed(gtp_engine *e, const char *script)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    ck_assert_ptr_nonnull(f);
+    for (const char *s = script; *s;) {
+        size_t n = strcspn(s, "\n");
+        char *line = strndup(s, n);
+        gtp_engine_handle_line(e, line, f);
+        free(line);
+        s += n + (s[n] == '\n');
+    }
+    fclose(f);
+    return out;
+}
+
+static void expect_ok(gtp_engine *e, const char *command)
+{
+    char *got = feed(e, command);
+    ck_assert_msg(got[0] == '=', "%s: %s", command, got);
+    free(got);
+}
+
+static void expect_error(gtp_engine *e, const char *command, const char *reason)
+{
+    char *got = feed(e, command);
+    ck_assert_msg(got[0] == '?' && strstr(got, reason), "%s: %s", command, got);
+    free(got);
+}
+
+static void load_three(gtp_engine *e)
+{
+    char *argv[] = {"gtp", "--weights", G170, "-w", B2C16, "--weights", LZ_B4C32};
+    char err[1024];
+    ck_assert(gtp_engine_init(e));
+    ck_assert_msg(gtp_engine_configure(e, 7, argv, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(e->num_nets, 3);
+}
+
+/* One kata-raw-nn block as parsed back from the reply; has_* say which lines were there. */
+typedef struct raw_reply {
+    int symmetry;
+    double scalar[9];
+    bool has_scalar[9];
+    double policy[361], pass, ownership[361];
+    bool has_policy, has_pass, has_ownership;
+} raw_reply;
+
+static const char *const scalar_name[9] = {
+    "whiteWin", "whiteLoss", "noResult", "whiteLead", "whiteScoreSelfplay",
+    "whiteScoreSelfplaySq", "varTimeLeft", "shorttermWinlossError", "shorttermScoreError"};
+
+static double parse_value(const char *tok)
+{
+    if (!strcmp(tok, "NAN"))
+        return NAN;
+    char *end;
+    double v = strtod(tok, &end);
+    ck_assert_msg(*end == 0 && end != tok, "not a number: '%s'", tok);
+    return v;
+}
+
+/* Parses the first block of a "= symmetry ..." reply of a size x size board; returns where the
+ * next block ("symmetry") starts, or NULL at the end. Modifies text. */
+static char *parse_raw(char *text, int size, raw_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    char *save = NULL, *tok = strtok_r(text, " \n", &save);
+    if (tok && !strcmp(tok, "="))
+        tok = strtok_r(NULL, " \n", &save);
+    ck_assert_msg(tok && !strcmp(tok, "symmetry"), "reply starts with '%s'", tok ? tok : "");
+    out->symmetry = atoi(strtok_r(NULL, " \n", &save));
+    while ((tok = strtok_r(NULL, " \n", &save))) {
+        if (!strcmp(tok, "symmetry")) {
+            tok[strlen(tok)] = ' ';  /* the next parse starts here */
+            return tok;
+        }
+        int f;
+        for (f = 0; f < 9 && strcmp(tok, scalar_name[f]); f++)
+            ;
+        if (f < 9) {
+            out->scalar[f] = parse_value(strtok_r(NULL, " \n", &save));
+            out->has_scalar[f] = true;
+        } else if (!strcmp(tok, "policy") || !strcmp(tok, "whiteOwnership")) {
+            bool pol = tok[0] == 'p';
+            double *grid = pol ? out->policy : out->ownership;
+            for (int i = 0; i < size * size; i++) {
+                char *v = strtok_r(NULL, " \n", &save);
+                ck_assert_msg(v, "%s: grid too short", pol ? "policy" : "whiteOwnership");
+                grid[i] = parse_value(v);
+            }
+            *(pol ? &out->has_policy : &out->has_ownership) = true;
+        } else if (!strcmp(tok, "policyPass")) {
+            out->pass = parse_value(strtok_r(NULL, " \n", &save));
+            out->has_pass = true;
+        } else {
+            ck_abort_msg("unexpected token '%s'", tok);
+        }
+    }
+    return NULL;
+}
+
+/* Board sizes other than 19, handicap and ko are always in the sample. */
+static bool record_is_special(const cJSON *rec)
+{
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(rec, "handicap");
+    const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+    return cJSON_GetObjectItemCaseSensitive(rec, "size")->valueint != 19 ||
+           cJSON_GetArraySize(h) > 0 || strstr(id, "ko") || strstr(id, "handicap");
+}
+
+static double json_num(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    ck_assert_msg(cJSON_IsNumber(v), "no number %s", name);
+    return v->valuedouble;
+}
+
+static void check_close(const char *id, const char *what, double got, double want, double tol)
+{
+    ck_assert_msg(isfinite(got) && fabs(got - want) <= tol, "%s: %s is %.9g, KataGo/LZ %.9g", id,
+                  what, got, want);
+}
+
+/* Replays a sample of the records of one vectors file into e and compares kata-raw-nn SYM
+ * (with `suffix` appended: optimism and net=N) against each. lz: the file holds Leela Zero's
+ * heatmap outputs. Returns the number of records checked. */
+static int check_file(gtp_engine *e, const char *vectors, const char *suffix, bool lz)
+{
+    char err[1024];
+    vec_file vf;
+    ck_assert_msg(vec_file_read(vectors, &vf, err, sizeof err), "%s", err);
+    int stride = vec_stride(), checked = 0;
+    raw_reply *got = malloc(sizeof *got);
+    for (int r = 0; r < vf.num_records; r += stride) {
+        const cJSON *rec = vf.records[r];
+        if (r % 3 != 0 && !record_is_special(rec))
+            continue;
+        const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+        /* vec_setup_game starts from tromp-taylor, komi 7.5: so does the engine here. */
+        expect_ok(e, "kata-set-rules tromp-taylor\nkomi 7.5");
+        const cJSON *cmd;
+        cJSON_ArrayForEach(cmd, cJSON_GetObjectItemCaseSensitive(rec, "gtp"))
+        {
+            expect_ok(e, cmd->valuestring);
+        }
+        go_game g;
+        ck_assert_msg(vec_setup_game(rec, &g, err, sizeof err), "%s: %s", id, err);
+        int size = g.board.size, sym = (int)json_num(rec, "symmetry");
+        char line[128];
+        snprintf(line, sizeof line, "kata-raw-nn %d%s", sym, suffix);
+        char *reply = feed(e, line);
+        ck_assert_msg(reply[0] == '=', "%s: %s: %s", id, line, reply);
+        ck_assert_ptr_null(parse_raw(reply, size, got));
+        free(reply);
+        ck_assert_int_eq(got->symmetry, sym);
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
+        const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
+        ck_assert_int_eq(cJSON_GetArraySize(pol), size * size);
+        ck_assert(got->has_policy && got->has_pass);
+        check_close(id, "policyPass", got->pass, json_num(o, "policyPass"), PROB_TOL);
+        if (lz) {
+            double w = json_num(o, "winrate");
+            double white = g.board.to_move == GO_WHITE ? w : 1 - w;
+            for (int f = 0; f < 9; f++)
+                ck_assert_msg(got->has_scalar[f] == (f < 3), "%s: %s shown: %d", id,
+                              scalar_name[f], got->has_scalar[f]);
+            ck_assert(!got->has_ownership);
+            check_close(id, "whiteWin", got->scalar[0], white, PROB_TOL);
+            check_close(id, "whiteLoss", got->scalar[1], 1 - white, PROB_TOL);
+            ck_assert(got->scalar[2] == 0);
+        } else {
+            for (int f = 0; f < 9; f++) {
+                ck_assert_msg(got->has_scalar[f], "%s: no %s", id, scalar_name[f]);
+                double want = json_num(o, scalar_name[f]);
+                double tol = f < 3 ? PROB_TOL : f == 5 ? SCORE_SQ_REL_TOL * fmax(1, fabs(want))
+                                                       : SCORE_TOL;
+                check_close(id, scalar_name[f], got->scalar[f], want, tol);
+            }
+            ck_assert(got->has_ownership);
+            const cJSON *own = cJSON_GetObjectItemCaseSensitive(o, "whiteOwnership");
+            for (int i = 0; i < size * size; i++)
+                check_close(id, "whiteOwnership", got->ownership[i],
+                            cJSON_GetArrayItem(own, i)->valuedouble, PROB_TOL);
+        }
+        for (int i = 0; i < size * size; i++) {
+            const cJSON *pv = cJSON_GetArrayItem(pol, i);
+            /* KataGo marks illegal moves null; Leela Zero scores every point, shido NAN. */
+            bool illegal = lz ? go_game_legal(&g, go_point_at(i % size, i / size),
+                                              g.board.to_move) != GO_MOVE_OK
+                              : cJSON_IsNull(pv);
+            ck_assert_msg(illegal == isnan(got->policy[i]), "%s: point %d: NAN %d, illegal %d", id,
+                          i, isnan(got->policy[i]), illegal);
+            if (!illegal)
+                check_close(id, "policy", got->policy[i], pv->valuedouble, PROB_TOL);
+        }
+        go_game_free(&g);
+        checked++;
+    }
+    free(got);
+    vec_file_free(&vf);
+    printf("%s: %d records replayed through kata-raw-nn%s\n", strrchr(vectors, '/') + 1, checked,
+           suffix);
+    fflush(stdout);
+    return checked;
+}
+
+START_TEST(test_vectors_g170_first_net)
+{
+    gtp_engine e;
+    load_three(&e);
+    /* KataGo's own syntax answers for the first net; the optimism is ignored by a v8 net. */
+    int n = check_file(&e, VECTORS "katago-g170-b6c96.jsonl", "", false);
+    ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+START_TEST(test_vectors_b2c16_second_net)
+{
+    gtp_engine e;
+    load_three(&e);
+    int n = check_file(&e, VECTORS "katago-rand-b2c16-v15.jsonl", " 0.2 net=2", false);
+    ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+START_TEST(test_vectors_lz_third_net)
+{
+    gtp_engine e;
+    load_three(&e);
+    int n = check_file(&e, VECTORS "lz-rand-b4c32.jsonl", " net=3", true);
+    ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+/* `all` prints the 8 symmetries in turn, each equal to its own `kata-raw-nn SYM`; `average` is
+ * their mean. */
+START_TEST(test_all_and_average)
+{
+    gtp_engine e;
+    load_three(&e);
+    expect_ok(&e, "boardsize 9\nplay B E5\nplay W C3");
+    char *all = feed(&e, "kata-raw-nn all 0.2 net=2");
+    raw_reply *block = malloc(sizeof *block), *one = malloc(sizeof *one);
+    raw_reply *avg = malloc(sizeof *avg);
+    char *next = all;
+    double win_sum = 0, pol_sum = 0;
+    for (int s = 0; s < 8; s++) {
+        ck_assert_ptr_nonnull(next);
+        next = parse_raw(next, 9, block);
+        ck_assert_int_eq(block->symmetry, s);
+        char line[64];
+        snprintf(line, sizeof line, "kata-raw-nn %d 0.2 net=2", s);
+        char *single = feed(&e, line);
+        parse_raw(single, 9, one);
+        free(single);
+        ck_assert(block->scalar[0] == one->scalar[0] && block->policy[0] == one->policy[0]);
+        ck_assert(isnan(block->policy[6 * 9 + 2]) && isnan(block->policy[4 * 9 + 4]));
+        win_sum += block->scalar[0];
+        pol_sum += block->policy[0];
+    }
+    ck_assert_ptr_null(next);
+    free(all);
+    char *average = feed(&e, "kata-raw-nn average 0.2 net=2");
+    ck_assert_msg(!strncmp(average, "= symmetry average\n", 19), "%s", average);
+    memcpy(average, "= symmetry 0      ", 18);
+    parse_raw(average, 9, avg);
+    free(average);
+    ck_assert_double_eq_tol(avg->scalar[0], win_sum / 8, 1e-6);
+    ck_assert_double_eq_tol(avg->policy[0], pol_sum / 8, 1e-6);
+    free(block);
+    free(one);
+    free(avg);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+/* heatmap against Leela Zero's own record: int(p * 1000) per point, 0 on stones, pass, winrate. */
+START_TEST(test_heatmap_matches_lz)
+{
+    char err[1024];
+    vec_file vf;
+    ck_assert_msg(vec_file_read(VECTORS "lz-rand-b4c32.jsonl", &vf, err, sizeof err), "%s", err);
+    gtp_engine e;
+    load_three(&e);
+    const cJSON *rec = vf.records[2];  /* one-move-white, symmetry 0 */
+    const cJSON *cmd;
+    cJSON_ArrayForEach(cmd, cJSON_GetObjectItemCaseSensitive(rec, "gtp"))
+    {
+        expect_ok(&e, cmd->valuestring);
+    }
+    int sym = (int)json_num(rec, "symmetry");
+    char line[64];
+    snprintf(line, sizeof line, "heatmap %d", sym);
+    char *got = feed(&e, line);
+    ck_assert_msg(!strncmp(got, "= \n", 3), "%s", got);
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    char *s = got + 3;
+    for (int i = 0; i < 361; i++) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        ck_assert_msg(end != s, "heatmap too short at %d", i);
+        s = end;
+        float p = (float)cJSON_GetArrayItem(pol, i)->valuedouble;
+        bool stone = e.game.board.color[go_point_at(i % 19, i / 19)] != GO_EMPTY;
+        long want = stone ? 0 : (long)(p * 1000.0f);
+        /* A value a hair from a multiple of 1/1000 may truncate either way. */
+        ck_assert_msg(labs(v - want) <= (fabsf(p * 1000.0f - roundf(p * 1000.0f)) < 1e-2f ? 1 : 0),
+                      "point %d: %ld, LZ %ld", i, v, want);
+    }
+    int pass;
+    float winrate;
+    ck_assert_int_eq(sscanf(s, " pass: %d winrate: %f", &pass, &winrate), 2);
+    ck_assert_int_eq(pass, (int)((float)json_num(o, "policyPass") * 1000.0f));
+    ck_assert_double_eq_tol(winrate, json_num(o, "winrate"), 2e-6);
+    free(got);
+    got = feed(&e, "heatmap average");
+    ck_assert_msg(strstr(got, "winrate: ") && got[0] == '=', "%s", got);
+    free(got);
+    expect_error(&e, "heatmap net=1", "heatmap needs a Leela Zero network");
+    expect_error(&e, "heatmap 8", "symmetry");
+    expect_ok(&e, "boardsize 9");
+    expect_error(&e, "heatmap", "19");
+    gtp_engine_free(&e);
+    vec_file_free(&vf);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    gtp_engine e;
+    ck_assert(gtp_engine_init(&e));
+    expect_error(&e, "kata-raw-nn 0", "no network loaded (start with --weights FILE)");
+    expect_error(&e, "heatmap", "no network loaded (start with --weights FILE)");
+    /* Not advertised without a network. */
+    char *list = feed(&e, "list_commands\nknown_command kata-raw-nn");
+    ck_assert_ptr_null(strstr(list, "kata-raw-nn"));
+    ck_assert_ptr_null(strstr(list, "heatmap"));
+    ck_assert_ptr_nonnull(strstr(list, "= false"));
+    free(list);
+    gtp_engine_free(&e);
+
+    load_three(&e);
+    list = feed(&e, "list_commands\nknown_command kata-raw-nn\nknown_command heatmap");
+    ck_assert_ptr_nonnull(strstr(list, "\nkata-raw-nn\nheatmap\n"));
+    ck_assert_ptr_null(strstr(list, "false"));
+    free(list);
+    expect_error(&e, "kata-raw-nn", "symmetry");
+    expect_error(&e, "kata-raw-nn 8", "symmetry");
+    expect_error(&e, "kata-raw-nn -1", "symmetry");
+    expect_error(&e, "kata-raw-nn x", "symmetry");
+    expect_error(&e, "kata-raw-nn 0 abc", "optimism");
+    expect_error(&e, "kata-raw-nn 0 nan", "optimism");
+    expect_error(&e, "kata-raw-nn 0 -0.5", "optimism");
+    expect_error(&e, "kata-raw-nn 0 1.5", "optimism");
+    expect_error(&e, "kata-raw-nn 0 0.2 net=4", "no network 4");
+    expect_error(&e, "kata-raw-nn 0 0.2 net=0", "no network 0");
+    expect_error(&e, "kata-raw-nn 0 0.2 0.3", "syntax error");
+    /* The Leela Zero net refuses other board sizes; the reply holds only the reason. */
+    char *got = feed(&e, "boardsize 13\nkata-raw-nn 0 net=3");
+    ck_assert_msg(!strncmp(got, "=\n\n?", 4) && !strstr(got, "symmetry"), "%s", got);
+    free(got);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+START_TEST(test_configure)
+{
+    gtp_engine e;
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    char *unknown[] = {"gtp", "--frobnicate"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, unknown, err, sizeof err), 2);
+    char *missing[] = {"gtp", "-w"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, missing, err, sizeof err), 2);
+    char *bad[] = {"gtp", "--weights", SHIDO_TEST_DATA "/gtp/session.gtp"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 1);
+    ck_assert_msg(strstr(err, "unknown network format") && strstr(err, "session.gtp"), "%s", err);
+    ck_assert_int_eq(e.num_nets, 0);
+    char *eq[] = {"gtp", "--weights=" LZ_B4C32};
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, eq, err, sizeof err), 0);
+    ck_assert_int_eq(e.num_nets, 1);
+    ck_assert_int_eq(e.nets[0]->family, NN_FAMILY_LZ);
+    gtp_engine_free(&e);
+}
+END_TEST
+
+/* Runs the real binary with args and stdin from /dev/null; returns its stderr (malloc'd). */
+static char *run_binary(char *const *args, int *status)
+{
+    char err_path[] = "/tmp/shido-test-gtp-nn-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    ck_assert_int_ge(err_fd, 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDWR);
+        if (in < 0 || dup2(in, 0) < 0 || dup2(in, 1) < 0 || dup2(err_fd, 2) < 0)
+            _exit(127);
+        execv(SHIDO_BINARY, args);
+        _exit(127);
+    }
+    ck_assert_int_eq(waitpid(pid, status, 0), pid);
+    char *text = calloc(1, 4096);
+    ck_assert(lseek(err_fd, 0, SEEK_SET) == 0);
+    ck_assert(read(err_fd, text, 4095) >= 0);
+    close(err_fd);
+    unlink(err_path);
+    return text;
+}
+
+static void assert_no_gtp_lines(const char *err)
+{
+    for (const char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
+                      "stderr line: %s", l);
+}
+
+START_TEST(test_binary_bad_weights)
+{
+    int status;
+    char *bad[] = {SHIDO_BINARY, "gtp", "--weights", "/nonexistent/shido/net.bin.gz", NULL};
+    char *err = run_binary(bad, &status);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    ck_assert_msg(strstr(err, "cannot load network") &&
+                      strstr(err, "/nonexistent/shido/net.bin.gz"),
+                  "%s", err);
+    assert_no_gtp_lines(err);
+    free(err);
+    char *foreign[] = {SHIDO_BINARY, "gtp", "-w", LZ_B4C32, "-w",
+                       SHIDO_TEST_DATA "/gtp/session.gtp", NULL};
+    err = run_binary(foreign, &status);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    ck_assert_msg(strstr(err, "unknown network format"), "%s", err);
+    assert_no_gtp_lines(err);
+    free(err);
+    char *usage[] = {SHIDO_BINARY, "gtp", "--frobnicate", NULL};
+    err = run_binary(usage, &status);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    ck_assert_msg(strstr(err, "--frobnicate") && strstr(err, "usage"), "%s", err);
+    assert_no_gtp_lines(err);
+    free(err);
+}
+END_TEST
+
+static Suite *gtp_nn_suite(void)
+{
+    Suite *s = suite_create("gtp_nn");
+    TCase *tc = tcase_create("vectors");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_vectors_g170_first_net);
+    tcase_add_test(tc, test_vectors_b2c16_second_net);
+    tcase_add_test(tc, test_vectors_lz_third_net);
+    tcase_add_test(tc, test_all_and_average);
+    tcase_add_test(tc, test_heatmap_matches_lz);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_configure);
+    tcase_add_test(tc, test_binary_bad_weights);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gtp_nn_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
