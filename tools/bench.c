@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "go/playout.h"
+#include "tools/bench_nn.h"
 #include "tools/commands.h"
 
 static double now_seconds(void)
@@ -59,11 +60,15 @@ static int bench_board(int argc, char **argv)
 int shido_cmd_bench(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: shido bench board [--size N] [--seconds S]\n");
+        fprintf(stderr, "usage: shido bench board [--size N] [--seconds S]\n"
+                        "       shido bench nn [--weights FILE]... [--batch 1,8,16] [--seconds S]"
+                        " [--path ref|cpu|both]\n");
         return 2;
     }
     if (!strcmp(argv[1], "board"))
         return bench_board(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "nn"))
+        return shido_bench_nn(argc - 1, argv + 1);
     fprintf(stderr, "shido bench: unknown benchmark '%s'\n", argv[1]);
     return 2;
 }

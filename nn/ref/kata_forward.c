@@ -1,6 +1,6 @@
 /* nn/ref/kata_forward.c -- KataGo reference forward pass and post-processing (see the header and
  * nn/desc_kata.h). Runs on a size x size tensor, every point on the board, so no mask is
- * needed; layers come from nn/ref/ref_ops.h (double accumulation). */
+ * needed; layers come from an nn_ops table (nn_ref_ops: ref_ops.h, double accumulation). */
 #include "nn/ref/kata_forward.h"
 
 #include <math.h>
@@ -11,7 +11,10 @@
 #include "nn/desc_kata.h"
 #include "nn/ref/ref_ops.h"
 
+const nn_ops nn_ref_ops = {"ref", nn_ref_conv, nn_ref_bn_act, nn_ref_matmul};
+
 typedef struct kata_pass {
+    const nn_ops *ops;
     int n, area;          /* board size and points */
     double sqrt_area;
     bool oom;             /* an allocation failed; everything after it is skipped */
@@ -64,8 +67,8 @@ static void pooled_branch(kata_pass *P, const nn_conv_desc *conv, const nn_bn_de
 {
     float *g = planes(P, conv->c_out);
     if (g) {
-        nn_ref_conv(conv, P->n, P->n, a, g);
-        nn_ref_bn_act(bn, act, P->n, P->n, NULL, g);
+        P->ops->conv(conv, P->n, P->n, a, g);
+        P->ops->bn_act(bn, act, P->n, P->n, NULL, g);
         global_pool(P, conv->c_out, g, false, pooled);
     }
     free(g);
@@ -80,17 +83,17 @@ static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
     float *bias = b->kind == NN_KATA_BLOCK_GPOOL ? values(P, b->gpool_to_bias.c_out) : NULL;
     if (!P->oom) {
         memcpy(a, x, sizeof *a * (size_t)b->bn1.c * P->area);
-        nn_ref_bn_act(&b->bn1, b->act1, n, n, NULL, a);
-        nn_ref_conv(&b->conv1, n, n, a, t);
+        P->ops->bn_act(&b->bn1, b->act1, n, n, NULL, a);
+        P->ops->conv(&b->conv1, n, n, a, t);
         if (b->kind == NN_KATA_BLOCK_GPOOL) {
             pooled_branch(P, &b->gpool_conv, &b->gpool_bn, b->gpool_act, a, pooled);
-            nn_ref_matmul(&b->gpool_to_bias, pooled, bias);
+            P->ops->matmul(&b->gpool_to_bias, pooled, bias);
             add_channel_bias(P, b->gpool_to_bias.c_out, bias, t);
         }
         for (int i = 0; i < b->num_inner; i++)
             run_block(P, &b->inner[i], t);
-        nn_ref_bn_act(&b->bn2, b->act2, n, n, NULL, t);
-        nn_ref_conv(&b->conv2, n, n, t, y);
+        P->ops->bn_act(&b->bn2, b->act2, n, n, NULL, t);
+        P->ops->conv(&b->conv2, n, n, t, y);
         for (size_t i = 0; i < (size_t)b->conv2.c_out * P->area; i++)
             x[i] += y[i];
     }
@@ -107,12 +110,12 @@ static float *run_trunk(kata_pass *P, const nn_kata_trunk *t, const float *spati
 {
     float *x = planes(P, t->trunk_channels), *bias = values(P, t->trunk_channels);
     if (!P->oom) {
-        nn_ref_conv(&t->initial_conv, P->n, P->n, spatial, x);
-        nn_ref_matmul(&t->initial_matmul, global, bias);
+        P->ops->conv(&t->initial_conv, P->n, P->n, spatial, x);
+        P->ops->matmul(&t->initial_matmul, global, bias);
         add_channel_bias(P, t->trunk_channels, bias, x);
         for (int i = 0; i < t->num_blocks; i++)
             run_block(P, &t->blocks[i], x);
-        nn_ref_bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
+        P->ops->bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
     }
     free(bias);
     if (P->oom) {
@@ -130,19 +133,19 @@ static void run_policy(kata_pass *P, const nn_kata_policy_head *h, const float *
     float *p1 = planes(P, h->p1_conv.c_out), *pooled = values(P, 3 * h->g1_conv.c_out);
     float *bias = values(P, h->gpool_to_bias.c_out), *hidden = values(P, h->gpool_to_pass.c_out);
     if (!P->oom) {
-        nn_ref_conv(&h->p1_conv, n, n, trunk, p1);
+        P->ops->conv(&h->p1_conv, n, n, trunk, p1);
         pooled_branch(P, &h->g1_conv, &h->g1_bn, h->g1_act, trunk, pooled);
-        nn_ref_matmul(&h->gpool_to_bias, pooled, bias);
+        P->ops->matmul(&h->gpool_to_bias, pooled, bias);
         add_channel_bias(P, h->gpool_to_bias.c_out, bias, p1);
-        nn_ref_bn_act(&h->p1_bn, h->p1_act, n, n, NULL, p1);
-        nn_ref_conv(&h->p2_conv, n, n, p1, logits);
+        P->ops->bn_act(&h->p1_bn, h->p1_act, n, n, NULL, p1);
+        P->ops->conv(&h->p2_conv, n, n, p1, logits);
         if (h->has_pass2) {
-            nn_ref_matmul(&h->gpool_to_pass, pooled, hidden);
+            P->ops->matmul(&h->gpool_to_pass, pooled, hidden);
             for (int i = 0; i < h->gpool_to_pass.c_out; i++)
                 hidden[i] = (float)nn_ref_activate(h->pass_act, hidden[i]);
-            nn_ref_matmul(&h->gpool_to_pass2, hidden, pass);
+            P->ops->matmul(&h->gpool_to_pass2, hidden, pass);
         } else {
-            nn_ref_matmul(&h->gpool_to_pass, pooled, pass);
+            P->ops->matmul(&h->gpool_to_pass, pooled, pass);
         }
     }
     free(p1);
@@ -159,15 +162,15 @@ static void run_value(kata_pass *P, const nn_kata_value_head *h, const float *tr
     float *v1 = planes(P, h->v1_conv.c_out), *pooled = values(P, 3 * h->v1_conv.c_out);
     float *hidden = values(P, h->v2.c_out);
     if (!P->oom) {
-        nn_ref_conv(&h->v1_conv, n, n, trunk, v1);
-        nn_ref_bn_act(&h->v1_bn, h->v1_act, n, n, NULL, v1);
+        P->ops->conv(&h->v1_conv, n, n, trunk, v1);
+        P->ops->bn_act(&h->v1_bn, h->v1_act, n, n, NULL, v1);
         global_pool(P, h->v1_conv.c_out, v1, true, pooled);
-        nn_ref_matmul(&h->v2, pooled, hidden);
+        P->ops->matmul(&h->v2, pooled, hidden);
         for (int i = 0; i < h->v2.c_out; i++)
             hidden[i] = (float)nn_ref_activate(h->v2_act, hidden[i]);
-        nn_ref_matmul(&h->v3, hidden, value);
-        nn_ref_matmul(&h->sv3, hidden, score);
-        nn_ref_conv(&h->ownership_conv, n, n, v1, ownership);
+        P->ops->matmul(&h->v3, hidden, value);
+        P->ops->matmul(&h->sv3, hidden, score);
+        P->ops->conv(&h->ownership_conv, n, n, v1, ownership);
     }
     free(v1);
     free(pooled);
@@ -260,6 +263,12 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
 bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
                       nn_kata_output *out, char *err, int err_len)
 {
+    return nn_kata_eval_ops(&nn_ref_ops, d, g, symmetry, policy_optimism, out, err, err_len);
+}
+
+bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
+                      double policy_optimism, nn_kata_output *out, char *err, int err_len)
+{
     if (!d || d->family != NN_FAMILY_KATA || !d->kata) {
         snprintf(err, (size_t)err_len, "kata eval: not a KataGo description");
         return false;
@@ -282,7 +291,7 @@ bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double p
         return false;
     }
     int n = g->board.size;
-    kata_pass P = {.n = n, .area = n * n, .sqrt_area = sqrt((double)(n * n))};
+    kata_pass P = {.ops = ops, .n = n, .area = n * n, .sqrt_area = sqrt((double)(n * n))};
     float *spatial = planes(&P, in->num_spatial);
     float *logits = planes(&P, k->policy.out_channels), *ownership = planes(&P, 1);
     float *mixed = planes(&P, 1), *pass = values(&P, k->policy.out_channels);

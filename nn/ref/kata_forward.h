@@ -24,6 +24,21 @@
 #include "nn/desc.h"
 #include "nn/kata_inputs.h"
 
+/* The per-layer compute behind both forward passes (KataGo here, Leela Zero in lz_forward.c), so
+ * one orchestration serves the double-accumulating reference and the fast paths (nn/cpu). Each
+ * op has the contract of its nn_ref_* twin in ref_ops.h: NCHW, h x w planes, outputs never alias
+ * inputs, nothing returned; a fast op that cannot get scratch memory aborts. */
+typedef struct nn_ops {
+    const char *name;
+    void (*conv)(const nn_conv_desc *c, int h, int w, const float *x, float *y);
+    void (*bn_act)(const nn_bn_desc *b, nn_activation act, int h, int w, const float *mask,
+                   float *x);
+    void (*matmul)(const nn_matmul_desc *m, const float *x, float *y);
+} nn_ops;
+
+/* nn_ref_conv, nn_ref_bn_act, nn_ref_matmul */
+extern const nn_ops nn_ref_ops;
+
 /* kata-raw-nn's default root policy optimism */
 #define NN_KATA_DEFAULT_OPTIMISM 0.2
 
@@ -45,5 +60,9 @@ typedef struct nn_kata_output {
  * rules the inputs cannot express, or out of memory. */
 bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
                       nn_kata_output *out, char *err, int err_len);
+
+/* nn_kata_ref_eval with the layers computed by ops (nn_ref_ops gives nn_kata_ref_eval). */
+bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
+                      double policy_optimism, nn_kata_output *out, char *err, int err_len);
 
 #endif

@@ -28,6 +28,12 @@ static void lz_relu(float *x, size_t n)
 bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *net_policy,
                        float *head_winrate)
 {
+    return nn_lz_forward_ops(&nn_ref_ops, lz, planes, net_policy, head_winrate);
+}
+
+bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const float *planes,
+                       float *net_policy, float *head_winrate)
+{
     size_t trunk = (size_t)lz->filters * NN_LZ_POINTS;
     size_t heads = (size_t)NN_LZ_POLICY_CHANNELS * NN_LZ_POINTS +
                    (size_t)NN_LZ_VALUE_CHANNELS * NN_LZ_POINTS + NN_LZ_VALUE_HIDDEN +
@@ -42,23 +48,23 @@ bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *
     float *logits = hidden + NN_LZ_VALUE_HIDDEN;
     float *value = logits + NN_LZ_POLICY_OUTPUTS;
 
-    nn_ref_conv(&lz->input_conv, LZ_SIDE, LZ_SIDE, planes, x);
-    nn_ref_bn_act(&lz->input_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, x);
+    ops->conv(&lz->input_conv, LZ_SIDE, LZ_SIDE, planes, x);
+    ops->bn_act(&lz->input_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, x);
     for (int b = 0; b < lz->blocks; b++) {
         const nn_lz_block *blk = &lz->block[b];
-        nn_ref_conv(&blk->conv1, LZ_SIDE, LZ_SIDE, x, t);
-        nn_ref_bn_act(&blk->bn1, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, t);
-        nn_ref_conv(&blk->conv2, LZ_SIDE, LZ_SIDE, t, y);
-        nn_ref_bn_act(&blk->bn2, NN_ACT_IDENTITY, LZ_SIDE, LZ_SIDE, NULL, y);
+        ops->conv(&blk->conv1, LZ_SIDE, LZ_SIDE, x, t);
+        ops->bn_act(&blk->bn1, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, t);
+        ops->conv(&blk->conv2, LZ_SIDE, LZ_SIDE, t, y);
+        ops->bn_act(&blk->bn2, NN_ACT_IDENTITY, LZ_SIDE, LZ_SIDE, NULL, y);
         lz_add_relu(y, x, trunk);
         float *swap = x;
         x = y;
         y = swap;
     }
 
-    nn_ref_conv(&lz->policy_conv, LZ_SIDE, LZ_SIDE, x, pol);
-    nn_ref_bn_act(&lz->policy_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, pol);
-    nn_ref_matmul(&lz->policy_fc, pol, logits);
+    ops->conv(&lz->policy_conv, LZ_SIDE, LZ_SIDE, x, pol);
+    ops->bn_act(&lz->policy_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, pol);
+    ops->matmul(&lz->policy_fc, pol, logits);
     /* Softmax over all 362 outputs (Leela Zero masks nothing here; legality is the search's). */
     double top = logits[0], sum = 0;
     for (int i = 1; i < NN_LZ_POLICY_OUTPUTS; i++)
@@ -69,11 +75,11 @@ bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *
     for (int i = 0; i < NN_LZ_POLICY_OUTPUTS; i++)
         net_policy[i] = (float)(e[i] / sum);
 
-    nn_ref_conv(&lz->value_conv, LZ_SIDE, LZ_SIDE, x, val);
-    nn_ref_bn_act(&lz->value_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, val);
-    nn_ref_matmul(&lz->value_fc1, val, hidden);
+    ops->conv(&lz->value_conv, LZ_SIDE, LZ_SIDE, x, val);
+    ops->bn_act(&lz->value_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, val);
+    ops->matmul(&lz->value_fc1, val, hidden);
     lz_relu(hidden, NN_LZ_VALUE_HIDDEN);
-    nn_ref_matmul(&lz->value_fc2, hidden, value);
+    ops->matmul(&lz->value_fc2, hidden, value);
     *head_winrate = (float)((1.0 + tanh((double)value[0])) / 2.0);
 
     free(mem);
@@ -82,6 +88,12 @@ bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *
 
 bool nn_lz_ref_eval(const nn_desc *d, const go_game *g, int symmetry, float *policy,
                     float *winrate, char *err, int err_len)
+{
+    return nn_lz_eval_ops(&nn_ref_ops, d, g, symmetry, policy, winrate, err, err_len);
+}
+
+bool nn_lz_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
+                    float *policy, float *winrate, char *err, int err_len)
 {
     const char *src = d ? d->source : "(no network)";
     const char *why = NULL;
@@ -102,7 +114,7 @@ bool nn_lz_ref_eval(const nn_desc *d, const go_game *g, int symmetry, float *pol
         planes = malloc(sizeof *planes * NN_LZ_INPUT_PLANES * NN_LZ_POINTS);
         float net_policy[NN_LZ_POLICY_OUTPUTS], head_winrate = 0;
         if (!planes || !nn_lz_inputs(g, symmetry, planes) ||
-            !nn_lz_ref_forward(d->lz, planes, net_policy, &head_winrate)) {
+            !nn_lz_forward_ops(ops, d->lz, planes, net_policy, &head_winrate)) {
             why = "out of memory for the activations";
         } else {
             nn_lz_policy_to_board(symmetry, net_policy, policy);
@@ -111,6 +123,7 @@ bool nn_lz_ref_eval(const nn_desc *d, const go_game *g, int symmetry, float *pol
     }
     free(planes);
     if (why && err && err_len > 0)
-        snprintf(err, (size_t)err_len, "nn_lz_ref_eval: %s: %s", src, why);
+        snprintf(err, (size_t)err_len, "nn_lz_%s_eval: %s: %s", ops->name, src,
+                 why);
     return !why;
 }

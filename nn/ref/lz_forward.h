@@ -1,5 +1,6 @@
 /* nn/ref/lz_forward.h -- the reference forward pass of a Leela Zero network (nn/desc_lz.h), built
- * from the plain-loop layers of ref_ops.h with double accumulation. Every faster Leela Zero path
+ * from the plain-loop layers of ref_ops.h with double accumulation (or, through the *_ops
+ * variants, from any nn_ops table such as nn/cpu's). Every faster Leela Zero path
  * is tested against it; it is checked itself against Leela Zero 0.17's own outputs
  * (../shared/vectors/lz-*.jsonl). */
 #ifndef SHIDO_NN_REF_LZ_FORWARD_H
@@ -10,6 +11,7 @@
 #include "go/game.h"
 #include "nn/desc.h"
 #include "nn/desc_lz.h"
+#include "nn/ref/kata_forward.h"  /* nn_ops, nn_ref_ops */
 
 /* One forward pass on planes[NN_LZ_INPUT_PLANES * NN_LZ_POINTS] (nn_lz_inputs). Writes
  * net_policy[NN_LZ_POLICY_OUTPUTS], the softmax over all 362 outputs in the net's order (pass
@@ -25,5 +27,12 @@ bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *
  * than 19x19, a symmetry out of range, or no memory. */
 bool nn_lz_ref_eval(const nn_desc *d, const go_game *g, int symmetry, float *policy,
                     float *winrate, char *err, int err_len);
+
+/* nn_lz_ref_forward / nn_lz_ref_eval with the layers computed by ops (nn_ref_ops gives the
+ * reference). Messages name the eval "nn_lz_<ops name>_eval". */
+bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const float *planes,
+                       float *net_policy, float *head_winrate);
+bool nn_lz_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
+                    float *policy, float *winrate, char *err, int err_len);
 
 #endif
