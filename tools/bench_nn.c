@@ -15,8 +15,7 @@
 #include "nn/cpu/cpu_forward.h"
 #include "nn/desc.h"
 #include "nn/desc_lz.h"
-#include "weights/kata.h"
-#include "weights/lz.h"
+#include "weights/weights.h"
 
 #define BENCH_MAX_NETS 16
 #define BENCH_MAX_BATCHES 16
@@ -79,16 +78,6 @@ static bool bench_path(const char *name, const nn_desc *d, bool cpu, go_game *po
     fflush(stdout);
     free(o);
     return ok;
-}
-
-static nn_desc *load_net(const char *path, char *err, int err_len)
-{
-    if (weights_is_kata(path))
-        return weights_load_kata(path, err, err_len);
-    if (weights_is_lz(path))
-        return weights_load_lz(path, err, err_len);
-    snprintf(err, (size_t)err_len, "%s: neither a KataGo nor a Leela Zero network", path);
-    return NULL;
 }
 
 /* Parses "1,8,16" into batches; returns the count, or 0 when malformed. */
@@ -172,7 +161,7 @@ int shido_bench_nn(int argc, char **argv)
     int status = 0;
     char err[2048];
     for (int n = 0; n < num_nets && status == 0; n++) {
-        nn_desc *d = load_net(nets[n], err, sizeof err);
+        nn_desc *d = weights_load(nets[n], err, sizeof err);
         const char *name = strrchr(nets[n], '/') ? strrchr(nets[n], '/') + 1 : nets[n];
         for (int b = 0; d && b < num_batches && status == 0; b++)
             for (int path = 0; path < 2 && status == 0; path++) {
