@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/analysis_cmds.h"
 #include "tools/commands.h"
 #ifdef SHIDO_HAVE_CUDA
 #include "nn/cuda/cuda_device.h"
@@ -19,6 +20,8 @@ static void usage(FILE *f)
             "  demo         play a short demonstration game and print the board\n"
             "  bench board  random legal moves per second on 19x19 (one core)\n"
             "  bench nn     network evaluations per second, reference vs OpenBLAS path\n"
+            "  tactical-maps GAME.sgf [--max-depth 6] [--tries N] [--threads N]\n"
+            "               minimum BW-graph tactical-map depth isolating each played move\n"
             "  cuda-info    describe the CUDA devices and self-test kernels, cuBLAS, cuDNN\n"
             "               (builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -68,6 +71,8 @@ int main(int argc, char **argv)
         return shido_cmd_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return shido_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tactical-maps"))
+        return shido_cmd_tactical_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
