@@ -210,7 +210,7 @@ bool go_board_is_legal(const go_board *b, int p, go_color c, bool multi_stone_su
         return true;
     if (!go_board_on(b, p) || b->color[p] != GO_EMPTY)
         return false;
-    if (p == b->ko_point && c == b->to_move)
+    if (p == b->ko_point && c == b->ko_color)
         return false;
     go_color o = go_opponent(c);
     bool friend_adjacent = false;
@@ -255,8 +255,10 @@ int go_board_play(go_board *b, int p, go_color c)
         return -lost;
     }
     b->captures[c] += captured;
-    if (captured == 1 && b->stones[head] == 1 && b->libs[head] == 1)
+    if (captured == 1 && b->stones[head] == 1 && b->libs[head] == 1) {
         b->ko_point = last_captured;
+        b->ko_color = o;
+    }
     return captured;
 }
 

@@ -37,7 +37,8 @@ extern const int go_dir4[4];
 
 typedef struct go_board {
     int size;
-    int ko_point;             /* point the side to move may not play (simple ko), or 0 */
+    int ko_point;             /* point ko_color may not play (simple ko), or 0 */
+    go_color ko_color;        /* the colour banned from ko_point: the capturer's opponent */
     go_color to_move;
     int captures[3];          /* stones captured BY colour (index GO_BLACK / GO_WHITE) */
     int num_empty;
@@ -67,7 +68,8 @@ static inline bool go_board_on(const go_board *b, int p)
 static inline int go_board_libs(const go_board *b, int p) { return b->libs[b->chain[p]]; }
 static inline int go_board_chain_size(const go_board *b, int p) { return b->stones[b->chain[p]]; }
 
-/* True when colour c may put a stone on p under simple ko with the given suicide rule.
+/* True when colour c may put a stone on p under simple ko with the given suicide rule. The ko
+ * ban belongs to a colour, not to the side to move, so a change of turn (SGF PL) keeps it.
  * multi_stone_suicide: a move that leaves its own chain of two or more stones without liberties
  * is legal and removes that chain (single-stone suicide is never legal, as in KataGo). */
 bool go_board_is_legal(const go_board *b, int p, go_color c, bool multi_stone_suicide);

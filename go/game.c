@@ -98,7 +98,7 @@ go_move_status go_game_legal(const go_game *g, int p, go_color c)
     if (b->color[p] != GO_EMPTY)
         return GO_MOVE_OCCUPIED;
     /* Under superko rules the simple-ko ban is subsumed by the repetition test. */
-    bool simple_ko = g->rules.ko == GO_KO_SIMPLE && p == b->ko_point && c == b->to_move;
+    bool simple_ko = g->rules.ko == GO_KO_SIMPLE && p == b->ko_point && c == b->ko_color;
     if (simple_ko)
         return GO_MOVE_KO;
     go_board probe = *b;
@@ -179,7 +179,6 @@ bool go_game_setup_stone(go_game *g, int p, go_color c)
 void go_game_set_to_move(go_game *g, go_color c)
 {
     g->board.to_move = c;
-    g->board.ko_point = 0;
     if (g->num_moves == 0) {
         g->setup = g->board;
         g->hashes[0] = g->board.hash;
