@@ -33,13 +33,16 @@ mkdir -p build-fuzz/seeds/lz build-fuzz/seeds/kata
 [ -f ../shared/weights/rand-b2c16-v15.bin.gz ] && cp ../shared/weights/rand-b2c16-v15.bin.gz build-fuzz/seeds/kata/
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
                   [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata)
+# A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
+declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
     mkdir -p "build-fuzz/corpus-$name"
-    "$f" -max_total_time=20 -timeout=10 -max_len=65536 "build-fuzz/corpus-$name" \
+    "$f" -seed=1 -runs="${runs[$name]:-2000}" -max_total_time=120 -timeout=10 -max_len=65536 \
+        "build-fuzz/corpus-$name" \
         ${seeds[$name]:-} >"build-fuzz/$name.log" 2>&1 ||
         { tail -50 "build-fuzz/$name.log"; echo "fuzz target $name found a failure"; exit 1; }
-    echo "$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/$name.log")"
+    echo "$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/$name.log" || echo 'no summary')"
 done
 
 echo "== tests under ASan + UBSan"
