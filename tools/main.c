@@ -4,6 +4,7 @@
 
 #include "tools/analysis_cmds.h"
 #include "tools/commands.h"
+#include "tools/tsumego_cmd.h"
 #ifdef SHIDO_HAVE_CUDA
 #include "nn/cuda/cuda_device.h"
 #endif
@@ -20,6 +21,8 @@ static void usage(FILE *f)
             "  demo         play a short demonstration game and print the board\n"
             "  bench board  random legal moves per second on 19x19 (one core)\n"
             "  bench nn     network evaluations per second, reference vs OpenBLAS path\n"
+            "  tsumego solve FILE.sgf | tsumego bench --jsonl FILE\n"
+            "               prove life-and-death problems (df-pn); benchmark on problem sets\n"
             "  tactical-maps GAME.sgf [--max-depth 6] [--tries N] [--threads N]\n"
             "               minimum BW-graph tactical-map depth isolating each played move\n"
             "  cuda-info    describe the CUDA devices and self-test kernels, cuBLAS, cuDNN\n"
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
         return shido_cmd_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return shido_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tsumego"))
+        return shido_cmd_tsumego(argc - 1, argv + 1);
     if (!strcmp(cmd, "tactical-maps"))
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))

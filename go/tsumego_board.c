@@ -1,0 +1,456 @@
+/* go/tsumego_board.c -- the solver's region board: chains with exact liberties inside the region,
+ * captures, simple ko, the attacker's uncapturable frame, and Benson's test for the defender. */
+#include <stddef.h>
+#include <string.h>
+
+#include "go/tsumego_internal.h"
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void ts_geom_init(ts_geom *g, int size, const uint8_t *region, go_color attacker)
+{
+    memset(g, 0, sizeof *g);
+    g->size = size;
+    g->attacker = attacker;
+    g->defender = go_opponent(attacker);
+    for (int p = 0; p < GO_POINTS; p++) {
+        int x = go_point_x(p), y = go_point_y(p);
+        bool on = p % GO_STRIDE != 0 && x >= 0 && y >= 0 && x < size && y < size;
+        g->idx[p] = on ? TS_FRAME : TS_EDGE;
+    }
+    for (int p = 0; p < GO_POINTS && g->n < TS_MAX_POINTS; p++)
+        if (region[p] && g->idx[p] == TS_FRAME) {
+            g->idx[p] = (int16_t)g->n;
+            g->pt[g->n++] = (int16_t)p;
+        }
+    for (int i = 0; i < g->n; i++)
+        for (int d = 0; d < 4; d++)
+            g->nb[i][d] = g->idx[g->pt[i] + go_dir4[d]];
+    uint64_t seed = 0x5453554D45474F31ull; /* "TSUMEGO1" */
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < TS_MAX_POINTS; i++)
+            g->zob[c][i] = splitmix64(&seed);
+    for (int i = 0; i < TS_MAX_POINTS; i++)
+        g->zob_ko[i] = splitmix64(&seed);
+    g->zob_white = splitmix64(&seed);
+    g->zob_passed = splitmix64(&seed);
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 4; k++)
+            g->zob_budget[c][k] = k ? splitmix64(&seed) : 0;
+}
+
+void ts_pos_copy(const ts_geom *g, ts_pos *dst, const ts_pos *src)
+{
+    memcpy(dst, src, offsetof(ts_pos, p) + (size_t)g->n * sizeof(ts_point));
+}
+
+static bool adjacent_to_chain(const ts_geom *g, const ts_pos *s, int i, int head)
+{
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q >= 0 && s->p[q].color != GO_EMPTY && s->p[q].head == head)
+            return true;
+    }
+    return false;
+}
+
+/* Merges chain small into chain big (go_board's method: liberties of small that big lacks). */
+static void merge_chains(const ts_geom *g, ts_pos *s, int big, int small)
+{
+    int k = small;
+    do {
+        for (int d = 0; d < 4; d++) {
+            int q = g->nb[k][d];
+            if (q >= 0 && s->p[q].color == GO_EMPTY && !adjacent_to_chain(g, s, q, big))
+                s->p[big].libs++;
+        }
+        s->p[k].head = (uint8_t)big;
+        k = s->p[k].next;
+    } while (k != small);
+    uint8_t tmp = s->p[big].next;
+    s->p[big].next = s->p[small].next;
+    s->p[small].next = tmp;
+    s->p[big].stones = (uint8_t)(s->p[big].stones + s->p[small].stones);
+    s->p[big].flags |= s->p[small].flags & TS_SAFE;
+}
+
+/* Distinct chain heads of colour c around i. */
+static int neighbour_chains(const ts_geom *g, const ts_pos *s, int i, int c, int heads[4])
+{
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q < 0 || s->p[q].color != c)
+            continue;
+        int h = s->p[q].head;
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen |= heads[j] == h;
+        if (!seen)
+            heads[n++] = h;
+    }
+    return n;
+}
+
+static int remove_chain(const ts_geom *g, ts_pos *s, int h)
+{
+    int c = s->p[h].color, o = 3 - c, n = 0, k = h;
+    do {
+        int nxt = s->p[k].next;
+        s->p[k].color = GO_EMPTY;
+        s->hash ^= g->zob[c][k];
+        if (s->p[k].flags & TS_TARGET)
+            s->target_left--;
+        s->p[k].flags = 0;
+        int heads[4];
+        int m = neighbour_chains(g, s, k, o, heads);
+        for (int j = 0; j < m; j++)
+            s->p[heads[j]].libs++;
+        n++;
+        k = nxt;
+    } while (k != h);
+    return n;
+}
+
+/* Puts a stone without capturing; returns the head of its chain. */
+static int add_stone(const ts_geom *g, ts_pos *s, int i, int c)
+{
+    ts_point *pt = &s->p[i];
+    pt->color = (uint8_t)c;
+    pt->head = (uint8_t)i;
+    pt->next = (uint8_t)i;
+    pt->stones = 1;
+    pt->flags = 0;
+    s->hash ^= g->zob[c][i];
+    int libs = 0;
+    bool frame = false;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q >= 0)
+            libs += s->p[q].color == GO_EMPTY;
+        else
+            frame |= q == TS_FRAME;
+    }
+    pt->libs = (uint8_t)libs;
+    if (frame && c == (int)g->attacker)
+        pt->flags = TS_SAFE;
+    int heads[4];
+    int m = neighbour_chains(g, s, i, 3 - c, heads);
+    for (int j = 0; j < m; j++)
+        s->p[heads[j]].libs--;
+    m = neighbour_chains(g, s, i, c, heads);
+    int head = i;
+    for (int j = 0; j < m; j++) {
+        int h = heads[j];
+        s->p[h].libs--;
+        if (s->p[h].stones >= s->p[head].stones) {
+            merge_chains(g, s, h, head);
+            head = h;
+        } else {
+            merge_chains(g, s, head, h);
+        }
+    }
+    return head;
+}
+
+void ts_pos_from_board(const ts_geom *g, const go_board *b, go_color to_move, const bool *not_target,
+                       ts_pos *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ko = TS_NONE;
+    s->to_move = (uint8_t)to_move;
+    for (int i = 0; i < g->n; i++) {
+        int c = b->color[g->pt[i]];
+        if (c != GO_BLACK && c != GO_WHITE)
+            continue;
+        add_stone(g, s, i, c);
+        if (c == (int)g->defender && !(not_target && not_target[i])) {
+            s->p[i].flags |= TS_TARGET;
+            s->target_left++;
+        }
+    }
+    if (b->ko_point > 0 && b->to_move == to_move) {
+        int k = g->idx[b->ko_point];
+        if (k >= 0)
+            s->ko = (uint8_t)k;
+    }
+}
+
+bool ts_legal(const ts_geom *g, const ts_pos *s, int i, int c)
+{
+    if (s->p[i].color != GO_EMPTY)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q == TS_EDGE)
+            continue;
+        if (q == TS_FRAME) {
+            if (c == (int)g->attacker)
+                return true;
+            continue;
+        }
+        const ts_point *n = &s->p[q];
+        if (n->color == GO_EMPTY)
+            return true;
+        const ts_point *h = &s->p[n->head];
+        if (n->color == c) {
+            if ((h->flags & TS_SAFE) || h->libs > 1)
+                return true;
+        } else if (!(h->flags & TS_SAFE) && h->libs == 1) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int ts_play(const ts_geom *g, ts_pos *s, int i, int c)
+{
+    s->ko = TS_NONE;
+    s->to_move = (uint8_t)(3 - c);
+    s->passed = i == TS_PASS;
+    if (i == TS_PASS)
+        return 0;
+    add_stone(g, s, i, c);
+    int captured = 0, last_captured = 0;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q < 0 || s->p[q].color != 3 - c)
+            continue;
+        const ts_point *h = &s->p[s->p[q].head];
+        if (h->libs == 0 && !(h->flags & TS_SAFE)) {
+            last_captured = q;
+            captured += remove_chain(g, s, s->p[q].head);
+        }
+    }
+    const ts_point *hp = &s->p[s->p[i].head];
+    if (captured == 1 && hp->stones == 1 && hp->libs == 1 && !(hp->flags & TS_SAFE))
+        s->ko = (uint8_t)last_captured;
+    return captured;
+}
+
+int ts_play_move(const ts_geom *g, ts_pos *s, int i)
+{
+    int c = s->to_move;
+    if (i != TS_PASS && i == s->ko) {
+        s->threats++;
+        if (s->budget[c] != TS_UNLIMITED)
+            s->budget[c]--;
+    }
+    if (i == TS_PASS && c == (int)g->attacker)
+        s->budget[g->defender] = 0;
+    return ts_play(g, s, i, c);
+}
+
+/* Benson's algorithm on the defender's chains. A "region" is a connected set of non-defender
+ * points; one touching the frame is never vital (it holds the frame's own eyes, which are no
+ * defender liberties). A region is vital to a chain when every empty point of it is a liberty of
+ * that chain. Chains with fewer than two vital regions are removed, and so are regions bordering
+ * a removed chain, until nothing changes. */
+bool ts_benson_defender(const ts_geom *g, const ts_pos *s, bool *alive)
+{
+    int n = g->n, def = g->defender;
+    int16_t region[TS_MAX_POINTS];
+    int16_t pts[TS_MAX_POINTS]; /* points grouped by region: pts[start[r] .. start[r+1]) */
+    int16_t start[TS_MAX_POINTS + 1];
+    bool reg_ok[TS_MAX_POINTS];
+    int nreg = 0, npts = 0;
+    for (int i = 0; i < n; i++)
+        region[i] = -1;
+    for (int i = 0; i < n; i++) {
+        if (s->p[i].color == def || region[i] >= 0)
+            continue;
+        int r = nreg++, first = npts;
+        bool ok = true;
+        start[r] = (int16_t)first;
+        region[i] = (int16_t)r;
+        pts[npts++] = (int16_t)i;
+        for (int j = first; j < npts; j++) {
+            int k = pts[j];
+            for (int d = 0; d < 4; d++) {
+                int q = g->nb[k][d];
+                if (q == TS_FRAME)
+                    ok = false;
+                if (q < 0 || s->p[q].color == def || region[q] >= 0)
+                    continue;
+                region[q] = (int16_t)r;
+                pts[npts++] = (int16_t)q;
+            }
+        }
+        reg_ok[r] = ok;
+    }
+    start[nreg] = (int16_t)npts;
+    int enclosed = 0;
+    for (int r = 0; r < nreg; r++)
+        enclosed += reg_ok[r];
+    if (enclosed < 2) {
+        if (alive)
+            memset(alive, 0, (size_t)n * sizeof *alive);
+        return false;
+    }
+    bool chain_alive[TS_MAX_POINTS];
+    for (int i = 0; i < n; i++)
+        chain_alive[i] = s->p[i].color == def && s->p[i].head == i;
+    for (;;) {
+        bool changed = false;
+        uint8_t vital_count[TS_MAX_POINTS];
+        memset(vital_count, 0, (size_t)n);
+        for (int r = 0; r < nreg; r++) {
+            if (!reg_ok[r])
+                continue;
+            /* the chains around the region; one that died makes the region unhealthy */
+            int cand[16], nc = 0;
+            for (int j = start[r]; j < start[r + 1] && reg_ok[r]; j++)
+                for (int d = 0; d < 4; d++) {
+                    int q = g->nb[pts[j]][d];
+                    if (q < 0 || s->p[q].color != def)
+                        continue;
+                    int h = s->p[q].head;
+                    if (!chain_alive[h]) {
+                        reg_ok[r] = false;
+                        changed = true;
+                        break;
+                    }
+                    bool seen = false;
+                    for (int m = 0; m < nc; m++)
+                        seen |= cand[m] == h;
+                    if (!seen && nc < 16)
+                        cand[nc++] = h;
+                }
+            if (!reg_ok[r])
+                continue;
+            for (int m = 0; m < nc; m++) {
+                bool vital = true;
+                for (int j = start[r]; j < start[r + 1] && vital; j++)
+                    if (s->p[pts[j]].color == GO_EMPTY && !adjacent_to_chain(g, s, pts[j], cand[m]))
+                        vital = false;
+                vital_count[cand[m]] += vital;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            if (chain_alive[i] && vital_count[i] < 2) {
+                chain_alive[i] = false;
+                changed = true;
+            }
+        if (!changed)
+            break;
+    }
+    bool target = false;
+    for (int i = 0; i < n; i++) {
+        bool a = s->p[i].color == def && chain_alive[s->p[i].head];
+        if (alive)
+            alive[i] = a;
+        target |= a && (s->p[i].flags & TS_TARGET);
+    }
+    return target;
+}
+
+/* Is one eye space (eyes[0..n), `stones` of them attacker stones) a dead shape? Dead: two
+ * points or fewer; three if the attacker moves first; the square four holding at most one
+ * attacker stone; the straight and bent three, pyramid four, bulky five, cross five and rabbity
+ * six when the attacker moves first on an empty shape, or already holds the vital point with its
+ * only stone there. */
+static bool dead_shape(const ts_geom *g, const ts_pos *s, const int16_t *eyes, int n, int stones,
+                       bool attacker_first)
+{
+    int edges = 0, max_degree = 0, vital = -1;
+    for (int a = 0; a < n; a++) {
+        int degree = 0;
+        for (int b = 0; b < n; b++)
+            for (int d = 0; d < 4; d++)
+                degree += g->nb[eyes[a]][d] == eyes[b];
+        edges += degree;
+        if (degree > max_degree) {
+            max_degree = degree;
+            vital = eyes[a];
+        }
+    }
+    edges /= 2;
+    /* connected: a walk from the first point reaches them all */
+    bool seen[TS_DEAD_MAX] = {true};
+    int reached = 1;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n && !seen[a]; b++)
+                for (int d = 0; d < 4; d++)
+                    if (seen[b] && g->nb[eyes[a]][d] == eyes[b]) {
+                        seen[a] = true;
+                        reached++;
+                        grew = true;
+                        break;
+                    }
+    }
+    if (reached != n)
+        return false;
+    if (n <= 2 || (n == 3 && attacker_first))
+        return true;
+    if (n == 4 && edges == 4)
+        return stones <= 1; /* square four */
+    bool killable = (n == 3) ||                                   /* straight, bent three */
+                    (n == 4 && max_degree == 3) ||                /* pyramid four */
+                    (n == 5 && (edges == 5 || max_degree == 4)) || /* bulky five, cross five */
+                    (n == 6 && edges == 6 && max_degree == 4);     /* rabbity six */
+    if (!killable)
+        return false;
+    if (stones == 0)
+        return attacker_first;
+    return stones == 1 && s->p[vital].color == g->attacker;
+}
+
+/* The defender's areas: from each group of target stones, the points reachable through defender
+ * stones, empty points and attacker stones that are not safe. An area's non-defender points are
+ * its eye space. The defender cannot reach beyond an area, whose boundary is safe attacker
+ * stones, the frame and the edge, so all its liberties are in the eye space. When an eye space
+ * is one connected region of at most six points, the classical nakade results decide it (see
+ * dead_shape).
+ * Returns an eye-space size for move ordering (that of the first area not known to be dead,
+ * counted up to TS_SPACE_CAP + 1); *dead tells whether every area is dead. */
+int ts_defender_space(const ts_geom *g, const ts_pos *s, bool *dead)
+{
+    int n = g->n, def = g->defender, largest = 0;
+    bool in[TS_MAX_POINTS];
+    int16_t queue[TS_MAX_POINTS];
+    bool attacker_first = s->to_move == g->attacker;
+    memset(in, 0, (size_t)n * sizeof *in);
+    *dead = true;
+    for (int t = 0; t < n; t++) {
+        if (!(s->p[t].flags & TS_TARGET) || in[t])
+            continue;
+        int qn = 0, eye = 0, stones = 0;
+        int16_t eyes[TS_DEAD_MAX];
+        in[t] = true;
+        queue[qn++] = (int16_t)t;
+        for (int k = 0; k < qn && eye <= TS_SPACE_CAP; k++) {
+            int i = queue[k];
+            if (s->p[i].color != def) {
+                if (eye < TS_DEAD_MAX)
+                    eyes[eye] = (int16_t)i;
+                eye++;
+                stones += s->p[i].color != GO_EMPTY;
+            }
+            for (int d = 0; d < 4; d++) {
+                int q = g->nb[i][d];
+                if (q < 0 || in[q])
+                    continue;
+                const ts_point *pq = &s->p[q];
+                if (pq->color != GO_EMPTY && pq->color != def &&
+                    (s->p[pq->head].flags & TS_SAFE))
+                    continue;
+                in[q] = true;
+                queue[qn++] = (int16_t)q;
+            }
+        }
+        largest = eye > largest ? eye : largest;
+        if (eye > 6 || !dead_shape(g, s, eyes, eye, stones, attacker_first)) {
+            *dead = false; /* one living area is enough; its size is the estimate */
+            return eye;
+        }
+    }
+    return largest;
+}

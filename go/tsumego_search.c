@@ -1,0 +1,456 @@
+/* go/tsumego_search.c -- depth-first proof-number search (df-pn, Nagai 2002) over the region
+ * board, with a transposition table and the 1+epsilon trick (Pawlewicz & Lew 2007) against
+ * thrashing. Proof and disproof numbers are always those of "the attacker wins", so one table
+ * serves searches started for either side.
+ *
+ * Cycles: a move that repeats a position of the line being searched is lost for the side that
+ * makes it (superko). Table entries stay keyed on the position only, so a value that owes
+ * something to the line it was found on can be reused elsewhere (the graph-history interaction);
+ * with the ko-threat model that removes most cycles, this has not mattered in practice. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "go/tsumego_internal.h"
+
+#define INF 0x3fffffffu         /* a proven pn or dn; sums saturate just below */
+#define MAX_DEPTH 200           /* deeper lines count as the defender surviving */
+#define BUCKET 4                /* table entries probed per key */
+#define CHECK_EVERY 1024        /* nodes between clock reads */
+#define HISTORY_SHIFT 4         /* settled nodes per unit of ordering score */
+#define HISTORY_MAX 4096        /* history counts stop here */
+
+typedef struct tt_entry {
+    uint64_t key;
+    uint32_t pn, dn;
+    uint32_t work;    /* nodes spent below this entry: the replacement priority */
+} tt_entry;
+
+typedef struct child {
+    uint64_t key; /* 0 once the values are final */
+    int move;
+    uint32_t pn, dn;
+} child;
+
+struct ts_search {
+    const ts_geom *g;
+    tt_entry *tt;
+    uint64_t mask; /* buckets - 1 */
+    double deadline_s;
+    uint64_t max_nodes, nodes, next_check;
+    bool aborted;
+    uint64_t path[MAX_DEPTH + 2]; /* position_key of each position on the line */
+    ts_pos stack[MAX_DEPTH + 2];
+    child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
+    uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
+};
+
+double ts_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+ts_search *ts_search_new(const ts_geom *g, int tt_log2)
+{
+    ts_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (tt_log2 < 10)
+        tt_log2 = 10;
+    if (tt_log2 > 30)
+        tt_log2 = 30;
+    size_t entries = (size_t)1 << tt_log2;
+    s->tt = calloc(entries, sizeof *s->tt);
+    if (!s->tt) {
+        free(s);
+        return NULL;
+    }
+    s->mask = entries / BUCKET - 1;
+    s->g = g;
+    s->deadline_s = 1e300;
+    return s;
+}
+
+void ts_search_free(ts_search *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    free(s);
+}
+
+void ts_search_limits(ts_search *s, double deadline_s, uint64_t max_nodes)
+{
+    s->deadline_s = deadline_s;
+    s->max_nodes = max_nodes;
+    s->aborted = false;
+    s->next_check = s->nodes + CHECK_EVERY;
+}
+
+uint64_t ts_search_nodes(const ts_search *s) { return s->nodes; }
+
+bool ts_search_out_of_time(ts_search *s)
+{
+    if (s->aborted)
+        return true;
+    if ((s->max_nodes && s->nodes >= s->max_nodes) || ts_now_s() >= s->deadline_s)
+        s->aborted = true;
+    return s->aborted;
+}
+
+static tt_entry *tt_find(ts_search *s, uint64_t key)
+{
+    tt_entry *b = &s->tt[(key & s->mask) * BUCKET];
+    for (int i = 0; i < BUCKET; i++)
+        if (b[i].key == key && (b[i].pn | b[i].dn))
+            return &b[i];
+    return NULL;
+}
+
+/* Proven entries are kept over open ones; among equals the one with less work goes. */
+static uint64_t tt_priority(const tt_entry *e)
+{
+    if (!(e->pn | e->dn))
+        return 0;
+    return (uint64_t)e->work + ((e->pn == 0 || e->dn == 0) ? (1ull << 32) : 0);
+}
+
+static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+{
+    tt_entry *b = &s->tt[(key & s->mask) * BUCKET];
+    tt_entry *e = NULL;
+    for (int i = 0; i < BUCKET && !e; i++)
+        if (b[i].key == key)
+            e = &b[i];
+    if (e) {
+        work += e->work; /* a revisited node keeps what was spent on it before */
+    } else {
+        e = &b[0];
+        for (int i = 1; i < BUCKET; i++)
+            if (tt_priority(&b[i]) < tt_priority(e))
+                e = &b[i];
+    }
+    e->key = key;
+    e->pn = pn;
+    e->dn = dn;
+    e->work = work > 0xffffffffu ? 0xffffffffu : (uint32_t)work;
+}
+
+ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
+                            uint32_t *work)
+{
+    tt_entry *e = tt_find(s, ts_key(s->g, pos));
+    uint32_t p = e ? e->pn : 1, d = e ? e->dn : 1;
+    if (pn)
+        *pn = p;
+    if (dn)
+        *dn = d;
+    if (work)
+        *work = e ? e->work : 0;
+    return p == 0 ? TS_ATTACKER_WINS : d == 0 ? TS_DEFENDER_WINS : TS_OPEN;
+}
+
+static bool dead_shape(const ts_geom *g, const ts_pos *pos)
+{
+    bool dead;
+    ts_defender_space(g, pos, &dead);
+    return dead;
+}
+
+ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos)
+{
+    if (pos->target_left == 0 || dead_shape(s->g, pos))
+        return TS_ATTACKER_WINS;
+    if (ts_benson_defender(s->g, pos, NULL))
+        return TS_DEFENDER_WINS;
+    return TS_OPEN;
+}
+
+/* The same inside the search, where Benson's test (the costly part) runs only after defender
+ * moves: an attacker move that completes the defender's life is rare, and the defender's reply,
+ * a pass at worst, finds it one ply later. */
+static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos)
+{
+    if (pos->target_left == 0 || dead_shape(s->g, pos))
+        return TS_ATTACKER_WINS;
+    if (pos->to_move == s->g->attacker && ts_benson_defender(s->g, pos, NULL))
+        return TS_DEFENDER_WINS;
+    return TS_OPEN;
+}
+
+/* --- move generation --- */
+
+/* True when every neighbour of i is the edge, the frame or a safe stone of colour c: a move
+ * there changes nothing that matters. */
+static bool inside_safe_wall(const ts_geom *g, const ts_pos *pos, int i, int c)
+{
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q == TS_EDGE || (q == TS_FRAME && c == (int)g->attacker))
+            continue;
+        if (q < 0 || pos->p[q].color != c || !(pos->p[pos->p[q].head].flags & TS_SAFE))
+            return false;
+    }
+    return true;
+}
+
+/* True when i is an eye of one defender chain that has other liberties: filling it is never
+ * better than passing. */
+static bool own_single_eye(const ts_geom *g, const ts_pos *pos, int i, int c)
+{
+    int head = -1;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q == TS_EDGE)
+            continue;
+        if (q < 0 || pos->p[q].color != c)
+            return false;
+        int h = pos->p[q].head;
+        if (head >= 0 && h != head)
+            return false;
+        head = h;
+    }
+    return head >= 0 && pos->p[head].libs >= 2;
+}
+
+/* A defender stone on i would stand alone with one liberty, capturing nothing and touching no
+ * attacker chain it could be shortening the liberties of: a sacrifice that neither makes an eye
+ * nor wins a race. Passing is as good. */
+static bool lone_self_atari(const ts_geom *g, const ts_pos *pos, int i, int c)
+{
+    int libs = 0;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q < 0)
+            continue;
+        const ts_point *n = &pos->p[q];
+        if (n->color == GO_EMPTY) {
+            libs++;
+            continue;
+        }
+        if (n->color == c || !(pos->p[n->head].flags & TS_SAFE))
+            return false;
+    }
+    return libs <= 1;
+}
+
+/* Ordering score: captures, ataris and saving moves first, then points near the target. */
+static int move_score(const ts_geom *g, const ts_pos *pos, int i, int c)
+{
+    int score = 0, o = 3 - c;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q < 0)
+            continue;
+        const ts_point *n = &pos->p[q];
+        if (n->color == GO_EMPTY) {
+            score += 2;
+            continue;
+        }
+        const ts_point *h = &pos->p[n->head];
+        if (h->flags & TS_SAFE)
+            continue;
+        if (n->color == o) {
+            if (h->libs == 1)
+                score += 100 + 10 * h->stones;
+            else if (h->libs == 2)
+                score += 30;
+            else
+                score += 10;
+        } else {
+            if (h->libs == 1)
+                score += 60;
+            else
+                score += 5;
+        }
+        if (n->flags & TS_TARGET)
+            score += 8;
+    }
+    return score;
+}
+
+int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
+{
+    const ts_geom *g = s->g;
+    int c = pos->to_move, n = 0;
+    int scores[TS_MAX_POINTS + 1];
+    for (int i = 0; i < g->n; i++) {
+        if (pos->p[i].color != GO_EMPTY || !ts_ko_allows(pos, i) || !ts_legal(g, pos, i, c))
+            continue;
+        if (c == (int)g->attacker ? inside_safe_wall(g, pos, i, c)
+                                  : own_single_eye(g, pos, i, c) || lone_self_atari(g, pos, i, c))
+            continue;
+        int sc = move_score(g, pos, i, c) + (int)(s->history[c][i] >> HISTORY_SHIFT);
+        int j = n++;
+        while (j > 0 && scores[j - 1] < sc) {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        scores[j] = sc;
+        moves[j] = i;
+    }
+    if (c == (int)g->defender || (pos->passed && pos->budget[g->defender] > 0))
+        moves[n++] = TS_PASS;
+    return n;
+}
+
+/* --- df-pn --- */
+
+/* Repetition is judged on the whole state but ko, and a ko threat spent in between makes it a
+ * new position: on the real board the threat and its answer were played. */
+static uint64_t position_key(const ts_geom *g, const ts_pos *pos)
+{
+    uint64_t k = ts_key(g, pos) ^ (pos->threats * 0x9E3779B97F4A7C15ull);
+    return pos->ko != TS_NONE ? k ^ g->zob_ko[pos->ko] : k;
+}
+
+static uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    if (a >= INF || b >= INF)
+        return INF;
+    uint32_t r = a + b;
+    return r >= INF ? INF - 1 : r;
+}
+
+/* Values of one child for the parent at depth d from the rules (capture of the last target,
+ * superko); otherwise its table key goes into k->key, to be looked up once all keys are known so
+ * that the memory fetches overlap. */
+static bool child_by_rules(ts_search *s, int d, int move, child *k)
+{
+    const ts_geom *g = s->g;
+    ts_pos *cp = &s->stack[d + 1];
+    ts_pos_copy(g, cp, &s->stack[d]);
+    ts_play_move(g, cp, move);
+    s->nodes++;
+    k->move = move;
+    k->pn = 1;
+    k->dn = 1;
+    if (cp->target_left == 0) {
+        k->pn = 0;
+        k->dn = INF;
+        return true;
+    }
+    /* superko on the line searched: the move that repeats a position loses */
+    uint64_t pk = position_key(g, cp);
+    for (int i = 0; i <= d; i++)
+        if (s->path[i] == pk) {
+            bool att = s->stack[d].to_move == g->attacker;
+            k->pn = att ? INF : 0;
+            k->dn = att ? 0 : INF;
+            return true;
+        }
+    k->key = ts_key(g, cp);
+    __builtin_prefetch(&s->tt[(k->key & s->mask) * BUCKET]);
+    return false;
+}
+
+static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
+                uint32_t *out_dn)
+{
+    const ts_geom *g = s->g;
+    ts_pos *pos = &s->stack[d];
+    uint64_t key = ts_key(g, pos), start = s->nodes;
+    s->path[d] = position_key(g, pos);
+    if (s->nodes >= s->next_check) {
+        s->next_check = s->nodes + CHECK_EVERY;
+        ts_search_out_of_time(s);
+    }
+    ts_outcome t = terminal_in_search(s, pos);
+    if (t == TS_OPEN && d >= MAX_DEPTH)
+        t = TS_DEFENDER_WINS;
+    int moves[TS_MAX_POINTS + 1];
+    int nm = t == TS_OPEN ? ts_search_moves(s, pos, moves) : 0;
+    if (t == TS_OPEN && nm == 0)
+        t = TS_DEFENDER_WINS; /* the attacker has nothing left to try: it failed to kill */
+    if (t != TS_OPEN) {
+        *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
+        *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
+        tt_store(s, key, *out_pn, *out_dn, 1);
+        return;
+    }
+    bool att = pos->to_move == g->attacker;
+    child *kids = s->kids[d];
+    for (int i = 0; i < nm; i++)
+        if (child_by_rules(s, d, moves[i], &kids[i]))
+            kids[i].key = 0;
+    for (int i = 0; i < nm; i++) {
+        tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;
+        if (e) {
+            kids[i].pn = e->pn;
+            kids[i].dn = e->dn;
+        }
+    }
+    uint32_t pn = 0, dn = 0;
+    int best = 0;
+    for (;;) {
+        /* the node's numbers; best = the child to expand, second = the runner-up's number */
+        uint32_t second = INF;
+        if (att) {
+            pn = INF;
+            dn = 0;
+            for (int i = 0; i < nm; i++) {
+                dn = sat_add(dn, kids[i].dn);
+                if (kids[i].pn < pn) {
+                    second = pn;
+                    pn = kids[i].pn;
+                    best = i;
+                } else if (kids[i].pn < second) {
+                    second = kids[i].pn;
+                }
+            }
+        } else {
+            pn = 0;
+            dn = INF;
+            for (int i = 0; i < nm; i++) {
+                pn = sat_add(pn, kids[i].pn);
+                if (kids[i].dn < dn) {
+                    second = dn;
+                    dn = kids[i].dn;
+                    best = i;
+                } else if (kids[i].dn < second) {
+                    second = kids[i].dn;
+                }
+            }
+        }
+        if (pn >= thpn || dn >= thdn || s->aborted)
+            break;
+        child *k = &kids[best];
+        uint32_t eps = second >= INF ? INF : second + second / 4 + 1;
+        uint32_t cpn, cdn;
+        if (att) {
+            cpn = thpn < eps ? thpn : eps;
+            cdn = thdn - dn + k->dn;
+        } else {
+            cdn = thdn < eps ? thdn : eps;
+            cpn = thpn - pn + k->pn;
+        }
+        ts_pos_copy(g, &s->stack[d + 1], pos);
+        ts_play_move(g, &s->stack[d + 1], k->move);
+        mid(s, d + 1, cpn, cdn, &k->pn, &k->dn);
+    }
+    *out_pn = pn;
+    *out_dn = dn;
+    /* history heuristic: a move that settled a node is tried early elsewhere */
+    if ((pn == 0 || dn == 0) && kids[best].move != TS_PASS) {
+        uint32_t *h = &s->history[pos->to_move][kids[best].move];
+        *h += *h < HISTORY_MAX;
+    }
+    tt_store(s, key, pn, dn, s->nodes - start);
+}
+
+ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
+{
+    ts_pos_copy(s->g, &s->stack[0], root);
+    uint32_t pn, dn;
+    if (ts_search_out_of_time(s)) {
+        ts_search_lookup(s, root, &pn, &dn, NULL);
+        return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
+    }
+    do {
+        mid(s, 0, INF, INF, &pn, &dn);
+    } while (pn && dn && !s->aborted);
+    return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
+}

@@ -1,0 +1,516 @@
+/* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
+ * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
+ * the stones, two correct first moves), the region board against go_board, the frame, the
+ * solution tree, refused input, and a sample of Cho Chikun's elementary problems.
+ * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
+#include <cJSON.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "go/board.h"
+#include "go/score.h"
+#include "go/sgf.h"
+#include "go/tsumego.h"
+#include "go/tsumego_internal.h"
+
+static int V(int size, const char *vertex)
+{
+    int p = go_point_from_gtp(size, vertex);
+    ck_assert_msg(p > 0, "bad vertex %s", vertex);
+    return p;
+}
+
+/* Solves a diagram; the caller frees the solution. */
+static go_tsumego_solution solve_pic(const char *pic, go_color to_play, go_tsumego_goal goal,
+                                     double time_s)
+{
+    go_board b;
+    ck_assert_msg(go_board_from_ascii(&b, 9, pic), "bad diagram");
+    b.to_move = to_play;
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert_msg(go_tsumego_setup(&b, to_play, goal, &p, err, sizeof err), "set-up: %s", err);
+    go_tsumego_limits lim = {.time_s = time_s, .tt_log2 = 18};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    return s;
+}
+
+static void assert_only_move(const go_tsumego_solution *s, const char *vertex)
+{
+    char buf[8];
+    ck_assert_msg(s->num_correct == 1, "%d correct first moves, want only %s", s->num_correct,
+                  vertex);
+    ck_assert_msg(s->correct[0] == V(9, vertex), "correct move %s, want %s",
+                  go_point_to_gtp(9, s->correct[0], buf), vertex);
+    ck_assert_int_eq(s->uniqueness, GO_TSUMEGO_UNIQUE);
+    ck_assert_int_eq(s->best_move, V(9, vertex));
+    ck_assert(s->best_proven);
+}
+
+/* Each killable eye shape, white enclosed with outside liberties: black kills only on the
+ * vital point, and white lives if it plays first. */
+static const struct {
+    const char *name, *vital, *pic;
+} nakade[] = {
+    {"straight three", "B9",
+     ". . . O X . . . ."
+     "O O O O X . . . ."
+     ". . . . X . . . ."
+     "X X X X X . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."},
+    {"bent three", "A9",
+     ". . O X . . . . ."
+     ". O O X . . . . ."
+     "O O . X . . . . ."
+     ". . . X . . . . ."
+     "X X X X . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."},
+    {"pyramid four", "C9",
+     "O . . . O X . . ."
+     "O O . O O X . . ."
+     "O O O O O X . . ."
+     ". . . . . X . . ."
+     "X X X X X X . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."},
+    {"bulky five", "C9",
+     "O . . . O X . . ."
+     "O . . O O X . . ."
+     "O O O O O X . . ."
+     ". . . . . X . . ."
+     "X X X X X X . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."},
+    {"flower six", "C8",
+     "O O . . O X . . ."
+     "O . . . O X . . ."
+     "O O . O O X . . ."
+     "O O O O O X . . ."
+     ". . . . . X . . ."
+     "X X X X X X . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."
+     ". . . . . . . . ."},
+};
+
+START_TEST(nakade_vital_point)
+{
+    go_tsumego_solution s = solve_pic(nakade[_i].pic, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_msg(s.problem.goal == GO_TSUMEGO_GOAL_KILL, "%s: goal not inferred as kill",
+                  nakade[_i].name);
+    ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "%s: status %s", nakade[_i].name,
+                  go_tsumego_result_name(s.status.result));
+    assert_only_move(&s, nakade[_i].vital);
+    ck_assert_msg(s.reply_status.result == GO_TSUMEGO_SUCCESS, "%s: white first does not live",
+                  nakade[_i].name);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* White's eye space is bent four in the corner with two black stones inside: white can do
+ * nothing, black starts the ko when it has removed white's threats. Dead under Japanese rules. */
+START_TEST(bent_four_in_the_corner)
+{
+    go_tsumego_solution s = solve_pic("X X . O X . . . ."
+                                      ". O O O X . . . ."
+                                      "O O X X X . . . ."
+                                      "X X X . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_WHITE, GO_TSUMEGO_GOAL_LIVE, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+    ck_assert_int_eq(s.num_correct, 0);
+    ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NO_SOLUTION);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* White and the four black stones inside share their two liberties: seki, which is life. */
+START_TEST(seki_is_life)
+{
+    go_tsumego_solution s = solve_pic(". X X X X . O X ."
+                                      "O O O O O O O X ."
+                                      "X X X X X X X X ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_KILL, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+    ck_assert_int_eq(s.num_correct, 0);
+    ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NO_SOLUTION);
+    ck_assert(s.sgf && strstr(s.sgf, "C[Wrong]"));
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* White's second eye hangs on a ko: black takes it at C9 and white needs the first threat. */
+START_TEST(direct_ko)
+{
+    go_tsumego_solution s = solve_pic(". O . O X . . . ."
+                                      "O O O X X . . . ."
+                                      "X X X X . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_DIRECT);
+    ck_assert(s.status.favourable);
+    assert_only_move(&s, "C9");
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* Two kos for white's second eye (C9 and A7): black must win both, so white needs two ko
+ * threats more than black: the approach (multi-step) kind, in black's favour. */
+START_TEST(approach_ko)
+{
+    go_tsumego_solution s = solve_pic(". O . O X . . . ."
+                                      "O O O X X . . . ."
+                                      ". O X X . . . . ."
+                                      "O X . . . . . . ."
+                                      "X X . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_KILL, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_APPROACH);
+    ck_assert(s.status.favourable);
+    ck_assert_int_eq(s.num_correct, 2);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* White is in atari either way: capturing at A9 and protecting at D9 both kill. */
+START_TEST(two_correct_first_moves)
+{
+    go_tsumego_solution s = solve_pic(". O X . . X . . ."
+                                      "O O O X X X . . ."
+                                      "X X X X . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    ck_assert_int_eq(s.num_correct, 2);
+    ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NOT_UNIQUE);
+    bool a9 = false, d9 = false;
+    for (int i = 0; i < s.num_correct; i++) {
+        a9 |= s.correct[i] == V(9, "A9");
+        d9 |= s.correct[i] == V(9, "D9");
+    }
+    ck_assert(a9 && d9);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* Cho Chikun, elementary 246 moved to 9x9: black throws in at C8, white takes at D8 and black
+ * takes back at C8, capturing the stones that made white's eye (snapback). */
+START_TEST(snapback)
+{
+    go_tsumego_solution s = solve_pic(". X O O O X . . ."
+                                      "O O . . O X . . ."
+                                      "X X O O O X . . ."
+                                      ". X X X X X . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    assert_only_move(&s, "C8");
+    ck_assert_msg(strstr(s.sgf, "(;B[cb]C[Correct];W[db];B[cb]"), "no snapback line:\n%s", s.sgf);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* Cho Chikun, elementary 642 moved to 9x9: black lives by B7; when white captures the two
+ * stones A9-A8 at A7, black plays under the stones at A8 and captures the A7 stone. */
+START_TEST(under_the_stones)
+{
+    go_tsumego_solution s = solve_pic("X O O X O . . . ."
+                                      "X O O X O . . . ."
+                                      ". . . X O . . . ."
+                                      "X X X X O . . . ."
+                                      "O O O O . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    assert_only_move(&s, "B7");
+    ck_assert_msg(strstr(s.sgf, "(;B[bc]C[Correct];W[ac];B[ab]"), "no under-the-stones line:\n%s",
+                  s.sgf);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* The solution tree parses, marks the right branch and the wrong ones, and the main line of a
+ * nakade kill ends with white captured or dead. */
+START_TEST(solution_tree)
+{
+    go_tsumego_solution s = solve_pic(nakade[0].pic, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_ptr_nonnull(s.sgf);
+    char err[256];
+    go_sgf_collection *c = go_sgf_parse(s.sgf, strlen(s.sgf), err, sizeof err);
+    ck_assert_msg(c != NULL, "tree does not parse: %s\n%s", err, s.sgf);
+    const go_sgf_node *root = c->games[0];
+    ck_assert_int_ge(root->num_children, 3); /* B9 right, A9, C9 and the liberties wrong */
+    const go_sgf_node *right = root->children[0];
+    ck_assert_str_eq(go_sgf_get(right, "B"), "ba"); /* B9 */
+    ck_assert(strstr(go_sgf_get(right, "C"), "Correct"));
+    const go_sgf_node *leaf = right;
+    while (leaf->num_children)
+        leaf = leaf->children[0];
+    ck_assert(strstr(go_sgf_get(leaf, "C"), "RIGHT"));
+    for (int i = 1; i < root->num_children; i++)
+        ck_assert(strstr(go_sgf_get(root->children[i], "C"), "Wrong"));
+    go_sgf_free(c);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* Refused input: an empty board, a whole-board position, no weak group, a bad colour. */
+START_TEST(refused_input)
+{
+    go_board b;
+    go_tsumego_problem p;
+    char err[256];
+    go_board_init(&b, 19);
+    ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+    ck_assert(strstr(err, "empty board"));
+    /* stones in two opposite corners: the box covers the board */
+    go_board_place(&b, V(19, "A1"), GO_BLACK);
+    go_board_place(&b, V(19, "T19"), GO_WHITE);
+    go_board_place(&b, V(19, "K10"), GO_WHITE);
+    ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+    ck_assert(strstr(err, "not a corner or side problem"));
+    /* a white group with two eyes: nothing to kill */
+    ck_assert(go_board_from_ascii(&b, 9,
+                                  ". O . O X . . . ."
+                                  "O O O O X . . . ."
+                                  "X X X X X . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."));
+    ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_KILL, &p, err, sizeof err));
+    ck_assert(strstr(err, "no weak group"));
+    ck_assert(!go_tsumego_setup(&b, GO_EMPTY, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+}
+END_TEST
+
+/* A wide open corner cannot be settled in a fraction of a second: the answer is "unknown", a
+ * best guess is still given, and the limit is kept. */
+START_TEST(time_limit_kept)
+{
+    go_board b;
+    go_board_init(&b, 19);
+    const char *black[] = {"C16", "D17", "E16", "F17", "G16", "C13", "H15"};
+    const char *white[] = {"C17", "D18", "E17", "B16", "F18"};
+    for (size_t i = 0; i < sizeof black / sizeof *black; i++)
+        go_board_place(&b, V(19, black[i]), GO_BLACK);
+    for (size_t i = 0; i < sizeof white / sizeof *white; i++)
+        go_board_place(&b, V(19, white[i]), GO_WHITE);
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
+                  "%s", err);
+    go_tsumego_limits lim = {.time_s = 0.3, .tt_log2 = 16};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_msg(s.time_s < 0.6, "took %.2f s for a 0.3 s limit", s.time_s);
+    ck_assert(s.best_move > 0);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* The frame leaves the problem alone, gives the attacker a pass-alive wall, and the framed
+ * board is a sound position. */
+START_TEST(frame)
+{
+    go_board b;
+    ck_assert(go_board_from_ascii(&b, 9, nakade[3].pic));
+    go_tsumego_problem p;
+    char err[256], why[256];
+    ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+    ck_assert_msg(go_board_check(&p.framed, why, sizeof why), "%s", why);
+    ck_assert_int_eq(p.attacker, GO_BLACK);
+    uint8_t area[GO_POINTS];
+    go_benson_area_for(&p.framed, GO_BLACK, false, area);
+    for (int q = 0; q < GO_POINTS; q++) {
+        if (!go_board_on(&b, q))
+            continue;
+        int x = go_point_x(q), y = go_point_y(q);
+        bool inside = x >= p.x0 && x <= p.x1 && y >= p.y0 && y <= p.y1;
+        if (inside)
+            ck_assert_int_eq(p.framed.color[q], b.color[q]);
+        else if (p.framed.color[q] == GO_BLACK)
+            ck_assert_msg(area[q] == GO_BLACK, "frame stone at %d,%d not pass-alive", x, y);
+    }
+}
+END_TEST
+
+/* The region board plays like go_board: random legal sequences inside the region of a framed
+ * problem give the same stones and captures (frame stones are pass-alive there, so never
+ * captured, which is what the region board assumes). */
+START_TEST(region_board_matches_go_board)
+{
+    go_board b;
+    ck_assert(go_board_from_ascii(&b, 9, nakade[4].pic));
+    go_tsumego_problem p;
+    char err[256], why[256];
+    ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+    static ts_geom g;
+    ts_geom_init(&g, 9, p.region, p.attacker);
+    unsigned seed = 12345;
+    for (int game = 0; game < 200; game++) {
+        go_board real = p.framed;
+        real.ko_point = 0;
+        ts_pos s;
+        ts_pos_from_board(&g, &real, GO_BLACK, NULL, &s);
+        go_color c = GO_BLACK;
+        for (int move = 0; move < 60; move++) {
+            int legal[TS_MAX_POINTS], n = 0;
+            for (int i = 0; i < g.n; i++)
+                if (ts_legal(&g, &s, i, c) && go_board_is_legal(&real, g.pt[i], c, false) &&
+                    !(g.pt[i] == real.ko_point && c == real.to_move))
+                    legal[n++] = i;
+            if (!n)
+                break;
+            seed = seed * 1103515245u + 12345u;
+            int i = legal[(seed >> 8) % (unsigned)n];
+            real.to_move = c;
+            int want = go_board_play(&real, g.pt[i], c);
+            int got = ts_play(&g, &s, i, c);
+            ck_assert_int_eq(got, want);
+            ck_assert_msg(go_board_check(&real, why, sizeof why), "%s", why);
+            for (int k = 0; k < g.n; k++) {
+                ck_assert_int_eq(s.p[k].color, real.color[g.pt[k]]);
+                if (s.p[k].color != GO_EMPTY && !(s.p[s.p[k].head].flags & TS_SAFE))
+                    ck_assert_int_eq(s.p[s.p[k].head].libs, go_board_libs(&real, g.pt[k]));
+            }
+            c = go_opponent(c);
+        }
+    }
+}
+END_TEST
+
+/* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
+ * recorded solutions. */
+static int sgf_point(const char *t) { return go_point_at(t[0] - 'a', t[1] - 'a'); }
+
+START_TEST(cho_elementary_first_30)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tsumego/cho-elementary.jsonl", SHIDO_SHARED_DIR);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[8192];
+    int solved = 0, count = 0;
+    while (count < 30 && fgets(line, sizeof line, f)) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        go_board b;
+        go_board_init(&b, cJSON_GetObjectItem(j, "size")->valueint);
+        const char *lists[2] = {"AB", "AW"};
+        for (int k = 0; k < 2; k++) {
+            cJSON *pt;
+            cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, lists[k]))
+                ck_assert(go_board_place(&b, sgf_point(pt->valuestring),
+                                         k ? GO_WHITE : GO_BLACK));
+        }
+        go_color to_play =
+            cJSON_GetObjectItem(j, "to_play")->valuestring[0] == 'W' ? GO_WHITE : GO_BLACK;
+        go_tsumego_problem p;
+        char err[256];
+        const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
+        ck_assert_msg(go_tsumego_setup(&b, to_play, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
+                      "%s: %s", id, err);
+        go_tsumego_limits lim = {.time_s = 3.0, .tt_log2 = 18, .first_move_only = true};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        bool right = false;
+        cJSON *pt;
+        cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "solutions"))
+            right |= sgf_point(pt->valuestring) == s.best_move;
+        char v[8];
+        ck_assert_msg(right, "%s: played %s", id, go_point_to_gtp(19, s.best_move, v));
+        solved += s.best_proven;
+        go_tsumego_solution_free(&s);
+        cJSON_Delete(j);
+        count++;
+    }
+    fclose(f);
+    ck_assert_int_eq(count, 30);
+    ck_assert_msg(solved >= 27, "only %d of 30 answers proven", solved);
+}
+END_TEST
+
+Suite *tsumego_suite(void)
+{
+    Suite *s = suite_create("tsumego");
+    TCase *tc = tcase_create("positions");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, nakade_vital_point, 0, (int)(sizeof nakade / sizeof nakade[0]));
+    tcase_add_test(tc, bent_four_in_the_corner);
+    tcase_add_test(tc, seki_is_life);
+    tcase_add_test(tc, direct_ko);
+    tcase_add_test(tc, approach_ko);
+    tcase_add_test(tc, two_correct_first_moves);
+    tcase_add_test(tc, snapback);
+    tcase_add_test(tc, under_the_stones);
+    tcase_add_test(tc, solution_tree);
+    tcase_add_test(tc, refused_input);
+    tcase_add_test(tc, time_limit_kept);
+    tcase_add_test(tc, frame);
+    tcase_add_test(tc, region_board_matches_go_board);
+    suite_add_tcase(s, tc);
+    TCase *cho = tcase_create("cho");
+    tcase_set_timeout(cho, 300);
+    tcase_add_test(cho, cho_elementary_first_30);
+    suite_add_tcase(s, cho);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(tsumego_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,578 @@
+/* tools/tsumego_cmd.c -- `shido tsumego solve FILE.sgf` and `shido tsumego bench --jsonl FILE`.
+ *
+ * The benchmark reads one problem per line ({"id", "size", "to_play", "AB", "AW", "solutions"},
+ * SGF points) and solves the problems on N threads, one problem per thread at a time, each with
+ * its own time limit. It prints per file the share of problems whose chosen first move is among
+ * the solutions, the share whose answer was proven, time and nodes. The JSON reader below knows
+ * just that shape: the tools link no JSON library. */
+#include "tools/tsumego_cmd.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "go/game.h"
+#include "go/sgf.h"
+#include "go/tsumego.h"
+
+#define MAX_LIST 400 /* points in one AB / AW / solutions list */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
+
+/* --- solve --- */
+
+static int usage_solve(void)
+{
+    fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] "
+                    "[--tt LOG2] [--out TREE.sgf] [--frame]\n");
+    return 2;
+}
+
+static void print_status(const char *who, const go_tsumego_status *s, go_color mover)
+{
+    char buf[128];
+    printf("%s: %s\n", who, go_tsumego_status_text(s, mover, buf, sizeof buf));
+}
+
+static int cmd_solve(int argc, char **argv)
+{
+    const char *path = NULL, *out_path = NULL;
+    go_tsumego_limits lim = {0};
+    go_tsumego_goal goal = GO_TSUMEGO_GOAL_AUTO;
+    bool show_frame = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--time") && i + 1 < argc) {
+            lim.time_s = atof(argv[++i]);
+            if (!(lim.time_s > 0 && lim.time_s <= 86400)) {
+                fprintf(stderr, "shido tsumego solve: --time must be in (0, 86400]\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--goal") && i + 1 < argc) {
+            const char *g = argv[++i];
+            if (!strcmp(g, "kill"))
+                goal = GO_TSUMEGO_GOAL_KILL;
+            else if (!strcmp(g, "live"))
+                goal = GO_TSUMEGO_GOAL_LIVE;
+            else
+                return usage_solve();
+        } else if (!strcmp(argv[i], "--tt") && i + 1 < argc) {
+            lim.tt_log2 = atoi(argv[++i]);
+            if (lim.tt_log2 < 10 || lim.tt_log2 > 30) {
+                fprintf(stderr, "shido tsumego solve: --tt must be in 10..30\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--frame")) {
+            show_frame = true;
+        } else if (argv[i][0] != '-' && !path) {
+            path = argv[i];
+        } else {
+            return usage_solve();
+        }
+    }
+    if (!path)
+        return usage_solve();
+    char err[512];
+    go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
+    if (!col) {
+        fprintf(stderr, "shido tsumego solve: %s\n", err);
+        return 1;
+    }
+    go_game game;
+    bool ok = col->num_games > 0 && go_sgf_to_game(col->games[0], -1, &game, err, sizeof err);
+    go_sgf_free(col);
+    if (!ok) {
+        fprintf(stderr, "shido tsumego solve: %s: %s\n", path,
+                err[0] ? err : "no game in the file");
+        return 1;
+    }
+    go_board board = game.board;
+    go_game_free(&game);
+    go_tsumego_problem prob;
+    if (!go_tsumego_setup(&board, board.to_move, goal, &prob, err, sizeof err)) {
+        fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
+        return 1;
+    }
+    go_tsumego_solution sol;
+    if (!go_tsumego_solve(&prob, &lim, &sol)) {
+        fprintf(stderr, "shido tsumego solve: out of memory\n");
+        return 1;
+    }
+    const go_tsumego_problem *p = &sol.problem;
+    int size = p->board.size;
+    char v0[8], v1[8];
+    const char *me = p->to_play == GO_BLACK ? "Black" : "White";
+    const char *them = p->to_play == GO_BLACK ? "White" : "Black";
+    printf("problem: %s to %s (%s), region %s-%s, %d target stones\n", me,
+           p->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
+           p->goal_inferred ? "inferred" : "given",
+           vertex(size, go_point_at(p->x0, p->y0), v0), vertex(size, go_point_at(p->x1, p->y1), v1),
+           p->num_targets);
+    if (show_frame) {
+        char pic[4096];
+        go_board_to_ascii(&p->framed, pic, sizeof pic);
+        fputs(pic, stdout);
+        printf("region (%d points; '-' is frame to the solver):\n", p->region_points);
+        for (int y = p->y0; y <= p->y1; y++) {
+            for (int x = p->x0; x <= p->x1; x++) {
+                int q = go_point_at(x, y), c = p->board.color[q];
+                printf(" %c", !p->region[q] ? '-' : c == GO_BLACK ? 'X' : c == GO_WHITE ? 'O' : '.');
+            }
+            printf("\n");
+        }
+    }
+    print_status(p->to_play == GO_BLACK ? "status, Black first" : "status, White first",
+                 &sol.status, p->to_play);
+    printf("correct first moves:");
+    for (int i = 0; i < sol.num_correct; i++)
+        printf(" %s", vertex(size, sol.correct[i], v0));
+    printf("%s (%s)\n", sol.num_correct ? "" : " none", go_tsumego_uniqueness_name(sol.uniqueness));
+    printf("best move: %s (%s)\n", sol.best_move ? vertex(size, sol.best_move, v0) : "none",
+           sol.best_proven ? "proven" : "not proven");
+    char who[64];
+    snprintf(who, sizeof who, "status, %s first", them);
+    print_status(who, &sol.reply_status, go_opponent(p->to_play));
+    printf("nodes %llu, time %.2f s, %.0f nodes/s\n", (unsigned long long)sol.nodes, sol.time_s,
+           sol.time_s > 0 ? (double)sol.nodes / sol.time_s : 0.0);
+    int rc = 0;
+    if (out_path && sol.sgf) {
+        FILE *f = fopen(out_path, "w");
+        if (!f || fputs(sol.sgf, f) == EOF || fclose(f) != 0) {
+            fprintf(stderr, "shido tsumego solve: cannot write %s\n", out_path);
+            rc = 1;
+        }
+    } else if (sol.sgf) {
+        fputs(sol.sgf, stdout);
+    }
+    go_tsumego_solution_free(&sol);
+    return rc;
+}
+
+/* --- the JSON Lines reader --- */
+
+typedef struct problem_rec {
+    char id[128];
+    int size;
+    go_color to_play;
+    int nab, naw, nsol;
+    char ab[MAX_LIST][3], aw[MAX_LIST][3], sol[MAX_LIST][3];
+} problem_rec;
+
+static const char *skip_ws(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* A JSON string at s (after the quote) into buf (escapes other than \" and \\ kept as is);
+ * returns the byte after the closing quote, NULL when unterminated. */
+static const char *read_string(const char *s, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *s && *s != '"'; s++) {
+        if (*s == '\\' && s[1])
+            s++;
+        if (n + 1 < len)
+            buf[n++] = *s;
+    }
+    if (len)
+        buf[n] = 0;
+    return *s == '"' ? s + 1 : NULL;
+}
+
+/* Skips any JSON value; returns the byte after it or NULL. */
+static const char *skip_value(const char *s)
+{
+    s = skip_ws(s);
+    if (*s == '"')
+        return read_string(s + 1, NULL, 0);
+    if (*s == '[' || *s == '{') {
+        char close = *s == '[' ? ']' : '}';
+        s = skip_ws(s + 1);
+        if (*s == close)
+            return s + 1;
+        for (;;) {
+            if (close == '}') {
+                if (*s != '"' || !(s = read_string(s + 1, NULL, 0)))
+                    return NULL;
+                s = skip_ws(s);
+                if (*s++ != ':')
+                    return NULL;
+            }
+            if (!(s = skip_value(s)))
+                return NULL;
+            s = skip_ws(s);
+            if (*s == close)
+                return s + 1;
+            if (*s++ != ',')
+                return NULL;
+            s = skip_ws(s);
+        }
+    }
+    const char *start = s;
+    while (*s && (isalnum((unsigned char)*s) || *s == '-' || *s == '+' || *s == '.'))
+        s++;
+    return s > start ? s : NULL;
+}
+
+/* A JSON array of two-letter strings into list; returns the byte after it or NULL. */
+static const char *read_points(const char *s, char (*list)[3], int *count)
+{
+    *count = 0;
+    s = skip_ws(s);
+    if (*s++ != '[')
+        return NULL;
+    s = skip_ws(s);
+    if (*s == ']')
+        return s + 1;
+    for (;;) {
+        char buf[8];
+        if (*s != '"' || !(s = read_string(s + 1, buf, sizeof buf)))
+            return NULL;
+        if (strlen(buf) != 2 || *count >= MAX_LIST)
+            return NULL;
+        memcpy(list[(*count)++], buf, 3);
+        s = skip_ws(s);
+        if (*s == ']')
+            return s + 1;
+        if (*s++ != ',')
+            return NULL;
+        s = skip_ws(s);
+    }
+}
+
+static bool parse_problem(const char *line, problem_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    r->size = 19;
+    const char *s = skip_ws(line);
+    if (*s++ != '{')
+        return false;
+    s = skip_ws(s);
+    while (*s && *s != '}') {
+        char key[32], val[128];
+        if (*s != '"' || !(s = read_string(s + 1, key, sizeof key)))
+            return false;
+        s = skip_ws(s);
+        if (*s++ != ':')
+            return false;
+        s = skip_ws(s);
+        if (!strcmp(key, "id") || !strcmp(key, "to_play")) {
+            if (*s != '"' || !(s = read_string(s + 1, val, sizeof val)))
+                return false;
+            if (key[0] == 'i')
+                snprintf(r->id, sizeof r->id, "%s", val);
+            else
+                r->to_play = val[0] == 'W' ? GO_WHITE : val[0] == 'B' ? GO_BLACK : GO_EMPTY;
+        } else if (!strcmp(key, "size")) {
+            r->size = atoi(s);
+            s = skip_value(s);
+        } else if (!strcmp(key, "AB")) {
+            s = read_points(s, r->ab, &r->nab);
+        } else if (!strcmp(key, "AW")) {
+            s = read_points(s, r->aw, &r->naw);
+        } else if (!strcmp(key, "solutions")) {
+            s = read_points(s, r->sol, &r->nsol);
+        } else {
+            s = skip_value(s);
+        }
+        if (!s)
+            return false;
+        s = skip_ws(s);
+        if (*s == ',')
+            s = skip_ws(s + 1);
+    }
+    return *s == '}' && r->to_play != GO_EMPTY;
+}
+
+static int sgf_point(int size, const char *t)
+{
+    int x = t[0] - 'a', y = t[1] - 'a';
+    return x >= 0 && y >= 0 && x < size && y < size ? go_point_at(x, y) : GO_NO_POINT;
+}
+
+static bool problem_board(const problem_rec *r, go_board *b)
+{
+    if (!go_board_init(b, r->size))
+        return false;
+    for (int i = 0; i < r->nab + r->naw; i++) {
+        bool black = i < r->nab;
+        int p = sgf_point(r->size, black ? r->ab[i] : r->aw[i - r->nab]);
+        if (p == GO_NO_POINT || !go_board_place(b, p, black ? GO_BLACK : GO_WHITE))
+            return false;
+    }
+    b->to_move = r->to_play;
+    return true;
+}
+
+/* --- bench --- */
+
+typedef struct bench_result {
+    bool correct, proven, setup_ok;
+    double time_s;
+    uint64_t nodes;
+    int move;
+} bench_result;
+
+typedef struct bench_job {
+    problem_rec *recs;
+    bench_result *res;
+    int count, next, done, correct;
+    go_tsumego_limits lim;
+    pthread_mutex_t lock;
+    bool progress;
+} bench_job;
+
+static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, bench_result *out)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_s();
+    go_board b;
+    go_tsumego_problem prob;
+    char err[256];
+    if (!problem_board(r, &b) || !go_tsumego_setup(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, &prob,
+                                                   err, sizeof err)) {
+        out->time_s = now_s() - t0;
+        return;
+    }
+    out->setup_ok = true;
+    go_tsumego_solution sol;
+    if (!go_tsumego_solve(&prob, lim, &sol)) {
+        out->time_s = now_s() - t0;
+        return;
+    }
+    out->move = sol.best_move;
+    out->nodes = sol.nodes;
+    for (int i = 0; i < r->nsol; i++)
+        out->correct |= sgf_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
+    out->proven = sol.best_proven && (sol.status.result == GO_TSUMEGO_SUCCESS ||
+                                      sol.status.result == GO_TSUMEGO_KO);
+    go_tsumego_solution_free(&sol);
+    out->time_s = now_s() - t0;
+}
+
+static void draw_progress(const bench_job *job)
+{
+    int width = 40, filled = job->count ? job->done * width / job->count : width;
+    fprintf(stderr, "\r[");
+    for (int i = 0; i < width; i++)
+        fputc(i < filled ? '#' : '.', stderr);
+    fprintf(stderr, "] %d/%d, %d correct", job->done, job->count, job->correct);
+    fflush(stderr);
+}
+
+static void *bench_worker(void *arg)
+{
+    bench_job *job = arg;
+    for (;;) {
+        pthread_mutex_lock(&job->lock);
+        int i = job->next++;
+        pthread_mutex_unlock(&job->lock);
+        if (i >= job->count)
+            return NULL;
+        solve_record(&job->recs[i], &job->lim, &job->res[i]);
+        pthread_mutex_lock(&job->lock);
+        job->done++;
+        job->correct += job->res[i].correct;
+        if (job->progress)
+            draw_progress(job);
+        pthread_mutex_unlock(&job->lock);
+    }
+}
+
+static int usage_bench(void)
+{
+    fprintf(stderr, "usage: shido tsumego bench --jsonl FILE [--jsonl FILE ...] "
+                    "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
+                    "[--tt LOG2] [--max-nodes N] [--list]\n"
+                    "  --list  one line per problem: right or wrong, the move, time and nodes\n");
+    return 2;
+}
+
+/* Reads the problems of one file (the first limit, or a random sample of them). */
+static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned seed, int *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "shido tsumego bench: cannot open %s\n", path);
+        return NULL;
+    }
+    int cap = 256, n = 0, lineno = 0;
+    problem_rec *recs = malloc((size_t)cap * sizeof *recs);
+    char *line = NULL;
+    size_t line_cap = 0;
+    bool ok = recs != NULL;
+    while (ok && getline(&line, &line_cap, f) > 0) {
+        lineno++;
+        if (!*skip_ws(line))
+            continue;
+        if (n == cap) {
+            problem_rec *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
+            ok = r != NULL;
+            if (!ok)
+                break;
+            recs = r;
+        }
+        if (!parse_problem(line, &recs[n])) {
+            fprintf(stderr, "shido tsumego bench: %s:%d: not a problem record\n", path, lineno);
+            ok = false;
+            break;
+        }
+        n++;
+    }
+    free(line);
+    fclose(f);
+    if (!ok) {
+        free(recs);
+        return NULL;
+    }
+    if (sample > 0 && sample < n) {
+        /* a seeded partial Fisher-Yates shuffle, then file order for readable listings */
+        for (int i = 0; i < sample; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int j = i + (int)((seed >> 8) % (unsigned)(n - i));
+            problem_rec t = recs[i];
+            recs[i] = recs[j];
+            recs[j] = t;
+        }
+        n = sample;
+    }
+    if (limit > 0 && limit < n)
+        n = limit;
+    *count = n;
+    return recs;
+}
+
+static int bench_file(const char *path, const go_tsumego_limits *lim, int threads, int limit,
+                      int sample, unsigned seed, bool list)
+{
+    bench_job job = {0};
+    job.recs = read_jsonl(path, limit, sample, seed, &job.count);
+    if (!job.recs)
+        return 1;
+    job.res = calloc((size_t)(job.count ? job.count : 1), sizeof *job.res);
+    if (!job.res) {
+        free(job.recs);
+        return 1;
+    }
+    job.lim = *lim;
+    job.progress = true;
+    pthread_mutex_init(&job.lock, NULL);
+    pthread_t tid[256];
+    int started = 0;
+    double t0 = now_s();
+    for (int t = 0; t < threads; t++)
+        started += pthread_create(&tid[started], NULL, bench_worker, &job) == 0;
+    if (!started)
+        bench_worker(&job);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    double wall = now_s() - t0;
+    fprintf(stderr, "\n");
+    pthread_mutex_destroy(&job.lock);
+
+    int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0;
+    double sum_t = 0, max_t = 0;
+    uint64_t sum_n = 0, max_n = 0;
+    for (int i = 0; i < job.count; i++) {
+        const bench_result *r = &job.res[i];
+        correct += r->correct;
+        proven += r->proven;
+        proven_correct += r->proven && r->correct;
+        bad_setup += !r->setup_ok;
+        sum_t += r->time_s;
+        max_t = r->time_s > max_t ? r->time_s : max_t;
+        sum_n += r->nodes;
+        max_n = r->nodes > max_n ? r->nodes : max_n;
+        if (list) {
+            char v[8];
+            printf("  %s: %s played %s%s, solutions", r->correct ? "right" : "wrong", job.recs[i].id,
+                   r->move > 0 ? vertex(job.recs[i].size, r->move, v) : "none",
+                   r->setup_ok ? "" : " (set-up refused)");
+            for (int k = 0; k < job.recs[i].nsol; k++)
+                printf(" %s",
+                       vertex(job.recs[i].size, sgf_point(job.recs[i].size, job.recs[i].sol[k]), v));
+            printf(", %s, %.2f s, %llu nodes\n", r->proven ? "proven" : "not proven", r->time_s,
+                   (unsigned long long)r->nodes);
+        }
+    }
+    int n = job.count ? job.count : 1;
+    printf("%s: %d problems, %.2f s/problem, %d threads: first move correct %.1f%%, proven "
+           "%.1f%% (of correct %.1f%%), set-up refused %d, time mean %.3f s max %.3f s, nodes "
+           "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s\n",
+           path, job.count, lim->time_s, threads, 100.0 * correct / n, 100.0 * proven / n,
+           correct ? 100.0 * proven_correct / correct : 0.0, bad_setup, sum_t / n, max_t,
+           (double)sum_n / n, (unsigned long long)max_n, sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0,
+           wall);
+    fflush(stdout);
+    free(job.recs);
+    free(job.res);
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    const char *files[16];
+    int nfiles = 0, threads = 1, limit = 0, sample = 0;
+    unsigned seed = 1;
+    bool list = false;
+    go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 20};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--jsonl") && i + 1 < argc && nfiles < 16)
+            files[nfiles++] = argv[++i];
+        else if (!strcmp(argv[i], "--time-per-problem") && i + 1 < argc)
+            lim.time_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
+            limit = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sample") && i + 1 < argc)
+            sample = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--tt") && i + 1 < argc)
+            lim.tt_log2 = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc)
+            lim.max_nodes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--list"))
+            list = true;
+        else
+            return usage_bench();
+    }
+    if (!nfiles)
+        return usage_bench();
+    if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || limit < 0 ||
+        sample < 0 || lim.tt_log2 < 10 || lim.tt_log2 > 30) {
+        fprintf(stderr, "shido tsumego bench: --time-per-problem in (0, 3600], --threads in "
+                        "1..256, --tt in 10..30, counts >= 0\n");
+        return 2;
+    }
+    int rc = 0;
+    for (int f = 0; f < nfiles; f++)
+        rc |= bench_file(files[f], &lim, threads, limit, sample, seed, list);
+    return rc;
+}
+
+int shido_cmd_tsumego(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "solve"))
+        return cmd_solve(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "bench"))
+        return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live]\n"
+                    "       shido tsumego bench --jsonl FILE [--time-per-problem S] "
+                    "[--threads N] [--limit N] [--sample N]\n");
+    return 2;
+}
