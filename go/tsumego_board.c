@@ -175,7 +175,7 @@ void ts_pos_from_board(const ts_geom *g, const go_board *b, go_color to_move, co
             s->target_left++;
         }
     }
-    if (b->ko_point > 0 && b->to_move == to_move) {
+    if (b->ko_point > 0 && b->ko_color == to_move) {
         int k = g->idx[b->ko_point];
         if (k >= 0)
             s->ko = (uint8_t)k;
