@@ -1,4 +1,5 @@
-/* go/score.c -- Benson's unconditional life (KataGo's pass-alive area) and final scoring.
+/* go/score.c -- Benson's unconditional life (KataGo's pass-alive area), KataGo's area flags and
+ * independent-life area, and final scoring.
  *
  * Pass-alive area: the semantics of KataGo's Board::calculateArea / calculateAreaForPla with
  * nonPassAliveStones, safeBigTerritories, unsafeBigTerritories (and recursivelyReachesSafe) all
@@ -34,14 +35,32 @@
  *   Both colours. go_benson_area computes black, then white, each marking its chains and
  *   territory; white's marks overwrite black's (KataGo's order; the two never overlap).
  *
+ *   Big territories (go_area_kata, KataGo's flags). A region of empty points only is bordered by
+ *   c's chains alone. safeBigTerritories marks it when none of those chains was removed;
+ *   unsafeBigTerritories marks it regardless, but only on points still unmarked, so that white's
+ *   big territory never overwrites black's pass-alive territory (an empty point inside black's
+ *   territory that only dead white stones touch). nonPassAliveStones finally gives every stone
+ *   left unmarked to its colour.
+ *
+ * Independent life (go_area_independent_life, KataGo's Board::calculateIndependentLifeArea): the
+ * basic area is go_area_kata with all three flags, so every stone and every one-colour empty
+ * region has an owner. Its connected areas of one owner are in seki when one of the owner's stones
+ * in it is in atari or one of its points touches dame (an empty point of no area); the others live
+ * independently and are counted, white's minus black's, for the group tax. The result holds the
+ * independent areas whole, plus the territory (points that are not the owner's stones: empty
+ * points and dead stones) and/or the stones of the seki areas as the flags ask.
+ *
  * Final scoring (go_score_final) works on the board with dead stones taken off. Regions there are
- * maximal empty regions, owned by the one colour whose living stones they reach. Under tax SEKI or
- * ALL, a connected area of one colour's stones and territory is "in seki" when one of its stones is
- * in atari or touches a shared liberty that neither side can fill: KataGo's rule is "touches dame",
- * but KataGo fills dame in its encore first, while a finished human game under Japanese rules
- * leaves dame open; the "cannot fill" test (the filling chain would be left with fewer than two
- * liberties, for both colours) separates a seki's shared liberties from ordinary dame. A seki area
- * scores no territory; under tax ALL every other area costs its owner 2 points.
+ * maximal empty regions, owned by the one colour whose living stones they reach. Under area scoring
+ * with tax SEKI or ALL the count is KataGo's (BoardHistory::countAreaScoreWhiteMinusBlack): the
+ * independent-life area with the stones of seki areas kept, and under tax ALL 2 points per
+ * independent area. Under territory scoring with tax SEKI or ALL, a connected area of one
+ * colour's stones and territory is "in seki" when one of its stones is in atari or touches a
+ * shared liberty that neither side can fill: KataGo's rule is "touches dame", but KataGo fills
+ * dame in its encore first, while a finished human game under Japanese rules leaves dame open;
+ * the "cannot fill" test (the filling chain would be left with fewer than two liberties, for both
+ * colours) separates a seki's shared liberties from ordinary dame. A seki area scores no
+ * territory; under tax ALL every other area costs its owner 2 points.
  */
 #include "go/score.h"
 
@@ -59,6 +78,7 @@ typedef struct benson_regions {
     uint16_t vital[GO_POINTS][4];    /* heads of the chains the region is vital for */
     uint8_t num_vital[GO_POINTS];
     int internal[GO_POINTS];         /* points with no c stone next to them */
+    bool contains_opp[GO_POINTS];    /* holds an opponent stone (else: only empty points) */
     bool borders_removed[GO_POINTS]; /* adjacent to a chain Benson's pruning removed */
 } benson_regions;
 
@@ -99,6 +119,7 @@ static void grow_region(const go_board *b, go_color c, bool multi_stone_suicide,
     }
     r->start[id] = *used;
     r->internal[id] = 0;
+    r->contains_opp[id] = false;
     r->borders_removed[id] = false;
     r->region_of[seed] = (int16_t)id;
     r->pts[(*used)++] = (uint16_t)seed;
@@ -113,6 +134,7 @@ static void grow_region(const go_board *b, go_color c, bool multi_stone_suicide,
         }
         if (!adjacent_to_color(b, p, c))
             r->internal[id]++;
+        r->contains_opp[id] |= b->color[p] == o;
         for (int d = 0; d < 4; d++) {
             int q = p + go_dir4[d];
             if ((b->color[q] == GO_EMPTY || b->color[q] == o) && r->region_of[q] < 0) {
@@ -139,8 +161,12 @@ static void mark_removed(const go_board *b, int h, benson_regions *r)
     } while (s != h);
 }
 
-/* Marks c's pass-alive stones and territory in area (other entries untouched). */
-static void benson_mark(const go_board *b, go_color c, bool multi_stone_suicide, uint8_t *area)
+/* KataGo's calculateAreaForPla: marks c's pass-alive stones and territory in area (other entries
+ * untouched); with safe_big also the regions of empty points only whose bordering chains are all
+ * pass-alive, and with unsafe_big every region of empty points only, on the entries still
+ * GO_EMPTY (so that white never takes over black's pass-alive territory). */
+static void benson_mark(const go_board *b, go_color c, bool multi_stone_suicide, bool safe_big,
+                        bool unsafe_big, uint8_t *area)
 {
     static _Thread_local benson_regions r;
     int heads[GO_POINTS];
@@ -194,23 +220,120 @@ static void benson_mark(const go_board *b, go_color c, bool multi_stone_suicide,
             s = b->next[s];
         } while (s != h);
     }
-    for (int k = 0; k < r.num; k++)
-        if (r.internal[k] <= 1 && !r.borders_removed[k])
+    /* Without a stone of c the one region is the whole board: nothing to mark. */
+    if (num_heads == 0)
+        return;
+    for (int k = 0; k < r.num; k++) {
+        const uint16_t *pts = r.pts + r.start[k];
+        bool safe = !r.borders_removed[k] &&
+                    (r.internal[k] <= 1 || (safe_big && !r.contains_opp[k]));
+        if (safe) {
             for (int i = 0; i < r.len[k]; i++)
-                area[r.pts[r.start[k] + i]] = (uint8_t)c;
+                area[pts[i]] = (uint8_t)c;
+        } else if (unsafe_big && !r.contains_opp[k]) {
+            for (int i = 0; i < r.len[k]; i++)
+                if (area[pts[i]] == GO_EMPTY)
+                    area[pts[i]] = (uint8_t)c;
+        }
+    }
+}
+
+void go_area_kata(const go_board *b, bool multi_stone_suicide, bool non_pass_alive_stones,
+                  bool safe_big, bool unsafe_big, uint8_t *area)
+{
+    memset(area, GO_EMPTY, GO_POINTS);
+    benson_mark(b, GO_BLACK, multi_stone_suicide, safe_big, unsafe_big, area);
+    benson_mark(b, GO_WHITE, multi_stone_suicide, safe_big, unsafe_big, area);
+    if (!non_pass_alive_stones)
+        return;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point_at(x, y);
+            if (area[p] == GO_EMPTY)
+                area[p] = b->color[p];
+        }
 }
 
 void go_benson_area(const go_board *b, bool multi_stone_suicide, uint8_t *area)
 {
-    memset(area, GO_EMPTY, GO_POINTS);
-    benson_mark(b, GO_BLACK, multi_stone_suicide, area);
-    benson_mark(b, GO_WHITE, multi_stone_suicide, area);
+    go_area_kata(b, multi_stone_suicide, false, false, false, area);
 }
 
 void go_benson_area_for(const go_board *b, go_color c, bool multi_stone_suicide, uint8_t *area)
 {
     memset(area, GO_EMPTY, GO_POINTS);
-    benson_mark(b, c, multi_stone_suicide, area);
+    benson_mark(b, c, multi_stone_suicide, false, false, area);
+}
+
+/* Collects into pts the 4-connected points whose map value equals that of seed (not GO_EMPTY)
+ * and are not yet seen, marking them seen. Returns how many. Off-board entries of map are
+ * GO_EMPTY, so the fill stays on the board. */
+static int flood_same(const uint8_t *map, int seed, bool *seen, uint16_t *pts)
+{
+    int n = 0;
+    seen[seed] = true;
+    pts[n++] = (uint16_t)seed;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < 4; d++) {
+            int q = pts[i] + go_dir4[d];
+            if (map[q] == map[seed] && !seen[q]) {
+                seen[q] = true;
+                pts[n++] = (uint16_t)q;
+            }
+        }
+    return n;
+}
+
+int go_area_independent_life(const go_board *b, bool multi_stone_suicide, bool keep_territories,
+                             bool keep_stones, uint8_t *area)
+{
+    static _Thread_local uint8_t basic[GO_POINTS];
+    static _Thread_local bool seki[GO_POINTS], done[GO_POINTS];
+    uint16_t pts[GO_POINTS];
+    go_area_kata(b, multi_stone_suicide, true, true, true, basic);
+    memset(area, GO_EMPTY, GO_POINTS);
+    memset(seki, 0, sizeof seki);
+    memset(done, 0, sizeof done);
+
+    /* A connected area of one colour is in seki when one of its owner's stones is in atari or one
+     * of its points touches dame (an empty point nobody's area holds). */
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point_at(x, y);
+            if (basic[p] == GO_EMPTY || seki[p])
+                continue;
+            bool in_atari = b->color[p] == basic[p] && go_board_libs(b, p) == 1;
+            bool touches_dame = false;
+            for (int d = 0; d < 4; d++) {
+                int q = p + go_dir4[d];
+                touches_dame |= b->color[q] == GO_EMPTY && basic[q] == GO_EMPTY;
+            }
+            if (in_atari || touches_dame)
+                flood_same(basic, p, seki, pts);
+        }
+
+    int white_minus_black = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point_at(x, y);
+            if (basic[p] == GO_EMPTY || seki[p] || done[p])
+                continue;
+            int n = flood_same(basic, p, done, pts);
+            for (int i = 0; i < n; i++)
+                area[pts[i]] = basic[p];
+            white_minus_black += basic[p] == GO_WHITE ? 1 : -1;
+        }
+
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = go_point_at(x, y);
+            if (basic[p] == GO_EMPTY)
+                continue;
+            bool stone = basic[p] == b->color[p];
+            if (stone ? keep_stones : keep_territories)
+                area[p] = basic[p];
+        }
+    return white_minus_black;
 }
 
 /* Colours every empty region of b by the one colour its stones reach (GO_EMPTY when it reaches
@@ -416,13 +539,18 @@ double go_score_final(const go_game *g, const bool *dead, uint8_t *owner)
                 go_board_place(&alive, p, col);
         }
 
-    color_regions(&alive, own);
+    bool area = g->rules.scoring == GO_SCORING_AREA;
     int white_minus_black_groups = 0;
-    if (g->rules.tax != GO_TAX_NONE)
-        white_minus_black_groups = apply_seki(&alive, g->rules.multi_stone_suicide, own);
+    if (area && g->rules.tax != GO_TAX_NONE) {
+        white_minus_black_groups =
+            go_area_independent_life(&alive, g->rules.multi_stone_suicide, false, true, own);
+    } else {
+        color_regions(&alive, own);
+        if (g->rules.tax != GO_TAX_NONE)
+            white_minus_black_groups = apply_seki(&alive, g->rules.multi_stone_suicide, own);
+    }
 
     double lead = 0;
-    bool area = g->rules.scoring == GO_SCORING_AREA;
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++) {
             int p = go_point_at(x, y);

@@ -228,57 +228,6 @@ void nn_kata_legal_moves(const go_game *g, const go_rules *rules, bool *legal)
         }
 }
 
-/* ---- area --------------------------------------------------------------------------------- */
-
-/* KataGo's Board::calculateArea: each colour's pass-alive stones and territory (go/score.h),
- * then empty regions that touch only that colour (all of them when unsafe_big, those whose
- * bordering stones are all pass-alive when safe_big), black first and white over it; with
- * all_stones, remaining stones count for their owner. */
-static void calculate_area(const go_board *b, bool multi_stone_suicide, bool all_stones,
-                           bool safe_big, bool unsafe_big, uint8_t *area)
-{
-    memset(area, GO_EMPTY, GO_POINTS);
-    for (go_color c = GO_BLACK; c <= GO_WHITE; c++) {
-        uint8_t alive[GO_POINTS];
-        go_benson_area_for(b, c, multi_stone_suicide, alive);
-        for (int p = 0; p < GO_POINTS; p++)
-            if (alive[p] == c)
-                area[p] = (uint8_t)c;
-        if (!safe_big && !unsafe_big)
-            continue;
-        bool seen[GO_POINTS] = {false};
-        int region[GO_POINTS];
-        for (int s = 0; s < GO_POINTS; s++) {
-            if (!go_board_on(b, s) || b->color[s] != GO_EMPTY || seen[s])
-                continue;
-            int len = 0;
-            bool touches_c = false, touches_opp = false, all_alive = true;
-            region[len++] = s;
-            seen[s] = true;
-            for (int i = 0; i < len; i++)
-                for (int d = 0; d < 4; d++) {
-                    int q = region[i] + go_dir4[d];
-                    if (b->color[q] == GO_EMPTY && !seen[q]) {
-                        seen[q] = true;
-                        region[len++] = q;
-                    } else if (b->color[q] == c) {
-                        touches_c = true;
-                        all_alive &= alive[q] == c;
-                    } else if (b->color[q] == go_opponent(c)) {
-                        touches_opp = true;
-                    }
-                }
-            if (touches_c && !touches_opp && (unsafe_big || all_alive))
-                for (int i = 0; i < len; i++)
-                    area[region[i]] = (uint8_t)c;
-        }
-    }
-    if (all_stones)
-        for (int p = 0; p < GO_POINTS; p++)
-            if (area[p] == GO_EMPTY && (b->color[p] == GO_BLACK || b->color[p] == GO_WHITE))
-                area[p] = b->color[p];
-}
-
 /* ---- features ----------------------------------------------------------------------------- */
 
 typedef struct plane_writer {
@@ -339,14 +288,6 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
     }
     const go_board *b = &g->board;
     int n = b->size;
-    bool area_tax = r->scoring == GO_SCORING_AREA && r->tax != GO_TAX_NONE;
-    if (v >= 6 && area_tax) {
-        snprintf(err, (size_t)err_len,
-                 "inputs: area scoring with tax %s needs KataGo's independent-life area, which "
-                 "go/score.h does not provide",
-                 go_tax_rule_name(r->tax));
-        return false;
-    }
     in->size = n;
     in->num_spatial = v == 5 ? 13 : 22;
     in->num_global = v == 7 ? 19 : v == 6 ? 16 : v == 5 ? 12 : 14;
@@ -401,11 +342,17 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
     if (v != 5 && !ladder_planes(g, &h, turns, in, err, err_len))
         return false;
 
-    bool area_feature = v <= 4 || (r->scoring == GO_SCORING_AREA && r->tax == GO_TAX_NONE);
-    if (v != 5 && area_feature) {
-        bool all = v == 3 ? r->scoring == GO_SCORING_AREA : v >= 6;
+    /* Planes 18, 19: the area KataGo scores by. From version 6 territory scoring shows it only in
+     * the second encore, which GTP never reaches; area scoring with a group tax shows the
+     * independent-life area with the stones of seki areas kept (fillRowV6 / fillRowV7). */
+    bool area_scoring = r->scoring == GO_SCORING_AREA;
+    if (v != 5 && (v <= 4 || area_scoring)) {
         uint8_t area[GO_POINTS];
-        calculate_area(b, r->multi_stone_suicide, all, true, all, area);
+        bool all = v == 3 ? area_scoring : v >= 6;
+        if (v >= 6 && r->tax != GO_TAX_NONE)
+            go_area_independent_life(b, r->multi_stone_suicide, false, true, area);
+        else
+            go_area_kata(b, r->multi_stone_suicide, all, true, all, area);
         for (int y = 0; y < n; y++)
             for (int x = 0; x < n; x++) {
                 int p = go_point_at(x, y);

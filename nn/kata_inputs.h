@@ -51,9 +51,10 @@ typedef struct nn_kata_inputs {
 void nn_kata_supported_rules(int model_version, const go_rules *rules, go_rules *out);
 
 /* Fills the features of KataGo's inputs version 3..7 for the side to move of g under rules
- * (normally nn_kata_supported_rules of g's). Returns false with a message when the rules need
- * a feature shido cannot compute: area scoring with a group tax (SEKI or ALL) needs KataGo's
- * independent-life area, which go/score.h does not provide. */
+ * (normally nn_kata_supported_rules of g's). The area planes 18 (side to move) and 19 (opponent)
+ * follow KataGo: under area scoring with tax SEKI or ALL (versions 6, 7) they hold
+ * go_area_independent_life with the seki areas' stones kept. Returns false with a message for an
+ * unsupported inputs version or when out of memory. */
 bool nn_kata_inputs_fill(int inputs_version, const go_game *g, const go_rules *rules,
                          nn_kata_inputs *in, char *err, int err_len);
 

@@ -1,7 +1,8 @@
-/* tests/test_score.c -- Benson's pass-alive area (against KataGo's own test positions),
- * Tromp-Taylor counting, final scores under every rule family, and a differential check against
- * GNU Go's final_score on finished random games. Positions are ASCII diagrams, top row first; expected
- * pass-alive areas use X / O / . for black / white / neither. */
+/* tests/test_score.c -- Benson's pass-alive area, KataGo's area flags and independent-life area
+ * (against KataGo's own test positions), Tromp-Taylor counting, final scores under every rule
+ * family, and a differential check against GNU Go's final_score on finished random games.
+ * Positions are ASCII diagrams, top row first; expected areas use X / O / . for black / white /
+ * neither. */
 #include <check.h>
 #include <ctype.h>
 #include <errno.h>
@@ -396,6 +397,497 @@ START_TEST(katago_recursive_safe_position)
 }
 END_TEST
 
+/* ---- KataGo's testboardarea.cpp: the square area-flag and IndependentLife boards ---- */
+
+static const char *const il1 = ".oooxooo.ox..xo.o.."
+                               "o.xoxo.xoox..xoooxx"
+                               "oooxxxooxxx..xxxxoo"
+                               "xxx.xxxxx.x.....xo."
+                               "..xxx....xx.....xoo"
+                               "................xxx"
+                               "xxxxxxxxxxxxxx..xoo"
+                               ".............x..xo."
+                               "..oo.........x.xxox"
+                               "oo.o.......ooxxooox"
+                               "xoooo...ooooxoox.x."
+                               ".xo.o...o.ox.xoxxxx"
+                               "xoooo...ooooxoooooo"
+                               "oo.........oooooooo"
+                               "xxxxxxxxxxxxxxxxxxx"
+                               "oooooox....xooooooo"
+                               "xxxo.ox....xo.ooxxx"
+                               "..xooox.xx.xooo.x.."
+                               "..xo.ox....xo.oox..";
+
+static const char *const il1_00 = "OOOO..............."
+                                  "OOOO..............."
+                                  "OOO................"
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "..................."
+                                  "OOOOOO............."
+                                  "XXXOOO............."
+                                  "XXXOOO............."
+                                  "XXXOOO.............";
+
+static const char *const il1_10 = "OOOO....O..XX..O..."
+                                  "OOOO.......XX......"
+                                  "OOO........XX......"
+                                  "...X.....X.XXXXX..O"
+                                  "XX...XXXX..XXXXX..."
+                                  "XXXXXXXXXXXXXXXX..."
+                                  "..............XX..."
+                                  "..............XX..."
+                                  "..............X...."
+                                  "..O................"
+                                  "O.................X"
+                                  "OO.O.....O..X......"
+                                  "O.................."
+                                  "..................."
+                                  "..................."
+                                  "OOOOOO.XXXX........"
+                                  "XXXOOO.XXXX..O....."
+                                  "XXXOOO.X..X......XX"
+                                  "XXXOOO.XXXX..O...XX";
+
+static const char *const il1_01 = "OOOOXOOO.OX..XO.O.."
+                                  "OOOOXO.XOOX..XOOOXX"
+                                  "OOOXXXOOXXX..XXXXOO"
+                                  "XXX.XXXXX.X.....XO."
+                                  "..XXX....XX.....XOO"
+                                  "................XXX"
+                                  "XXXXXXXXXXXXXX..XOO"
+                                  ".............X..XO."
+                                  "..OO.........X.XXOX"
+                                  "OO.O.......OOXXOOOX"
+                                  ".OOOO...OOOOXOOX.X."
+                                  "..O.O...O.OX.XOXXXX"
+                                  ".OOOO...OOOOXOOOOOO"
+                                  "OO.........OOOOOOOO"
+                                  "XXXXXXXXXXXXXXXXXXX"
+                                  "OOOOOOX....XOOOOOOO"
+                                  "XXXOOOX....XO.OOXXX"
+                                  "XXXOOOX.XX.XOOO.X.."
+                                  "XXXOOOX....XO.OOX..";
+
+static const char *const il1_11 = "OOOOXOOOOOXXXXOOO.."
+                                  "OOOOXO.XOOXXXXOOOXX"
+                                  "OOOXXXOOXXXXXXXXXOO"
+                                  "XXXXXXXXXXXXXXXXXOO"
+                                  "XXXXXXXXXXXXXXXXXOO"
+                                  "XXXXXXXXXXXXXXXXXXX"
+                                  "XXXXXXXXXXXXXXXXXOO"
+                                  ".............XXXXO."
+                                  "..OO.........XXXXOX"
+                                  "OOOO.......OOXXOOOX"
+                                  "OOOOO...OOOOXOOX.XX"
+                                  "OOOOO...OOOXXXOXXXX"
+                                  "OOOOO...OOOOXOOOOOO"
+                                  "OO.........OOOOOOOO"
+                                  "XXXXXXXXXXXXXXXXXXX"
+                                  "OOOOOOXXXXXXOOOOOOO"
+                                  "XXXOOOXXXXXXOOOOXXX"
+                                  "XXXOOOXXXXXXOOO.XXX"
+                                  "XXXOOOXXXXXXOOOOXXX";
+
+static const char *const il2 = "x.o.ox.......xo.ox."
+                               "xo..ox.......xo..ox"
+                               "o..ox.........xo..o"
+                               "..ox.....o.....xo.."
+                               "oox.............xoo"
+                               "xx...............xx"
+                               "..................."
+                               "..xx.............xx"
+                               "xxoox......xxx..xoo"
+                               "oo.ox...xxxooox.xo."
+                               "xoooox.xooooxooxxoo"
+                               ".xo.ox.xo.ox.xoxoo."
+                               "xoooox.xooooxooxo.x"
+                               "ooxxx...xxxoooxxoo."
+                               "xx.........xxx..xoo"
+                               "xxx..xxx.......xxxx"
+                               "oooxxooox...xxxoooo"
+                               "xxoooxxoox.xooo.oxx"
+                               ".xo.o.xo.oxxo.ooox.";
+
+static const char *const il2_00_s0 = "..............OOO.."
+                                     "..............OOOO."
+                                     "...............OOOO"
+                                     "................OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "..................."
+                                     "..................."
+                                     "..OO.............OO"
+                                     "OOOO.............OO"
+                                     "OOOOO............OO"
+                                     "OOOOO...........OOO"
+                                     "OOOOO...........OOO"
+                                     "OO..............OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "...............OOOO"
+                                     "............OOOOOOO"
+                                     "............OOOOOOO";
+
+static const char *const il2_00_s1 = "..............OOO.."
+                                     "..............OOOO."
+                                     "...............OOOO"
+                                     "................OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "..................."
+                                     "..................."
+                                     "..OO..............."
+                                     "OOOO..............."
+                                     "OOOOO.............."
+                                     "OOOOO.............."
+                                     "OOOOO.............."
+                                     "OO................."
+                                     "..................."
+                                     "..................."
+                                     "...............OOOO"
+                                     "............OOOOOOO"
+                                     "............OOOOOOO";
+
+static const char *const il2_10_s0 = "...O..........OOO.X"
+                                     "..OO..........OOOO."
+                                     ".OO............OOOO"
+                                     "OO..............OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "..................."
+                                     "..................."
+                                     "..OO.............OO"
+                                     "OOOO.............OO"
+                                     "OOOOO............OO"
+                                     "OOOOO....O..X...OOO"
+                                     "OOOOO...........OOO"
+                                     "OO..............OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "...............OOOO"
+                                     "............OOOOOOO"
+                                     "X..O....O...OOOOOOO";
+
+static const char *const il2_10_s1 = "...O..........OOO.X"
+                                     "..OO..........OOOO."
+                                     ".OO............OOOO"
+                                     "OO..............OOO"
+                                     ".................OO"
+                                     "..................."
+                                     "..................."
+                                     "..................."
+                                     "..OO..............."
+                                     "OOOO..............O"
+                                     "OOOOO.............."
+                                     "OOOOO....O..X......"
+                                     "OOOOO.............."
+                                     "OO................."
+                                     "..................."
+                                     "..................."
+                                     "...............OOOO"
+                                     "............OOOOOOO"
+                                     "X..O....O...OOOOOOO";
+
+static const char *const il2_01_s0 = "X.O.OX.......XOOOX."
+                                     "XO..OX.......XOOOOX"
+                                     "O..OX.........XOOOO"
+                                     "..OX.....O.....XOOO"
+                                     "OOX.............XOO"
+                                     "XX...............XX"
+                                     "..................."
+                                     "..XX.............XX"
+                                     "XXOOX......XXX..XOO"
+                                     "OOOOX...XXXOOOX.XOO"
+                                     "OOOOOX.XOOOOXOOXXOO"
+                                     "OOOOOX.XO.OX.XOXOOO"
+                                     "OOOOOX.XOOOOXOOXOOO"
+                                     "OOXXX...XXXOOOXXOOO"
+                                     "XX.........XXX..XOO"
+                                     "XXX..XXX.......XXXX"
+                                     "OOOXXOOOX...XXXOOOO"
+                                     "XXOOOXXOOX.XOOOOOOO"
+                                     ".XO.O.XO.OXXOOOOOOO";
+
+static const char *const il2_01_s1 = "X.O.OX.......XOOOX."
+                                     "XO..OX.......XOOOOX"
+                                     "O..OX.........XOOOO"
+                                     "..OX.....O.....XOOO"
+                                     "OOX.............XOO"
+                                     "XX...............XX"
+                                     "..................."
+                                     "..XX.............XX"
+                                     "XXOOX......XXX..XOO"
+                                     "OOOOX...XXXOOOX.XO."
+                                     "OOOOOX.XOOOOXOOXXOO"
+                                     "OOOOOX.XO.OX.XOXOO."
+                                     "OOOOOX.XOOOOXOOXO.X"
+                                     "OOXXX...XXXOOOXXOO."
+                                     "XX.........XXX..XOO"
+                                     "XXX..XXX.......XXXX"
+                                     "OOOXXOOOX...XXXOOOO"
+                                     "XXOOOXXOOX.XOOOOOOO"
+                                     ".XO.O.XO.OXXOOOOOOO";
+
+static const char *const il2_11_s0 = "X.OOOX.......XOOOXX"
+                                     "XOOOOX.......XOOOOX"
+                                     "OOOOX.........XOOOO"
+                                     "OOOX.....O.....XOOO"
+                                     "OOX.............XOO"
+                                     "XX...............XX"
+                                     "..................."
+                                     "..XX.............XX"
+                                     "XXOOX......XXX..XOO"
+                                     "OOOOX...XXXOOOX.XOO"
+                                     "OOOOOX.XOOOOXOOXXOO"
+                                     "OOOOOX.XOOOXXXOXOOO"
+                                     "OOOOOX.XOOOOXOOXOOO"
+                                     "OOXXX...XXXOOOXXOOO"
+                                     "XX.........XXX..XOO"
+                                     "XXX..XXX.......XXXX"
+                                     "OOOXXOOOX...XXXOOOO"
+                                     "XXOOOXXOOX.XOOOOOOO"
+                                     "XXOOO.XOOOXXOOOOOOO";
+
+static const char *const il2_11_s1 = "X.OOOX.......XOOOXX"
+                                     "XOOOOX.......XOOOOX"
+                                     "OOOOX.........XOOOO"
+                                     "OOOX.....O.....XOOO"
+                                     "OOX.............XOO"
+                                     "XX...............XX"
+                                     "..................."
+                                     "..XX.............XX"
+                                     "XXOOX......XXX..XOO"
+                                     "OOOOX...XXXOOOX.XOO"
+                                     "OOOOOX.XOOOOXOOXXOO"
+                                     "OOOOOX.XOOOXXXOXOO."
+                                     "OOOOOX.XOOOOXOOXO.X"
+                                     "OOXXX...XXXOOOXXOO."
+                                     "XX.........XXX..XOO"
+                                     "XXX..XXX.......XXXX"
+                                     "OOOXXOOOX...XXXOOOO"
+                                     "XXOOOXXOOX.XOOOOOOO"
+                                     "XXOOO.XOOOXXOOOOOOO";
+
+static const char *const a1 = "..o.o.xx."
+                              ".oooo.x.x"
+                              "oo.....xx"
+                              "........."
+                              "........."
+                              "x......oo"
+                              ".xx...o.o"
+                              "x.x..oo.o"
+                              ".x.x.o.o.";
+
+static const char *const a1_110 = "OO.O..XXX"
+                                  "O.....XXX"
+                                  ".......XX"
+                                  "........."
+                                  "........."
+                                  ".......OO"
+                                  "X.....OOO"
+                                  ".X...OOOO"
+                                  "X.X..OOOO";
+
+static const char *const a1_111 = "OOOOO.XXX"
+                                  "OOOOO.XXX"
+                                  "OO.....XX"
+                                  "........."
+                                  "........."
+                                  "X......OO"
+                                  "XXX...OOO"
+                                  "XXX..OOOO"
+                                  "XXXX.OOOO";
+
+static const char *const a2 = "x.oooooo."
+                              "oox..xx.o"
+                              "o...xox.o"
+                              "o...x.x.o"
+                              "oxxx.xx.o"
+                              "ox..x...o"
+                              "o.xox...o"
+                              "o.xxx...o"
+                              ".ooooooo.";
+
+static const char *const a2_110_s0 = "OOOOOOOOO"
+                                     "OO...XX.O"
+                                     "O...XXX.O"
+                                     "O...XXX.O"
+                                     "OXXXXXX.O"
+                                     "OXXXX...O"
+                                     "O.XXX...O"
+                                     "O.XXX...O"
+                                     "OOOOOOOOO";
+
+static const char *const a2_110_s1 = "........O"
+                                     "........."
+                                     "........."
+                                     "........."
+                                     "....X...."
+                                     "........."
+                                     "........."
+                                     "........."
+                                     "O.......O";
+
+static const char *const a2_111_s0 = "OOOOOOOOO"
+                                     "OOX..XX.O"
+                                     "O...XXX.O"
+                                     "O...XXX.O"
+                                     "OXXXXXX.O"
+                                     "OXXXX...O"
+                                     "O.XXX...O"
+                                     "O.XXX...O"
+                                     "OOOOOOOOO";
+
+static const char *const a2_111_s1 = "X.OOOOOOO"
+                                     "OOX..XX.O"
+                                     "O...XOX.O"
+                                     "O...X.X.O"
+                                     "OXXXXXX.O"
+                                     "OX..X...O"
+                                     "O.XOX...O"
+                                     "O.XXX...O"
+                                     "OOOOOOOOO";
+
+static const char *const s7 = "..ooo.."
+                              "..xxx.."
+                              "xxxxxxx"
+                              ".....x."
+                              "ooooox."
+                              ".o..oxx"
+                              ".x..ox.";
+
+static const char *const s7_110 = "......."
+                                  "..XXX.."
+                                  "XXXXXXX"
+                                  ".....XX"
+                                  ".....XX"
+                                  ".....XX"
+                                  ".....XX";
+
+static const char *const s7_111 = "..OOO.."
+                                  "..XXX.."
+                                  "XXXXXXX"
+                                  ".....XX"
+                                  "OOOOOXX"
+                                  ".O..OXX"
+                                  ".X..OXX";
+
+/* ---- KataGo's area flags and independent-life area (testboardarea.cpp, the square boards) ----
+ * Expected maps are KataGo's outputs for its "Safe big / Unsafe big / Non pass alive stones"
+ * modes and its legacy calculateIndependentLifeArea modes (keepTerritories, keepStones). */
+
+/* Compares a map with the expected diagram, naming the case on failure. */
+static void expect_map(const char *name, int size, const uint8_t *map, const char *want)
+{
+    char got[GO_POINTS * 2], got_flat[GO_POINTS], want_flat[GO_POINTS];
+    area_text(size, map, got);
+    squeeze(got, got_flat);
+    squeeze(want, want_flat);
+    ck_assert_msg(strcmp(got_flat, want_flat) == 0, "%s: got\n%s", name, got);
+}
+
+/* go_area_kata of pic with the flags (safe big, unsafe big, non-pass-alive stones), both suicide
+ * rules; want[s] for multi-stone suicide off (0) / on (1). Nothing off the board is marked. */
+static void expect_kata_area(const char *name, int size, const char *pic, bool safe_big,
+                             bool unsafe_big, bool stones, const char *const want[2])
+{
+    go_board b;
+    board_from(&b, size, pic);
+    for (int s = 0; s < 2; s++) {
+        uint8_t area[GO_POINTS];
+        char label[128];
+        snprintf(label, sizeof label, "%s, safe %d unsafe %d stones %d suicide %d", name,
+                 safe_big, unsafe_big, stones, s);
+        go_area_kata(&b, s, stones, safe_big, unsafe_big, area);
+        expect_map(label, size, area, want[s]);
+        for (int p = 0; p < GO_POINTS; p++)
+            ck_assert_msg(go_board_on(&b, p) || area[p] == GO_EMPTY, "%s: off board", label);
+    }
+}
+
+START_TEST(katago_area_flags)
+{
+    const char *const a1_same[2] = {a1_110, a1_110}, *const a1_all[2] = {a1_111, a1_111};
+    expect_kata_area("Area 1", 9, a1, true, true, false, a1_same);
+    expect_kata_area("Area 1", 9, a1, true, true, true, a1_all);
+    /* white's unsafe big territory does not take black's pass-alive territory (top left) */
+    const char *const a2_110[2] = {a2_110_s0, a2_110_s1}, *const a2_111[2] = {a2_111_s0,
+                                                                              a2_111_s1};
+    expect_kata_area("Area 2", 9, a2, true, true, false, a2_110);
+    expect_kata_area("Area 2", 9, a2, true, true, true, a2_111);
+    const char *const s7_same[2] = {s7_110, s7_110}, *const s7_all[2] = {s7_111, s7_111};
+    expect_kata_area("One more simple test case", 7, s7, true, true, false, s7_same);
+    expect_kata_area("One more simple test case", 7, s7, true, true, true, s7_all);
+    /* safe big territories alone add nothing on this board */
+    const char *const a1_pass = "......XXX"
+                                "......XXX"
+                                ".......XX"
+                                "........."
+                                "........."
+                                ".......OO"
+                                "......OOO"
+                                ".....OOOO"
+                                ".....OOOO";
+    const char *const a1_safe[2] = {a1_pass, a1_pass};
+    expect_kata_area("Area 1", 9, a1, true, false, false, a1_safe);
+}
+END_TEST
+
+/* go_area_independent_life of pic in KataGo's four modes, both suicide rules: want[mode][s] with
+ * mode = keep_territories + 2 * keep_stones, count[s] the expected white-minus-black count. */
+static void expect_independent_life(const char *name, int size, const char *pic,
+                                    const char *const want[4][2], const int count[2])
+{
+    go_board b;
+    board_from(&b, size, pic);
+    for (int mode = 0; mode < 4; mode++)
+        for (int s = 0; s < 2; s++) {
+            uint8_t area[GO_POINTS];
+            char label[128];
+            bool territories = mode & 1, stones = mode & 2;
+            snprintf(label, sizeof label, "%s, keep territories %d stones %d suicide %d", name,
+                     territories, stones, s);
+            int got = go_area_independent_life(&b, s, territories, stones, area);
+            ck_assert_msg(got == count[s], "%s: count %d, want %d", label, got, count[s]);
+            expect_map(label, size, area, want[mode][s]);
+            for (int p = 0; p < GO_POINTS; p++)
+                ck_assert_msg(go_board_on(&b, p) || area[p] == GO_EMPTY, "%s: off board",
+                              label);
+        }
+}
+
+START_TEST(katago_independent_life_1)
+{
+    const char *const want[4][2] = {
+        {il1_00, il1_00}, {il1_10, il1_10}, {il1_01, il1_01}, {il1_11, il1_11}};
+    const int count[2] = {1, 1};
+    expect_independent_life("IndependentLife 1", 19, il1, want, count);
+}
+END_TEST
+
+START_TEST(katago_independent_life_2)
+{
+    /* multi-stone suicide makes the white group on the right edge (rows 9-14) pass-dead */
+    const char *const want[4][2] = {{il2_00_s0, il2_00_s1},
+                                    {il2_10_s0, il2_10_s1},
+                                    {il2_01_s0, il2_01_s1},
+                                    {il2_11_s0, il2_11_s1}};
+    const int count[2] = {4, 3};
+    expect_independent_life("IndependentLife 2", 19, il2, want, count);
+}
+END_TEST
+
 /* ---- hand-made positions ---- */
 
 START_TEST(two_eyes_live_one_eye_dies)
@@ -704,6 +1196,41 @@ START_TEST(final_seki)
     game_from(&g, 5, dame, "japanese", 0.0f);
     expect_score(&g, NULL, 2 - 3, "W+1");
     go_game_free(&g);
+}
+END_TEST
+
+/* The number of points a map diagram gives black (X) minus those it gives white (O). */
+static int map_lead(const char *map)
+{
+    int lead = 0;
+    for (; *map; map++)
+        lead += (*map == 'X') - (*map == 'O');
+    return lead;
+}
+
+/* Area scoring with a group tax counts KataGo's way: the independent-life area with the seki
+ * areas' stones kept (KataGo's "Keep Territories 0 Keep Stones 1" map), and under tax ALL 2 points
+ * per independent area (BoardHistory::countAreaScoreWhiteMinusBlack). */
+START_TEST(final_area_tax_is_katago)
+{
+    const struct {
+        const char *pic, *kept; /* KataGo's keep-stones map, suicide off */
+        int white_minus_black;
+    } cases[] = {{il1, il1_01, 1}, {il2, il2_01_s0, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        go_game g;
+        game_from(&g, 19, cases[i].pic, "chinese", 7.5f);
+        g.rules.tax = GO_TAX_SEKI;
+        g.rules.white_handicap_bonus = GO_WHB_ZERO;
+        double base = map_lead(cases[i].kept);
+        uint8_t owner[GO_POINTS];
+        ck_assert(go_score_final(&g, NULL, owner) == base - 7.5);
+        expect_map("area tax SEKI owner", 19, owner, cases[i].kept);
+        g.rules.tax = GO_TAX_ALL;
+        ck_assert(go_score_final(&g, NULL, NULL) ==
+                  base + 2.0 * cases[i].white_minus_black - 7.5);
+        go_game_free(&g);
+    }
 }
 END_TEST
 
@@ -1018,11 +1545,18 @@ Suite *score_suite(void)
     tcase_add_test(benson, pass_alive_survives_anything);
     suite_add_tcase(s, benson);
 
+    TCase *kata = tcase_create("katago_area");
+    tcase_add_test(kata, katago_area_flags);
+    tcase_add_test(kata, katago_independent_life_1);
+    tcase_add_test(kata, katago_independent_life_2);
+    suite_add_tcase(s, kata);
+
     TCase *score = tcase_create("score");
     tcase_add_test(score, tromp_taylor_counts);
     tcase_add_test(score, final_area_and_territory);
     tcase_add_test(score, final_group_tax);
     tcase_add_test(score, final_seki);
+    tcase_add_test(score, final_area_tax_is_katago);
     tcase_add_test(score, final_handicap_and_button);
     tcase_add_test(score, score_text);
     suite_add_tcase(s, score);

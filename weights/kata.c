@@ -713,6 +713,12 @@ static unsigned char *read_file(const char *path, size_t *len, char *err, int er
         snprintf(err, (size_t)err_len, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    /* bigger reads than zlib's 8 KiB default: fewer system calls on 100 MB files */
+    if (gzbuffer(f, 1u << 17) != 0) {
+        snprintf(err, (size_t)err_len, "%s: file: out of memory", path);
+        gzclose_r(f);
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
