@@ -5,6 +5,8 @@
 #define SHIDO_TESTS_VECTORS_H
 
 #include <cJSON.h>
+#include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +149,133 @@ static inline bool vec_setup_game(const cJSON *rec, go_game *g, char *err, int e
         }
     }
     return true;
+}
+
+/* ---- comparing outputs with a record's --------------------------------------------------- */
+
+static inline double vec_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    ck_assert_msg(cJSON_IsNumber(v), "vector field %s missing", key);
+    return v->valuedouble;
+}
+
+enum { VEC_WIN, VEC_LOSS, VEC_NORESULT, VEC_LEAD, VEC_SCORE, VEC_SCORE_SQ, VEC_VARTIME,
+       VEC_ST_WL, VEC_ST_SCORE, VEC_POLICY, VEC_PASS, VEC_OWNERSHIP, VEC_FIELDS };
+static const char *const vec_field_name[VEC_FIELDS] = {
+    "whiteWin", "whiteLoss", "noResult", "whiteLead", "whiteScoreSelfplay",
+    "whiteScoreSelfplaySq", "varTimeLeft", "shorttermWinlossError", "shorttermScoreError",
+    "policy", "policyPass", "whiteOwnership"};
+/* Probabilities, policy and ownership within 2e-5, score values within 2e-3 points; the squared
+ * score (~1000 points^2, carried in float32 by KataGo) within 2e-5 relative. */
+static const double vec_field_tol[VEC_FIELDS] = {2e-5, 2e-5, 2e-5, 2e-3, 2e-3, 2e-5,
+                                                 2e-3, 2e-3, 2e-3, 2e-5, 2e-5, 2e-5};
+
+/* The worst error per field over the records of one KataGo vector file. */
+typedef struct vec_kata_stats {
+    double worst[VEC_FIELDS];
+    const char *worst_id[VEC_FIELDS];
+    int checked;
+} vec_kata_stats;
+
+/* What an evaluator gave for one KataGo record: values in vec_field_name's order up to
+ * VEC_ST_SCORE, policy (NAN on illegal points) and ownership [size * size], the pass. */
+typedef struct vec_kata_got {
+    double values[VEC_ST_SCORE + 1];
+    const float *policy, *ownership;
+    double pass;
+} vec_kata_got;
+
+static inline void vec_note(vec_kata_stats *st, int f, double e, const char *id)
+{
+    e = isnan(e) ? INFINITY : e;
+    if (e > st->worst[f]) {
+        st->worst[f] = e;
+        st->worst_id[f] = id;
+    }
+}
+
+/* Adds the errors of got against record rec (a position of `size`) to st; the legality of every
+ * point must agree exactly. */
+static inline void vec_kata_compare(const cJSON *rec, int size, const vec_kata_got *got,
+                                    vec_kata_stats *st)
+{
+    const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+    int sym = (int)vec_num(rec, "symmetry");
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
+    for (int f = 0; f <= VEC_ST_SCORE; f++) {
+        double want = vec_num(o, vec_field_name[f]), e = fabs(got->values[f] - want);
+        if (f == VEC_SCORE_SQ)
+            e /= fmax(1.0, fabs(want));
+        vec_note(st, f, e, id);
+    }
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    const cJSON *own = cJSON_GetObjectItemCaseSensitive(o, "whiteOwnership");
+    int area = size * size;
+    ck_assert_int_eq(cJSON_GetArraySize(pol), area);
+    ck_assert_int_eq(cJSON_GetArraySize(own), area);
+    for (int i = 0; i < area; i++) {
+        const cJSON *pv = cJSON_GetArrayItem(pol, i);
+        if (cJSON_IsNull(pv)) {
+            ck_assert_msg(isnan(got->policy[i]), "%s sym %d: point %d illegal in KataGo", id, sym,
+                          i);
+        } else {
+            ck_assert_msg(isfinite(got->policy[i]), "%s sym %d: point %d legal in KataGo", id,
+                          sym, i);
+            vec_note(st, VEC_POLICY, fabs(got->policy[i] - pv->valuedouble), id);
+        }
+        vec_note(st, VEC_OWNERSHIP,
+                 fabs(got->ownership[i] - cJSON_GetArrayItem(own, i)->valuedouble), id);
+    }
+    vec_note(st, VEC_PASS, fabs(got->pass - vec_num(o, "policyPass")), id);
+    st->checked++;
+}
+
+/* Prints the worst errors of st under label and asserts each is within its tolerance. */
+static inline void vec_kata_finish(const char *label, int records, const vec_kata_stats *st)
+{
+    printf("%s: %d of %d records, max |error| per field:\n", label, st->checked, records);
+    for (int f = 0; f < VEC_FIELDS; f++)
+        printf("  %-22s %.3g%s  (%s)\n", vec_field_name[f], st->worst[f],
+               f == VEC_SCORE_SQ ? " relative" : "", st->worst_id[f] ? st->worst_id[f] : "-");
+    fflush(stdout);
+    for (int f = 0; f < VEC_FIELDS; f++)
+        ck_assert_msg(st->worst[f] <= vec_field_tol[f], "%s: %s off by %g at %s", label,
+                      vec_field_name[f], st->worst[f], st->worst_id[f]);
+}
+
+#define VEC_LZ_POLICY_TOL 2e-5
+#define VEC_LZ_WINRATE_TOL 2e-5
+
+/* Asserts that a Leela Zero evaluation of record rec (policy[362] top row first then pass, the
+ * side to move's winrate) matches Leela Zero's; raises *max_policy / *max_winrate. */
+static inline void vec_lz_compare(const cJSON *rec, const float *policy, double winrate,
+                                  double *max_policy, double *max_winrate)
+{
+    const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+    int sym = cJSON_GetObjectItemCaseSensitive(rec, "symmetry")->valueint;
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
+    const cJSON *want_policy = cJSON_GetObjectItemCaseSensitive(out, "policy");
+    ck_assert_int_eq(cJSON_GetArraySize(want_policy), 361);
+    double worst = 0;
+    int worst_at = -1;
+    for (int i = 0; i <= 361; i++) {
+        double want = i < 361 ? cJSON_GetArrayItem(want_policy, i)->valuedouble
+                              : vec_num(out, "policyPass");
+        ck_assert_msg(isfinite(policy[i]), "%s: policy %d not finite", id, i);
+        double e = fabs(policy[i] - want);
+        if (e > worst) {
+            worst = e;
+            worst_at = i;
+        }
+    }
+    double want_w = vec_num(out, "winrate"), ew = fabs(winrate - want_w);
+    ck_assert_msg(worst <= VEC_LZ_POLICY_TOL, "%s sym %d: policy[%d] off by %.3g", id, sym,
+                  worst_at, worst);
+    ck_assert_msg(ew <= VEC_LZ_WINRATE_TOL, "%s sym %d: winrate %.9f, Leela Zero %.9f", id, sym,
+                  winrate, want_w);
+    *max_policy = worst > *max_policy ? worst : *max_policy;
+    *max_winrate = ew > *max_winrate ? ew : *max_winrate;
 }
 
 #endif

@@ -61,8 +61,8 @@ int shido_cmd_bench(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: shido bench board [--size N] [--seconds S]\n"
-                        "       shido bench nn [--weights FILE]... [--batch 1,8,16] [--seconds S]"
-                        " [--path ref|cpu|both]\n");
+                        "       shido bench nn [--weights FILE]... [--batch 1,8,16] [--threads T]"
+                        " [--backend cpu|ref] [--seconds S]\n");
         return 2;
     }
     if (!strcmp(argv[1], "board"))

@@ -1,9 +1,10 @@
-/* tools/bench_nn.c -- `shido bench nn` (see bench_nn.h). Positions: the empty 19x19 board and the
- * same board after 1..4 moves, cycled, symmetry 0. There is no batched forward pass yet, so a
- * batch of N is N evaluations back to back on different positions: the per-batch latency is what
- * a search worker filling a batch of N would wait today. */
+/* tools/bench_nn.c -- `shido bench nn` (see bench_nn.h). Positions: the empty 19x19 board and
+ * the same board after 1..4 moves, cycled through the batch with symmetries 0..7. Each worker
+ * thread owns a context and evaluates whole batches through nn_eval, as a search worker would;
+ * all of them share one model. */
 #include "tools/bench_nn.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +12,34 @@
 
 #include "go/game.h"
 #include "go/rules.h"
-#include "nn/cpu/blas_ops.h"
-#include "nn/cpu/cpu_forward.h"
 #include "nn/desc.h"
-#include "nn/desc_lz.h"
-#include "weights/weights.h"
+#include "nn/nn.h"
+#include "tools/synth_nets.h"
 
 #define BENCH_MAX_NETS 16
 #define BENCH_MAX_BATCHES 16
+#define BENCH_MAX_THREADS 64
 #define BENCH_POSITIONS 5
 
-/* Relative to the repository root, where the command is meant to be run. */
-static const char *default_nets[] = {
-    "../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz",
-    "../shared/weights/lz-0k.txt",
-    "../shared/weights/lz-rand-b4c32.txt.gz",
-    "../shared/weights/lz-rand-b2c16-v2.txt.gz",
+/* The synthetic nets run when no --weights is given: the standard shapes of each family. */
+typedef struct bench_synth {
+    const char *name;
+    bool lz;
+    int lz_blocks, lz_filters;
+    synth_kata_shape kata;
+} bench_synth;
+
+static const bench_synth synth_nets[] = {
+    {"synthetic lz-b10c128", true, 10, 128, {0}},
+    {"synthetic lz-b40c256", true, 40, 256, {0}},
+    {"synthetic kata-b6c96 (v8)", false, 0, 0,
+     {8, false, 6, 96, 96, 64, 32, 3, 5, 32, 32, 32, 64, NN_ACT_RELU}},
+    {"synthetic kata-b18c384nbt (v15)", false, 0, 0,
+     {15, true, 18, 384, 192, 128, 64, 3, 3, 48, 48, 96, 128, NN_ACT_MISH}},
+    {"synthetic kata-b28c512nbt (v15)", false, 0, 0,
+     {15, true, 28, 512, 256, 192, 64, 3, 3, 64, 64, 128, 144, NN_ACT_MISH}},
 };
+#define NUM_SYNTH ((int)(sizeof synth_nets / sizeof synth_nets[0]))
 
 static double now_seconds(void)
 {
@@ -36,47 +48,101 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Scratch outputs of one evaluation of either family. */
-typedef struct bench_out {
-    nn_kata_output kata;
-    float policy[NN_LZ_POLICY_OUTPUTS], winrate;
-} bench_out;
+/* One worker: its context, and what it measured. */
+typedef struct bench_worker {
+    pthread_t thread;
+    nn_model *model;
+    const go_game *positions;
+    int batch;
+    double seconds;
+    long evals, batches;
+    double busy;            /* seconds spent inside nn_eval, warm-up excluded */
+    double cpu;             /* CPU seconds the worker used meanwhile */
+    bool ok;
+    char err[512];
+} bench_worker;
 
-static bool eval_one(const nn_desc *d, bool cpu, const go_game *g, bench_out *o, char *err,
-                     int err_len)
+static double thread_cpu_seconds(void)
 {
-    if (d->family == NN_FAMILY_KATA)
-        return cpu ? nn_kata_cpu_eval(d, g, 0, NN_KATA_DEFAULT_OPTIMISM, &o->kata, err, err_len)
-                   : nn_kata_ref_eval(d, g, 0, NN_KATA_DEFAULT_OPTIMISM, &o->kata, err, err_len);
-    return cpu ? nn_lz_cpu_eval(d, g, 0, o->policy, &o->winrate, err, err_len)
-               : nn_lz_ref_eval(d, g, 0, o->policy, &o->winrate, err, err_len);
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Times batches of `batch` evaluations for at least `seconds` (and at least one batch) after one
- * warm-up evaluation; prints one line. Returns false with a message on a failed evaluation. */
-static bool bench_path(const char *name, const nn_desc *d, bool cpu, go_game *pos, int batch,
-                       double seconds, char *err, int err_len)
+static void *worker_run(void *arg)
 {
-    bench_out *o = malloc(sizeof *o);
-    if (!o) {
+    bench_worker *w = arg;
+    nn_context *c = nn_context_new(w->model, w->batch, w->err, sizeof w->err);
+    nn_query *q = malloc(sizeof *q * (size_t)w->batch);
+    nn_result *out = malloc(sizeof *out * (size_t)w->batch);
+    w->ok = c != NULL;
+    if (w->ok && (!q || !out)) {
+        snprintf(w->err, sizeof w->err, "out of memory");
+        w->ok = false;
+    }
+    for (int i = 0; w->ok && i < w->batch; i++)
+        q[i] = (nn_query){&w->positions[i % BENCH_POSITIONS], i % 8, NN_DEFAULT_POLICY_OPTIMISM};
+    /* one warm-up batch: first-touch page faults and BLAS buffers are not what is measured */
+    w->ok = w->ok && nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
+    double start = now_seconds(), cpu_start = thread_cpu_seconds();
+    while (w->ok && (w->batches == 0 || w->busy < w->seconds)) {
+        w->ok = nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
+        w->batches++;
+        w->evals += w->batch;
+        w->busy = now_seconds() - start;
+    }
+    w->cpu = thread_cpu_seconds() - cpu_start;
+    nn_context_free(c);
+    free(q);
+    free(out);
+    return NULL;
+}
+
+/* Runs `threads` workers of batch `batch` on m for `seconds`; prints one line. */
+static bool bench_model(const char *name, nn_model *m, const go_game *pos, int threads, int batch,
+                        double seconds, char *err, int err_len)
+{
+    bench_worker *w = calloc((size_t)threads, sizeof *w);
+    if (!w) {
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
-    bool ok = eval_one(d, cpu, &pos[0], o, err, err_len);
-    long evals = 0, batches = 0;
-    double start = now_seconds(), elapsed = 0;
-    while (ok && (batches == 0 || elapsed < seconds)) {
-        for (int i = 0; ok && i < batch; i++, evals++)
-            ok = eval_one(d, cpu, &pos[evals % BENCH_POSITIONS], o, err, err_len);
-        batches++;
-        elapsed = now_seconds() - start;
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        w[t] = (bench_worker){.model = m, .positions = pos, .batch = batch, .seconds = seconds};
+        if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
+            break;
+        started++;
     }
-    if (ok)
-        printf("%-44s %-4s %5d %7ld %10.2f %11.3f %11.3f\n", name, cpu ? "cpu" : "ref", batch,
-               evals, (double)evals / elapsed, 1e3 * elapsed / (double)evals,
-               1e3 * elapsed / (double)batches);
-    fflush(stdout);
-    free(o);
+    bool ok = started == threads;
+    if (!ok)
+        snprintf(err, (size_t)err_len, "cannot start %d threads", threads);
+    long evals = 0, batches = 0;
+    double latency = 0, cpu = 0;
+    for (int t = 0; t < started; t++) {
+        pthread_join(w[t].thread, NULL);
+        if (ok && !w[t].ok) {
+            snprintf(err, (size_t)err_len, "%s", w[t].err);
+            ok = false;
+        }
+        evals += w[t].evals;
+        batches += w[t].batches;
+        latency += w[t].busy;
+        cpu += w[t].cpu;
+    }
+    if (ok) {
+        /* every worker ran for about `seconds` after its warm-up: throughput is the sum of the
+         * workers' rates, latency the mean time of one nn_eval call; evaluations per CPU second
+         * show what a core gives when the machine is shared */
+        double rate = 0;
+        for (int t = 0; t < threads; t++)
+            rate += (double)w[t].evals / w[t].busy;
+        printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, nn_model_backend(m),
+               threads, batch, evals, rate, 1e3 * latency / (double)batches,
+               (double)evals / cpu);
+        fflush(stdout);
+    }
+    free(w);
     return ok;
 }
 
@@ -112,71 +178,77 @@ static bool setup_positions(go_game *pos)
     return true;
 }
 
+static int usage(const char *why)
+{
+    fprintf(stderr, "shido bench nn: %s\n", why);
+    return 2;
+}
+
 int shido_bench_nn(int argc, char **argv)
 {
     const char *nets[BENCH_MAX_NETS];
-    int num_nets = 0, batches[BENCH_MAX_BATCHES] = {1}, num_batches = 1;
+    int num_nets = 0, batches[BENCH_MAX_BATCHES] = {1}, num_batches = 1, threads = 1;
     double seconds = 2.0;
-    bool run_ref = true, run_cpu = true;
+    const char *backend = "cpu";
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--weights") && i + 1 < argc && num_nets < BENCH_MAX_NETS) {
+        bool more = i + 1 < argc;
+        if (!strcmp(argv[i], "--weights") && more) {
+            if (num_nets == BENCH_MAX_NETS)
+                return usage("too many --weights");
             nets[num_nets++] = argv[++i];
-        } else if (!strcmp(argv[i], "--batch") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--batch") && more) {
             num_batches = parse_batches(argv[++i], batches);
-            if (!num_batches) {
-                fprintf(stderr, "shido bench nn: --batch wants sizes 1..4096 like 1,8,16\n");
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+            if (!num_batches)
+                return usage("--batch wants sizes 1..4096 like 1,8,16");
+        } else if (!strcmp(argv[i], "--seconds") && more) {
             seconds = atof(argv[++i]);
-            if (!(seconds > 0 && seconds < 3600)) {
-                fprintf(stderr, "shido bench nn: --seconds must be in (0, 3600)\n");
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--path") && i + 1 < argc) {
-            const char *p = argv[++i];
-            run_ref = !strcmp(p, "ref") || !strcmp(p, "both");
-            run_cpu = !strcmp(p, "cpu") || !strcmp(p, "both");
-            if (!run_ref && !run_cpu) {
-                fprintf(stderr, "shido bench nn: --path is ref, cpu or both\n");
-                return 2;
-            }
+            if (!(seconds > 0 && seconds < 3600))
+                return usage("--seconds must be in (0, 3600)");
+        } else if (!strcmp(argv[i], "--threads") && more) {
+            threads = atoi(argv[++i]);
+            if (threads < 1 || threads > BENCH_MAX_THREADS)
+                return usage("--threads must be 1..64");
+        } else if (!strcmp(argv[i], "--backend") && more) {
+            backend = argv[++i];
         } else {
             fprintf(stderr, "shido bench nn: unknown option '%s'\n", argv[i]);
             return 2;
         }
-    }
-    if (num_nets == 0) {
-        num_nets = (int)(sizeof default_nets / sizeof default_nets[0]);
-        memcpy(nets, default_nets, sizeof default_nets);
     }
     go_game pos[BENCH_POSITIONS];
     if (!setup_positions(pos)) {
         fprintf(stderr, "shido bench nn: cannot set up the positions\n");
         return 1;
     }
-    nn_cpu_init();
-    printf("%-44s %-4s %5s %7s %10s %11s %11s\n", "net (19x19, one thread)", "path", "batch",
-           "evals", "evals/s", "ms/eval", "ms/batch");
-    int status = 0;
+    printf("%-34s %-4s %7s %5s %7s %10s %12s %10s\n", "net (19x19)", "back", "threads", "batch",
+           "evals", "evals/s", "ms/batch", "evals/cpu-s");
+    int status = 0, total = num_nets ? num_nets : NUM_SYNTH;
     char err[2048];
-    for (int n = 0; n < num_nets && status == 0; n++) {
-        nn_desc *d = weights_load(nets[n], err, sizeof err);
-        const char *name = strrchr(nets[n], '/') ? strrchr(nets[n], '/') + 1 : nets[n];
-        for (int b = 0; d && b < num_batches && status == 0; b++)
-            for (int path = 0; path < 2 && status == 0; path++) {
-                bool cpu = path == 1;
-                if ((cpu ? run_cpu : run_ref) &&
-                    !bench_path(name, d, cpu, pos, batches[b], seconds, err, sizeof err))
-                    status = 1;
-            }
-        if (!d)
+    for (int n = 0; n < total && status == 0; n++) {
+        nn_model *m = NULL;
+        const char *name;
+        if (num_nets) {
+            name = strrchr(nets[n], '/') ? strrchr(nets[n], '/') + 1 : nets[n];
+            m = nn_model_load(nets[n], backend, err, sizeof err);
+        } else {
+            const bench_synth *s = &synth_nets[n];
+            name = s->name;
+            nn_desc *d = s->lz ? synth_lz(s->lz_blocks, s->lz_filters, (unsigned)n)
+                               : synth_kata(&s->kata, (unsigned)n);
+            if (d)
+                m = nn_model_from_desc(d, backend, err, sizeof err);
+            else
+                snprintf(err, sizeof err, "%s: out of memory", name);
+        }
+        for (int b = 0; m && b < num_batches && status == 0; b++)
+            if (!bench_model(name, m, pos, threads, batches[b], seconds, err, sizeof err))
+                status = 1;
+        if (!m)
             status = 1;
-        nn_desc_free(d);
+        nn_model_free(m);
     }
     if (status)
         fprintf(stderr, "shido bench nn: %s\n", err);
-    nn_cpu_scratch_free();
     for (int p = 0; p < BENCH_POSITIONS; p++)
         go_game_free(&pos[p]);
     return status;

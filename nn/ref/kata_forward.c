@@ -260,14 +260,23 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
     out->policy_pass = (float)(exp(pass_logit - max) / sum);
 }
 
-bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
-                      nn_kata_output *out, char *err, int err_len)
+bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
+                         const float *spatial, const float *global, const nn_kata_raw *raw)
 {
-    return nn_kata_eval_ops(&nn_ref_ops, d, g, symmetry, policy_optimism, out, err, err_len);
+    kata_pass P = {.ops = ops, .n = size, .area = size * size,
+                   .sqrt_area = sqrt((double)(size * size))};
+    float *trunk = run_trunk(&P, &k->trunk, spatial, global);
+    if (trunk) {
+        run_policy(&P, &k->policy, trunk, raw->policy, raw->pass);
+        run_value(&P, &k->value, trunk, raw->value, raw->score, raw->ownership);
+    }
+    free(trunk);
+    return !P.oom;
 }
 
-bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
-                      double policy_optimism, nn_kata_output *out, char *err, int err_len)
+bool nn_kata_eval_inputs(const nn_desc *d, const go_game *g, int symmetry,
+                         double policy_optimism, nn_kata_inputs *scratch, float *spatial,
+                         float *global, char *err, int err_len)
 {
     if (!d || d->family != NN_FAMILY_KATA || !d->kata) {
         snprintf(err, (size_t)err_len, "kata eval: not a KataGo description");
@@ -281,58 +290,81 @@ bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int
     const nn_kata_desc *k = d->kata;
     go_rules rules;
     nn_kata_supported_rules(k->version, &g->rules, &rules);
-    nn_kata_inputs *in = malloc(sizeof *in);
-    if (!in) {
-        snprintf(err, (size_t)err_len, "%s: eval: out of memory", d->source);
+    if (!nn_kata_inputs_fill(k->inputs_version, g, &rules, scratch, err, err_len))
         return false;
-    }
-    if (!nn_kata_inputs_fill(k->inputs_version, g, &rules, in, err, err_len)) {
-        free(in);
-        return false;
-    }
     int n = g->board.size;
-    kata_pass P = {.ops = ops, .n = n, .area = n * n, .sqrt_area = sqrt((double)(n * n))};
-    float *spatial = planes(&P, in->num_spatial);
-    float *logits = planes(&P, k->policy.out_channels), *ownership = planes(&P, 1);
-    float *mixed = planes(&P, 1), *pass = values(&P, k->policy.out_channels);
-    float *value = values(&P, 3), *score = values(&P, k->score_channels);
-    float *trunk = NULL;
-    if (!P.oom) {
-        nn_kata_symmetry_apply(symmetry, false, n, in->num_spatial, in->spatial, spatial);
-        trunk = run_trunk(&P, &k->trunk, spatial, in->global);
+    nn_kata_symmetry_apply(symmetry, false, n, scratch->num_spatial, scratch->spatial, spatial);
+    memcpy(global, scratch->global, sizeof *global * (size_t)scratch->num_global);
+    return true;
+}
+
+void nn_kata_post_outputs(const nn_kata_desc *k, const go_game *g, int symmetry,
+                         double policy_optimism, const nn_kata_raw *raw, nn_kata_output *out)
+{
+    go_rules rules;
+    nn_kata_supported_rules(k->version, &g->rules, &rules);
+    int n = g->board.size, area = n * n;
+    float mixed[NN_KATA_MAX_POINTS];
+    out->size = n;
+    post_policy(&k->policy, g, &rules, symmetry, policy_optimism, raw->policy, raw->pass, mixed,
+                out);
+    post_values(k, &rules, n, raw->value, raw->score, out);
+    nn_kata_symmetry_apply(symmetry, true, n, 1, raw->ownership, out->white_ownership);
+    bool white = g->board.to_move == GO_WHITE;
+    for (int i = 0; i < area; i++)
+        out->white_ownership[i] = (float)(white ? tanh(out->white_ownership[i])
+                                                : -tanh(out->white_ownership[i]));
+    if (!white) {
+        double t = out->white_win;
+        out->white_win = out->white_loss;
+        out->white_loss = t;
+        out->white_score_selfplay = -out->white_score_selfplay;
+        out->white_lead = -out->white_lead;
     }
-    if (trunk) {
-        run_policy(&P, &k->policy, trunk, logits, pass);
-        run_value(&P, &k->value, trunk, value, score, ownership);
+}
+
+bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
+                      nn_kata_output *out, char *err, int err_len)
+{
+    return nn_kata_eval_ops(&nn_ref_ops, d, g, symmetry, policy_optimism, out, err, err_len);
+}
+
+bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
+                      double policy_optimism, nn_kata_output *out, char *err, int err_len)
+{
+    int n = g->board.size, area = n * n;
+    nn_kata_inputs *in = malloc(sizeof *in);
+    float *spatial = malloc(sizeof *spatial * NN_KATA_MAX_SPATIAL * (size_t)area);
+    float global[NN_KATA_MAX_GLOBAL];
+    if (!in || !spatial) {
+        snprintf(err, (size_t)err_len, "%s: eval: out of memory", d ? d->source : "kata eval");
+        free(in);
+        free(spatial);
+        return false;
     }
-    if (!P.oom) {
-        out->size = n;
-        post_policy(&k->policy, g, &rules, symmetry, policy_optimism, logits, pass, mixed, out);
-        post_values(k, &rules, n, value, score, out);
-        nn_kata_symmetry_apply(symmetry, true, n, 1, ownership, out->white_ownership);
-        bool white = g->board.to_move == GO_WHITE;
-        for (int i = 0; i < P.area; i++)
-            out->white_ownership[i] = (float)(white ? tanh(out->white_ownership[i])
-                                                    : -tanh(out->white_ownership[i]));
-        if (!white) {
-            double t = out->white_win;
-            out->white_win = out->white_loss;
-            out->white_loss = t;
-            out->white_score_selfplay = -out->white_score_selfplay;
-            out->white_lead = -out->white_lead;
+    bool ok = nn_kata_eval_inputs(d, g, symmetry, policy_optimism, in, spatial, global, err,
+                                  err_len);
+    float *mem = NULL;
+    if (ok) {
+        const nn_kata_desc *k = d->kata;
+        int oc = k->policy.out_channels;
+        mem = calloc((size_t)(oc + 1) * area + (size_t)oc + 3 + (size_t)k->score_channels,
+                     sizeof *mem);
+        nn_kata_raw raw = {.policy = mem};
+        if (mem) {
+            raw.ownership = mem + (size_t)oc * area;
+            raw.pass = raw.ownership + area;
+            raw.value = raw.pass + oc;
+            raw.score = raw.value + 3;
         }
-    } else {
-        snprintf(err, (size_t)err_len, "%s: eval: out of memory", d->source);
+        ok = mem && nn_kata_forward_ops(ops, k, n, spatial, global, &raw);
+        if (ok)
+            nn_kata_post_outputs(k, g, symmetry, policy_optimism, &raw, out);
+        else
+            snprintf(err, (size_t)err_len, "%s: eval: out of memory", d->source);
     }
-    bool ok = !P.oom;
     free(in);
     free(spatial);
-    free(logits);
-    free(ownership);
-    free(mixed);
-    free(pass);
-    free(value);
-    free(score);
-    free(trunk);
+    free(mem);
     return ok;
 }

@@ -22,12 +22,15 @@
 
 #include "go/game.h"
 #include "nn/desc.h"
+#include "nn/desc_kata.h"
 #include "nn/kata_inputs.h"
 
-/* The per-layer compute behind both forward passes (KataGo here, Leela Zero in lz_forward.c), so
- * one orchestration serves the double-accumulating reference and the fast paths (nn/cpu). Each
- * op has the contract of its nn_ref_* twin in ref_ops.h: NCHW, h x w planes, outputs never alias
- * inputs, nothing returned; a fast op that cannot get scratch memory aborts. */
+/* The per-layer compute behind both single-position forward passes (KataGo here, Leela Zero in
+ * lz_forward.c): nn_ref_ops gives the reference (the "ref" backend of nn/backend.h runs it), and
+ * a per-layer experiment (bench/) can reuse the orchestration with its own table. The batched
+ * backends (nn/cpu) replace whole forward passes instead. Each op has the contract of its
+ * nn_ref_* twin in ref_ops.h: NCHW, h x w planes, outputs never alias inputs, nothing returned;
+ * an op that cannot get scratch memory aborts. */
 typedef struct nn_ops {
     const char *name;
     void (*conv)(const nn_conv_desc *c, int h, int w, const float *x, float *y);
@@ -64,5 +67,36 @@ bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double p
 /* nn_kata_ref_eval with the layers computed by ops (nn_ref_ops gives nn_kata_ref_eval). */
 bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
                       double policy_optimism, nn_kata_output *out, char *err, int err_len);
+
+/* The three steps of an evaluation, for the batched evaluator of nn/nn.c:
+ *   nn_kata_eval_inputs   position -> input planes in the net's orientation
+ *   nn_kata_forward_ops   planes -> raw head outputs (nn_kata_raw), one position, any nn_ops
+ *   nn_kata_post_outputs  raw outputs -> KataGo's reported values in the board's orientation */
+
+/* Raw head outputs of one position on a size x size tensor, in the net's orientation and the
+ * side to move's view. The arrays belong to the caller. */
+typedef struct nn_kata_raw {
+    float *policy;      /* [out_channels][area] logits */
+    float *pass;        /* [out_channels] logits */
+    float *value;       /* [3] win, loss, no-result logits */
+    float *score;       /* [score_channels] */
+    float *ownership;   /* [area], before tanh */
+} nn_kata_raw;
+
+/* Checks d, symmetry and optimism, then writes the inputs of g's side to move under the rules
+ * the model version understands: spatial[num_spatial][size][size] with the symmetry applied,
+ * global[num_global]. scratch is working memory. Returns false with a message in err. */
+bool nn_kata_eval_inputs(const nn_desc *d, const go_game *g, int symmetry,
+                         double policy_optimism, nn_kata_inputs *scratch, float *spatial,
+                         float *global, char *err, int err_len);
+
+/* One forward pass of k on a size x size tensor with the layers of ops; fills raw. Returns
+ * false only when out of memory for the activations. */
+bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
+                         const float *spatial, const float *global, const nn_kata_raw *raw);
+
+/* KataGo's post-processing (top of this file) of raw outputs of g under symmetry into out. */
+void nn_kata_post_outputs(const nn_kata_desc *k, const go_game *g, int symmetry,
+                         double policy_optimism, const nn_kata_raw *raw, nn_kata_output *out);
 
 #endif

@@ -34,10 +34,19 @@ bool nn_lz_ref_forward(const struct nn_lz_desc *lz, const float *planes, float *
 bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const float *planes,
                        float *net_policy, float *head_winrate)
 {
+    float logits[NN_LZ_POLICY_OUTPUTS], value;
+    if (!nn_lz_forward_raw_ops(ops, lz, planes, logits, &value))
+        return false;
+    nn_lz_postprocess(logits, value, net_policy, head_winrate);
+    return true;
+}
+
+bool nn_lz_forward_raw_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const float *planes,
+                           float *logits, float *value)
+{
     size_t trunk = (size_t)lz->filters * NN_LZ_POINTS;
     size_t heads = (size_t)NN_LZ_POLICY_CHANNELS * NN_LZ_POINTS +
-                   (size_t)NN_LZ_VALUE_CHANNELS * NN_LZ_POINTS + NN_LZ_VALUE_HIDDEN +
-                   NN_LZ_POLICY_OUTPUTS + 1;
+                   (size_t)NN_LZ_VALUE_CHANNELS * NN_LZ_POINTS + NN_LZ_VALUE_HIDDEN;
     float *mem = malloc(sizeof *mem * (3 * trunk + heads));
     if (!mem)
         return false;
@@ -45,8 +54,6 @@ bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const flo
     float *pol = y + trunk;
     float *val = pol + (size_t)NN_LZ_POLICY_CHANNELS * NN_LZ_POINTS;
     float *hidden = val + (size_t)NN_LZ_VALUE_CHANNELS * NN_LZ_POINTS;
-    float *logits = hidden + NN_LZ_VALUE_HIDDEN;
-    float *value = logits + NN_LZ_POLICY_OUTPUTS;
 
     ops->conv(&lz->input_conv, LZ_SIDE, LZ_SIDE, planes, x);
     ops->bn_act(&lz->input_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, x);
@@ -65,6 +72,17 @@ bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const flo
     ops->conv(&lz->policy_conv, LZ_SIDE, LZ_SIDE, x, pol);
     ops->bn_act(&lz->policy_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, pol);
     ops->matmul(&lz->policy_fc, pol, logits);
+    ops->conv(&lz->value_conv, LZ_SIDE, LZ_SIDE, x, val);
+    ops->bn_act(&lz->value_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, val);
+    ops->matmul(&lz->value_fc1, val, hidden);
+    lz_relu(hidden, NN_LZ_VALUE_HIDDEN);
+    ops->matmul(&lz->value_fc2, hidden, value);
+    free(mem);
+    return true;
+}
+
+void nn_lz_postprocess(const float *logits, float value, float *net_policy, float *head_winrate)
+{
     /* Softmax over all 362 outputs (Leela Zero masks nothing here; legality is the search's). */
     double top = logits[0], sum = 0;
     for (int i = 1; i < NN_LZ_POLICY_OUTPUTS; i++)
@@ -74,16 +92,7 @@ bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const flo
         sum += e[i] = exp((double)logits[i] - top);
     for (int i = 0; i < NN_LZ_POLICY_OUTPUTS; i++)
         net_policy[i] = (float)(e[i] / sum);
-
-    ops->conv(&lz->value_conv, LZ_SIDE, LZ_SIDE, x, val);
-    ops->bn_act(&lz->value_bn, NN_ACT_RELU, LZ_SIDE, LZ_SIDE, NULL, val);
-    ops->matmul(&lz->value_fc1, val, hidden);
-    lz_relu(hidden, NN_LZ_VALUE_HIDDEN);
-    ops->matmul(&lz->value_fc2, hidden, value);
-    *head_winrate = (float)((1.0 + tanh((double)value[0])) / 2.0);
-
-    free(mem);
-    return true;
+    *head_winrate = (float)((1.0 + tanh((double)value)) / 2.0);
 }
 
 bool nn_lz_ref_eval(const nn_desc *d, const go_game *g, int symmetry, float *policy,

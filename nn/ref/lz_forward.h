@@ -1,6 +1,6 @@
 /* nn/ref/lz_forward.h -- the reference forward pass of a Leela Zero network (nn/desc_lz.h), built
  * from the plain-loop layers of ref_ops.h with double accumulation (or, through the *_ops
- * variants, from any nn_ops table such as nn/cpu's). Every faster Leela Zero path
+ * variants, from any nn_ops table). Every faster Leela Zero path
  * is tested against it; it is checked itself against Leela Zero 0.17's own outputs
  * (../shared/vectors/lz-*.jsonl). */
 #ifndef SHIDO_NN_REF_LZ_FORWARD_H
@@ -34,5 +34,12 @@ bool nn_lz_forward_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const flo
                        float *net_policy, float *head_winrate);
 bool nn_lz_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
                     float *policy, float *winrate, char *err, int err_len);
+
+/* The forward pass split for the batched evaluator of nn/nn.c: the raw head outputs (policy
+ * logits[NN_LZ_POLICY_OUTPUTS] in net order and the value before tanh; false only when out of
+ * memory), then Leela Zero's post-processing of them into net_policy and *head_winrate. */
+bool nn_lz_forward_raw_ops(const nn_ops *ops, const struct nn_lz_desc *lz, const float *planes,
+                           float *logits, float *value);
+void nn_lz_postprocess(const float *logits, float value, float *net_policy, float *head_winrate);
 
 #endif

@@ -1,0 +1,51 @@
+/* nn/backend.h -- the internal vtable every backend fills (nn/ref, nn/cpu, later nn/cuda).
+ *
+ * A backend sees only the description and float planes: nn/nn.c computes the input planes (in
+ * the net's orientation, the symmetry applied), calls forward on a batch of positions of one
+ * board size, and does every post-processing step (softmaxes, value and score conversion, the
+ * symmetry undone) itself, so all backends share one definition of what the numbers mean.
+ *
+ * Layouts, per position i of a batch of n on a size x size tensor (area = size * size):
+ *   KataGo   in:  spatial[i][num_spatial][size][size], global[i][num_global]
+ *            out: policy[i][out_channels][area] logits, pass[i][out_channels], value[i][3]
+ *                 logits, score[i][score_channels], ownership[i][area] (before tanh)
+ *   LZ       in:  spatial[i][NN_LZ_INPUT_PLANES][361] (Leela Zero's order; size is 19)
+ *            out: policy[i][NN_LZ_POLICY_OUTPUTS] logits, value[i] before tanh
+ * These are exactly the quantities of nn_kata_raw / nn_lz_forward_raw_ops (nn/ref).
+ */
+#ifndef SHIDO_NN_BACKEND_H
+#define SHIDO_NN_BACKEND_H
+
+#include <stdbool.h>
+
+#include "nn/desc.h"
+
+typedef struct nn_backend_batch {
+    int n, size;
+    const float *spatial, *global;                    /* global: KataGo only */
+    float *policy, *pass, *value, *score, *ownership; /* pass, score, ownership: KataGo only */
+} nn_backend_batch;
+
+typedef struct nn_backend_ops {
+    const char *name;
+    /* Prepares d's weights for this backend (the result may point into d, which outlives it).
+     * Returns NULL with a message naming the layer in err on failure. */
+    void *(*load)(const nn_desc *d, char *err, int err_len);
+    void (*free)(void *weights);
+    /* Scratch for batches of up to max_batch positions on boards up to 19x19; NULL with a
+     * message when out of memory. One context serves one thread at a time. */
+    void *(*context_new)(const nn_desc *d, const void *weights, int max_batch, char *err,
+                         int err_len);
+    void (*context_free)(void *ctx);
+    /* Runs the network on b (1 <= b->n <= max_batch). Returns false with a message in err. */
+    bool (*forward)(void *ctx, const nn_backend_batch *b, char *err, int err_len);
+} nn_backend_ops;
+
+/* The backends of this build, in nn_backend_names' order. */
+extern const nn_backend_ops nn_ref_backend;  /* nn/ref/ref_backend.c */
+extern const nn_backend_ops nn_cpu_backend;  /* nn/cpu/cpu_backend.c */
+
+/* The backend called name, or NULL when this build has none of that name. */
+const nn_backend_ops *nn_backend_find(const char *name);
+
+#endif

@@ -1,0 +1,444 @@
+/* nn/cpu/cpu_backend.c -- the "cpu" backend (nn/backend.h): whole batches in NCHW through the
+ * layers of cpu_layers.h, single-threaded OpenBLAS (one BLAS per search worker, each with its
+ * own context).
+ *
+ * Activations are NHWC inside (cpu_layers.h says why); inputs and outputs are transposed at the
+ * edges. At load every 3x3 convolution gets its Winograd-transformed filter, other kernels
+ * their weights reordered for im2col, and every batch norm its folded scale and shift. The forward passes mirror nn/ref's (kata_forward.c, lz_forward.c)
+ * layer for layer, with each batch norm + activation fused into the convolution before it (its
+ * output transform) or after it (its input transform, KataGo's pre-activation), and residual
+ * adds fused into the convolution closing the block. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/backend.h"
+#include "nn/cpu/cpu_layers.h"
+#include "nn/desc_kata.h"
+#include "nn/desc_lz.h"
+
+#define CPU_MAX_AREA 361
+
+/* Prepared data of one layer of the description, found by the layer's address: a Winograd
+ * filter for a 3x3 convolution (wino), the reordered weights of another kernel (NULL for 1x1:
+ * the description's own), scale and shift for a batch norm. A net has at most a few hundred
+ * layers, so a linear search per layer costs nothing next to the layer itself. */
+typedef struct cpu_prep {
+    const void *layer;
+    bool wino;
+    float *a, *b;
+} cpu_prep;
+
+typedef struct cpu_weights {
+    const nn_desc *d;
+    int num, cap;
+    cpu_prep *prep;
+    bool oom;
+    int max_c;                /* channels of the widest activation */
+    int max_vec;              /* longest per-position vector: 3 * pooled channels, matmul sizes */
+    size_t gemm_scratch;      /* largest nn_cpu_gemm_conv_scratch of one 19x19 position */
+    int depth;                /* nesting of KataGo's nested bottleneck blocks (0: none) */
+} cpu_weights;
+
+typedef struct cpu_level {
+    float *a, *t, *g;         /* [max_batch][361][max_c] each */
+} cpu_level;
+
+typedef struct cpu_ctx {
+    const cpu_weights *w;
+    float *x;                 /* the trunk */
+    cpu_level *lv;            /* [depth + 1]: block scratch per nesting level */
+    float *v, *m;             /* Winograd transformed inputs and products */
+    float *scratch;           /* nn_cpu_gemm_conv */
+    float *pooled, *bias, *hidden;   /* [max_batch][max_vec] */
+} cpu_ctx;
+
+static const cpu_prep *prep_find(const cpu_weights *w, const void *layer)
+{
+    for (int i = 0; i < w->num; i++)
+        if (w->prep[i].layer == layer)
+            return &w->prep[i];
+    fprintf(stderr, "%s: layer %p was never prepared\n", __func__, layer);
+    abort();
+}
+
+static cpu_prep *prep_add(cpu_weights *w, const void *layer, size_t a_len, size_t b_len)
+{
+    if (w->oom)
+        return NULL;
+    if (w->num == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 64;
+        cpu_prep *grown = realloc(w->prep, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            w->oom = true;
+            return NULL;
+        }
+        w->prep = grown;
+        w->cap = cap;
+    }
+    cpu_prep *p = &w->prep[w->num];
+    p->layer = layer;
+    p->wino = false;
+    p->a = a_len ? malloc(sizeof *p->a * a_len) : NULL;
+    p->b = b_len ? malloc(sizeof *p->b * b_len) : NULL;
+    if ((a_len && !p->a) || (b_len && !p->b)) {
+        free(p->a);
+        free(p->b);
+        w->oom = true;
+        return NULL;
+    }
+    w->num++;
+    return p;
+}
+
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+static bool is_winograd(const nn_conv_desc *c)
+{
+    return c->ky == 3 && c->kx == 3 && c->dil_y == 1 && c->dil_x == 1;
+}
+
+static void prep_conv(cpu_weights *w, const nn_conv_desc *c)
+{
+    w->max_c = max_int(w->max_c, max_int(c->c_in, c->c_out));
+    if (!is_winograd(c)) {
+        size_t s = nn_cpu_gemm_conv_scratch(c, 1, 19);
+        w->gemm_scratch = s > w->gemm_scratch ? s : w->gemm_scratch;
+        bool one = c->ky * c->kx == 1;
+        cpu_prep *p = prep_add(w, c, one ? 0 : (size_t)c->c_out * c->c_in * c->ky * c->kx, 0);
+        if (p && !one)
+            nn_cpu_gemm_weights(c, p->a);
+        return;
+    }
+    cpu_prep *p = prep_add(w, c, (size_t)NN_WINO_POINTS * c->c_out * c->c_in, 0);
+    if (p) {
+        p->wino = true;
+        nn_cpu_wino_filter(c->c_out, c->c_in, c->w, p->a);
+    }
+}
+
+static void prep_bn(cpu_weights *w, const nn_bn_desc *b)
+{
+    w->max_c = max_int(w->max_c, b->c);
+    cpu_prep *p = prep_add(w, b, (size_t)b->c, (size_t)b->c);
+    if (p)
+        nn_cpu_bn_fold(b, p->a, p->b);
+}
+
+static void note_matmul(cpu_weights *w, const nn_matmul_desc *m)
+{
+    w->max_vec = max_int(w->max_vec, max_int(m->c_in, m->c_out));
+}
+
+static void prep_kata_block(cpu_weights *w, const nn_kata_block *b, int depth)
+{
+    w->depth = max_int(w->depth, depth);
+    prep_bn(w, &b->bn1);
+    prep_conv(w, &b->conv1);
+    if (b->kind == NN_KATA_BLOCK_GPOOL) {
+        prep_conv(w, &b->gpool_conv);
+        prep_bn(w, &b->gpool_bn);
+        note_matmul(w, &b->gpool_to_bias);
+        w->max_vec = max_int(w->max_vec, 3 * b->gpool_conv.c_out);
+    }
+    for (int i = 0; i < b->num_inner; i++)
+        prep_kata_block(w, &b->inner[i], depth + 1);
+    prep_bn(w, &b->bn2);
+    prep_conv(w, &b->conv2);
+}
+
+static void prep_kata(cpu_weights *w, const nn_kata_desc *k)
+{
+    const nn_kata_trunk *t = &k->trunk;
+    prep_conv(w, &t->initial_conv);
+    note_matmul(w, &t->initial_matmul);
+    for (int i = 0; i < t->num_blocks; i++)
+        prep_kata_block(w, &t->blocks[i], 0);
+    prep_bn(w, &t->tip_bn);
+    const nn_kata_policy_head *p = &k->policy;
+    prep_conv(w, &p->p1_conv);
+    prep_conv(w, &p->g1_conv);
+    prep_bn(w, &p->g1_bn);
+    note_matmul(w, &p->gpool_to_bias);
+    prep_bn(w, &p->p1_bn);
+    prep_conv(w, &p->p2_conv);
+    note_matmul(w, &p->gpool_to_pass);
+    if (p->has_pass2)
+        note_matmul(w, &p->gpool_to_pass2);
+    w->max_vec = max_int(w->max_vec, 3 * p->g1_conv.c_out);
+    const nn_kata_value_head *v = &k->value;
+    prep_conv(w, &v->v1_conv);
+    prep_bn(w, &v->v1_bn);
+    note_matmul(w, &v->v2);
+    note_matmul(w, &v->v3);
+    note_matmul(w, &v->sv3);
+    prep_conv(w, &v->ownership_conv);
+    w->max_vec = max_int(w->max_vec, 3 * v->v1_conv.c_out);
+}
+
+static void prep_lz(cpu_weights *w, const struct nn_lz_desc *lz)
+{
+    prep_conv(w, &lz->input_conv);
+    prep_bn(w, &lz->input_bn);
+    for (int i = 0; i < lz->blocks; i++) {
+        prep_conv(w, &lz->block[i].conv1);
+        prep_bn(w, &lz->block[i].bn1);
+        prep_conv(w, &lz->block[i].conv2);
+        prep_bn(w, &lz->block[i].bn2);
+    }
+    prep_conv(w, &lz->policy_conv);
+    prep_bn(w, &lz->policy_bn);
+    note_matmul(w, &lz->policy_fc);
+    prep_conv(w, &lz->value_conv);
+    prep_bn(w, &lz->value_bn);
+    note_matmul(w, &lz->value_fc1);
+    note_matmul(w, &lz->value_fc2);
+}
+
+static void cpu_free(void *weights)
+{
+    cpu_weights *w = weights;
+    if (!w)
+        return;
+    for (int i = 0; i < w->num; i++) {
+        free(w->prep[i].a);
+        free(w->prep[i].b);
+    }
+    free(w->prep);
+    free(w);
+}
+
+static void *cpu_load(const nn_desc *d, char *err, int err_len)
+{
+    nn_cpu_init();
+    cpu_weights *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory", d->source);
+        return NULL;
+    }
+    w->d = d;
+    if (d->family == NN_FAMILY_KATA)
+        prep_kata(w, d->kata);
+    else
+        prep_lz(w, d->lz);
+    if (w->oom || w->max_c > NN_CPU_MAX_CHANNELS || w->max_vec > NN_CPU_MAX_CHANNELS * 3) {
+        snprintf(err, (size_t)err_len, w->oom ? "%s: cpu backend: out of memory for prepared weights"
+                                              : "%s: cpu backend: layers wider than %d channels",
+                 d->source, NN_CPU_MAX_CHANNELS);
+        cpu_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void cpu_context_free(void *ctx)
+{
+    cpu_ctx *C = ctx;
+    if (!C)
+        return;
+    for (int l = 0; C->lv && l <= C->w->depth; l++) {
+        free(C->lv[l].a);
+        free(C->lv[l].t);
+        free(C->lv[l].g);
+    }
+    free(C->lv);
+    free(C->x);
+    free(C->v);
+    free(C->m);
+    free(C->scratch);
+    free(C->pooled);
+    free(C->bias);
+    free(C->hidden);
+    free(C);
+}
+
+static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batch, char *err,
+                             int err_len)
+{
+    const cpu_weights *w = weights;
+    cpu_ctx *C = calloc(1, sizeof *C);
+    if (!C) {
+        snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory", d->source);
+        return NULL;
+    }
+    C->w = w;
+    size_t act = (size_t)max_batch * w->max_c * CPU_MAX_AREA;
+    size_t wino = (size_t)NN_WINO_POINTS * w->max_c * nn_cpu_wino_tiles(max_batch, 19);
+    size_t vec = (size_t)max_batch * w->max_vec + 1;
+    bool ok = (C->lv = calloc((size_t)w->depth + 1, sizeof *C->lv)) != NULL;
+    for (int l = 0; ok && l <= w->depth; l++) {
+        C->lv[l].a = malloc(sizeof(float) * act);
+        C->lv[l].t = malloc(sizeof(float) * act);
+        C->lv[l].g = malloc(sizeof(float) * act);
+        ok = C->lv[l].a && C->lv[l].t && C->lv[l].g;
+    }
+    /* calloc where a BLAS product is written with beta = 0 over memory never yet written */
+    ok = ok && (C->x = malloc(sizeof(float) * act)) && (C->v = malloc(sizeof(float) * wino)) &&
+         (C->m = calloc(wino, sizeof(float))) &&
+         (C->scratch = calloc(w->gemm_scratch * (size_t)max_batch + 1, sizeof(float))) &&
+         (C->pooled = malloc(sizeof(float) * vec)) && (C->bias = malloc(sizeof(float) * vec)) &&
+         (C->hidden = malloc(sizeof(float) * vec));
+    if (!ok) {
+        snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory for a batch of %d",
+                 d->source, max_batch);
+        cpu_context_free(C);
+        return NULL;
+    }
+    return C;
+}
+
+/* ---- layers by description -------------------------------------------------------------- */
+
+static nn_cpu_affine affine(const cpu_ctx *C, const nn_bn_desc *b, nn_activation act)
+{
+    const cpu_prep *p = prep_find(C->w, b);
+    return (nn_cpu_affine){p->a, p->b, act};
+}
+
+/* The epilogue of batch norm b and act, with an optional per-image bias before it. */
+static nn_cpu_epilogue bn_epilogue(const cpu_ctx *C, const nn_bn_desc *b, nn_activation act,
+                                   const float *image_bias)
+{
+    const cpu_prep *p = prep_find(C->w, b);
+    return (nn_cpu_epilogue){.image_bias = image_bias, .scale = p->a, .shift = p->b, .act = act};
+}
+
+static void conv(cpu_ctx *C, const nn_conv_desc *c, int n, int size, const float *x,
+                 const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *y)
+{
+    nn_cpu_epilogue with_bias = *e;
+    with_bias.conv_bias = c->bias;
+    const cpu_prep *p = prep_find(C->w, c);
+    if (p->wino)
+        nn_cpu_wino_conv(c->c_in, c->c_out, p->a, n, size, x, pre, &with_bias, C->v, C->m, y);
+    else
+        nn_cpu_gemm_conv(c, p->a ? p->a : c->w, n, size, x, pre, &with_bias, C->scratch, y);
+}
+
+static void activate_all(nn_activation act, size_t len, float *x)
+{
+    for (size_t i = 0; i < len; i++)
+        x[i] = nn_cpu_activate(act, x[i]);
+}
+
+/* ---- KataGo -------------------------------------------------------------------------------- */
+
+static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int size, float *x)
+{
+    cpu_level *L = &C->lv[level];
+    int area = size * size;
+    nn_cpu_affine pre1 = affine(C, &b->bn1, b->act1), pre2 = affine(C, &b->bn2, b->act2);
+    nn_cpu_epilogue plain = {.act = NN_ACT_IDENTITY};
+    nn_cpu_epilogue add = {.residual = x, .act = NN_ACT_IDENTITY};
+    switch (b->kind) {
+    case NN_KATA_BLOCK_ORDINARY: {
+        nn_cpu_epilogue e1 = bn_epilogue(C, &b->bn2, b->act2, NULL);
+        conv(C, &b->conv1, n, size, x, &pre1, &e1, L->t);
+        conv(C, &b->conv2, n, size, L->t, NULL, &add, x);
+        break;
+    }
+    case NN_KATA_BLOCK_GPOOL: {
+        /* the pooled branch reads the activated input too, so it is made once */
+        nn_cpu_affine_apply(&pre1, (size_t)n * area, b->bn1.c, x, L->a);
+        nn_cpu_epilogue eg = bn_epilogue(C, &b->gpool_bn, b->gpool_act, NULL);
+        conv(C, &b->gpool_conv, n, size, L->a, NULL, &eg, L->g);
+        nn_cpu_kata_pool(n, b->gpool_conv.c_out, area, L->g, 0, C->pooled);
+        nn_cpu_matmul_batch(&b->gpool_to_bias, n, C->pooled, C->bias);
+        nn_cpu_epilogue e1 = bn_epilogue(C, &b->bn2, b->act2, C->bias);
+        conv(C, &b->conv1, n, size, L->a, NULL, &e1, L->t);
+        conv(C, &b->conv2, n, size, L->t, NULL, &add, x);
+        break;
+    }
+    case NN_KATA_BLOCK_NESTED:
+        conv(C, &b->conv1, n, size, x, &pre1, &plain, L->t);
+        for (int i = 0; i < b->num_inner; i++)
+            kata_block(C, &b->inner[i], level + 1, n, size, L->t);
+        conv(C, &b->conv2, n, size, L->t, &pre2, &add, x);
+        break;
+    }
+}
+
+static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_batch *b)
+{
+    int n = b->n, size = b->size, area = size * size;
+    const nn_kata_trunk *t = &k->trunk;
+    cpu_level *L = &C->lv[0];
+    nn_cpu_transpose(n, k->num_spatial, area, b->spatial, L->g);
+    nn_cpu_matmul_batch(&t->initial_matmul, n, b->global, C->bias);
+    nn_cpu_epilogue e0 = {.image_bias = C->bias, .act = NN_ACT_IDENTITY};
+    conv(C, &t->initial_conv, n, size, L->g, NULL, &e0, C->x);
+    for (int i = 0; i < t->num_blocks; i++)
+        kata_block(C, &t->blocks[i], 0, n, size, C->x);
+    nn_cpu_affine tip = affine(C, &t->tip_bn, t->tip_act);
+    nn_cpu_affine_apply(&tip, (size_t)n * area, t->tip_bn.c, C->x, C->x);
+
+    const nn_kata_policy_head *p = &k->policy;
+    nn_cpu_epilogue eg = bn_epilogue(C, &p->g1_bn, p->g1_act, NULL);
+    conv(C, &p->g1_conv, n, size, C->x, NULL, &eg, L->g);
+    nn_cpu_kata_pool(n, p->g1_conv.c_out, area, L->g, 0, C->pooled);
+    nn_cpu_matmul_batch(&p->gpool_to_bias, n, C->pooled, C->bias);
+    nn_cpu_epilogue ep = bn_epilogue(C, &p->p1_bn, p->p1_act, C->bias);
+    conv(C, &p->p1_conv, n, size, C->x, NULL, &ep, L->t);
+    nn_cpu_epilogue plain = {.act = NN_ACT_IDENTITY};
+    conv(C, &p->p2_conv, n, size, L->t, NULL, &plain, L->a);
+    nn_cpu_transpose(n, area, p->out_channels, L->a, b->policy);
+    if (p->has_pass2) {
+        nn_cpu_matmul_batch(&p->gpool_to_pass, n, C->pooled, C->hidden);
+        activate_all(p->pass_act, (size_t)n * p->gpool_to_pass.c_out, C->hidden);
+        nn_cpu_matmul_batch(&p->gpool_to_pass2, n, C->hidden, b->pass);
+    } else {
+        nn_cpu_matmul_batch(&p->gpool_to_pass, n, C->pooled, b->pass);
+    }
+
+    const nn_kata_value_head *v = &k->value;
+    nn_cpu_epilogue ev = bn_epilogue(C, &v->v1_bn, v->v1_act, NULL);
+    conv(C, &v->v1_conv, n, size, C->x, NULL, &ev, L->a);
+    nn_cpu_kata_pool(n, v->v1_conv.c_out, area, L->a, 1, C->pooled);
+    nn_cpu_matmul_batch(&v->v2, n, C->pooled, C->hidden);
+    activate_all(v->v2_act, (size_t)n * v->v2.c_out, C->hidden);
+    nn_cpu_matmul_batch(&v->v3, n, C->hidden, b->value);
+    nn_cpu_matmul_batch(&v->sv3, n, C->hidden, b->score);
+    conv(C, &v->ownership_conv, n, size, L->a, NULL, &plain, b->ownership);
+}
+
+/* ---- Leela Zero ---------------------------------------------------------------------------- */
+
+static void lz_forward(cpu_ctx *C, const struct nn_lz_desc *lz, const nn_backend_batch *b)
+{
+    int n = b->n, size = NN_LZ_BOARD_SIZE;
+    cpu_level *L = &C->lv[0];
+    nn_cpu_transpose(n, NN_LZ_INPUT_PLANES, NN_LZ_POINTS, b->spatial, L->g);
+    nn_cpu_epilogue e = bn_epilogue(C, &lz->input_bn, NN_ACT_RELU, NULL);
+    conv(C, &lz->input_conv, n, size, L->g, NULL, &e, C->x);
+    for (int i = 0; i < lz->blocks; i++) {
+        const nn_lz_block *blk = &lz->block[i];
+        nn_cpu_epilogue e1 = bn_epilogue(C, &blk->bn1, NN_ACT_RELU, NULL);
+        conv(C, &blk->conv1, n, size, C->x, NULL, &e1, L->t);
+        nn_cpu_epilogue e2 = bn_epilogue(C, &blk->bn2, NN_ACT_RELU, NULL);
+        e2.residual = C->x;
+        conv(C, &blk->conv2, n, size, L->t, NULL, &e2, C->x);
+    }
+    nn_cpu_epilogue ep = bn_epilogue(C, &lz->policy_bn, NN_ACT_RELU, NULL);
+    conv(C, &lz->policy_conv, n, size, C->x, NULL, &ep, L->a);
+    /* the fully connected layer reads Leela Zero's plane-major order */
+    nn_cpu_transpose(n, NN_LZ_POINTS, NN_LZ_POLICY_CHANNELS, L->a, L->t);
+    nn_cpu_matmul_batch(&lz->policy_fc, n, L->t, b->policy);
+    nn_cpu_epilogue ev = bn_epilogue(C, &lz->value_bn, NN_ACT_RELU, NULL);
+    conv(C, &lz->value_conv, n, size, C->x, NULL, &ev, L->g);
+    nn_cpu_matmul_batch(&lz->value_fc1, n, L->g, C->hidden);
+    activate_all(NN_ACT_RELU, (size_t)n * NN_LZ_VALUE_HIDDEN, C->hidden);
+    nn_cpu_matmul_batch(&lz->value_fc2, n, C->hidden, b->value);
+}
+
+static bool cpu_forward(void *ctx, const nn_backend_batch *b, char *err, int err_len)
+{
+    cpu_ctx *C = ctx;
+    if (C->w->d->family == NN_FAMILY_KATA)
+        kata_forward(C, C->w->d->kata, b);
+    else
+        lz_forward(C, C->w->d->lz, b);
+    return true;
+}
+
+const nn_backend_ops nn_cpu_backend = {"cpu", cpu_load, cpu_free, cpu_context_new,
+                                       cpu_context_free, cpu_forward};

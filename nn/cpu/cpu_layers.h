@@ -1,0 +1,94 @@
+/* nn/cpu/cpu_layers.h -- batched float32 layers of the "cpu" backend (cpu_backend.c). Each is
+ * tested against its nn/ref twin (tests/test_nn.c).
+ *
+ * Activations are NHWC over a whole batch, x[n][size][size][c]: channels innermost, so every
+ * tile transform, batch norm and activation is plain SIMD over contiguous channels, and a 1x1
+ * convolution of the whole batch is one sgemm. (The backend's own inputs and outputs stay
+ * NCHW, as nn/backend.h lays them out; nn_cpu_transpose converts at the edges.)
+ *
+ * 3x3 convolutions use Winograd F(4x4, 3x3) (Lavin & Gray 2015): every 6x6 input tile d (4x4
+ * outputs plus a 1-point halo, tiles overlapping by 2) becomes B^T d B, the 3x3 filter g becomes
+ * G g G^T, and the 36 points of the transformed tiles are 36 independent matrix products
+ * M[k][tiles][c_out] = V[k][tiles][c_in] U[k][c_in][c_out] over every tile of the whole batch:
+ * 2.25x fewer multiplies than direct convolution, in large BLAS-friendly shapes. The output
+ * transform A^T m A applies the layer's epilogue (bias, batch norm, residual add, activation)
+ * while each value is in registers; the input transform can apply the preceding batch norm and
+ * activation (KataGo's pre-activation blocks) the same way. Other kernels go through im2col.
+ */
+#ifndef SHIDO_NN_CPU_CPU_LAYERS_H
+#define SHIDO_NN_CPU_CPU_LAYERS_H
+
+#include <stddef.h>
+
+#include "nn/desc.h"
+
+#define NN_WINO_OUT 4                          /* output tile side */
+#define NN_WINO_IN 6                           /* input tile side */
+#define NN_WINO_POINTS (NN_WINO_IN * NN_WINO_IN)
+#define NN_CPU_MAX_CHANNELS 2048               /* widest layer the backend takes */
+
+/* y = act(x * scale[c] + shift[c]) per channel: a batch norm folded with its activation. */
+typedef struct nn_cpu_affine {
+    const float *scale, *shift;   /* [c] */
+    nn_activation act;
+} nn_cpu_affine;
+
+/* What a convolution's output goes through before it is stored, in this order:
+ *   v = conv + conv_bias[c] + image_bias[i][c];  v = v * scale[c] + shift[c];
+ *   v += residual[i][y][x][c];  y = act(v)
+ * Every pointer may be NULL (0, or 1 for scale); residual may be the output itself. */
+typedef struct nn_cpu_epilogue {
+    const float *conv_bias, *image_bias, *scale, *shift, *residual;
+    nn_activation act;
+} nn_cpu_epilogue;
+
+/* Sets OpenBLAS to one thread, once per process (one BLAS per search worker); any thread may
+ * call it any number of times. */
+void nn_cpu_init(void);
+
+/* Tiles of a batch: n * ceil(size / 4)^2. */
+size_t nn_cpu_wino_tiles(int n, int size);
+
+/* u[36][c_in][c_out] = G g G^T for every 3x3 filter g of w[c_out][c_in][3][3]. */
+void nn_cpu_wino_filter(int c_out, int c_in, const float *w, float *u);
+
+/* y[n][size][size][c_out] = epilogue(conv(pre(x))) for x[n][size][size][c_in] with a
+ * pre-transformed 3x3 filter u, zero padding (padding is not put through pre). v and m are
+ * scratch of 36 * tiles * c_in and 36 * tiles * c_out floats; m must hold zeros on entry (the
+ * first time: calloc) and holds zeros again on return. y must not overlap x; the residual may
+ * be y. */
+void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
+                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *v, float *m,
+                      float *y);
+
+/* Any kernel (c->w as in desc.h) by im2col and one sgemm over the batch; 1x1 kernels read the
+ * activations directly. w is c->w for 1x1 kernels, else nn_cpu_gemm_weights' reordering.
+ * scratch holds nn_cpu_gemm_conv_scratch(c, n, size) floats. y must not overlap x; the
+ * residual may be y. */
+void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w);   /* [c_out][ky][kx][c_in] */
+size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int size);
+void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, const float *x,
+                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *scratch,
+                      float *y);
+
+/* y = pre(x) elementwise over `points` rows of c channels (y may be x). */
+void nn_cpu_affine_apply(const nn_cpu_affine *a, size_t points, int c, const float *x, float *y);
+
+/* Batch norm b folded into scale[c] and shift[c] (computed in double). */
+void nn_cpu_bn_fold(const nn_bn_desc *b, float *scale, float *shift);
+
+/* y[n][c_out] = x[n][c_in] . w + bias (one sgemm for the batch). */
+void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *y);
+
+/* KataGo's global pooling of x[n][area][c] into out[n][3c] (nn/desc_kata.h): mean, mean *
+ * (sqrt(area) - 14) / 10, then the maximum (gpool) or mean * ((sqrt(area) - 14)^2 / 100 - 0.1)
+ * (value head). */
+void nn_cpu_kata_pool(int n, int c, int area, const float *x, int value_head, float *out);
+
+/* dst[i][col][row] = src[i][row][col] for n matrices of rows x cols (NCHW <-> NHWC). */
+void nn_cpu_transpose(int n, int rows, int cols, const float *src, float *dst);
+
+/* The activation of one value (mish through a polynomial exp good to ~2e-7 relative). */
+float nn_cpu_activate(nn_activation act, float v);
+
+#endif

@@ -1,0 +1,351 @@
+/* nn/nn.c -- the evaluator of nn.h: models bound to a backend, contexts, batched evaluation. */
+#include "nn/nn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/backend.h"
+#include "nn/desc_kata.h"
+#include "nn/desc_lz.h"
+#include "nn/kata_inputs.h"
+#include "nn/lz_inputs.h"
+#include "nn/ref/kata_forward.h"
+#include "nn/ref/lz_forward.h"
+#include "weights/weights.h"
+
+struct nn_model {
+    nn_desc *desc;
+    const nn_backend_ops *backend;
+    void *weights;   /* the backend's prepared weights */
+};
+
+/* Per position slot of a batch: input planes and raw outputs sized for a 19x19 tensor. */
+struct nn_context {
+    nn_model *model;
+    int max_batch;
+    void *backend_ctx;
+    size_t spatial_len, global_len, policy_len, pass_len, score_len;  /* floats per position */
+    float *spatial, *global, *policy, *pass, *value, *score, *ownership;
+    int *slot_query;           /* [max_batch]: the query in each slot of the current forward */
+    nn_kata_inputs *inputs;    /* working memory of the KataGo input features */
+    nn_kata_output *kata;      /* one position's KataGo output while it is converted */
+};
+
+static const nn_backend_ops *const backends[] = {&nn_cpu_backend, &nn_ref_backend, NULL};
+static const char *const backend_names[] = {"cpu", "ref", NULL};
+
+const char *const *nn_backend_names(void) { return backend_names; }
+
+const nn_backend_ops *nn_backend_find(const char *name)
+{
+    for (int i = 0; backends[i]; i++)
+        if (!strcmp(backends[i]->name, name))
+            return backends[i];
+    return NULL;
+}
+
+nn_model *nn_model_from_desc(nn_desc *d, const char *backend, char *err, int err_len)
+{
+    nn_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, (size_t)err_len, "%s: out of memory", d->source);
+        nn_desc_free(d);
+        return NULL;
+    }
+    m->desc = d;
+    if (backend) {
+        m->backend = nn_backend_find(backend);
+        if (!m->backend)
+            snprintf(err, (size_t)err_len, "%s: unknown backend \"%s\" (this build has: cpu, ref)",
+                     d->source, backend);
+        else
+            m->weights = m->backend->load(d, err, err_len);
+    } else {
+        for (int i = 0; backends[i] && !m->weights; i++) {
+            m->backend = backends[i];
+            m->weights = m->backend->load(d, err, err_len);
+        }
+    }
+    if (!m->weights) {
+        nn_desc_free(d);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+nn_model *nn_model_load(const char *path, const char *backend, char *err, int err_len)
+{
+    nn_desc *d = weights_load(path, err, err_len);
+    return d ? nn_model_from_desc(d, backend, err, err_len) : NULL;
+}
+
+void nn_model_free(nn_model *m)
+{
+    if (!m)
+        return;
+    m->backend->free(m->weights);
+    nn_desc_free(m->desc);
+    free(m);
+}
+
+const nn_desc *nn_model_desc(const nn_model *m) { return m->desc; }
+const char *nn_model_backend(const nn_model *m) { return m->backend->name; }
+nn_family nn_model_family(const nn_model *m) { return m->desc->family; }
+
+void nn_context_free(nn_context *c)
+{
+    if (!c)
+        return;
+    if (c->backend_ctx)
+        c->model->backend->context_free(c->backend_ctx);
+    free(c->spatial);
+    free(c->global);
+    free(c->policy);
+    free(c->pass);
+    free(c->value);
+    free(c->score);
+    free(c->ownership);
+    free(c->slot_query);
+    free(c->inputs);
+    free(c->kata);
+    free(c);
+}
+
+nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len)
+{
+    if (max_batch < 1 || max_batch > 4096) {
+        snprintf(err, (size_t)err_len, "nn_context_new: batch size %d out of range 1..4096",
+                 max_batch);
+        return NULL;
+    }
+    nn_context *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, (size_t)err_len, "nn_context_new: out of memory");
+        return NULL;
+    }
+    c->model = m;
+    c->max_batch = max_batch;
+    const nn_desc *d = m->desc;
+    if (d->family == NN_FAMILY_KATA) {
+        const nn_kata_desc *k = d->kata;
+        c->spatial_len = (size_t)k->num_spatial * NN_MAX_POINTS;
+        c->global_len = (size_t)k->num_global;
+        c->policy_len = (size_t)k->policy.out_channels * NN_MAX_POINTS;
+        c->pass_len = (size_t)k->policy.out_channels;
+        c->score_len = (size_t)k->score_channels;
+    } else {
+        c->spatial_len = (size_t)NN_LZ_INPUT_PLANES * NN_LZ_POINTS;
+        c->policy_len = NN_LZ_POLICY_OUTPUTS;
+    }
+    size_t b = (size_t)max_batch;
+    /* +1 keeps every calloc non-empty (LZ nets have no global, pass or score outputs) */
+    c->spatial = calloc(b * c->spatial_len, sizeof *c->spatial);
+    c->global = calloc(b * c->global_len + 1, sizeof *c->global);
+    c->policy = calloc(b * c->policy_len, sizeof *c->policy);
+    c->pass = calloc(b * c->pass_len + 1, sizeof *c->pass);
+    c->value = calloc(b * 3, sizeof *c->value);
+    c->score = calloc(b * c->score_len + 1, sizeof *c->score);
+    c->ownership = calloc(b * NN_MAX_POINTS, sizeof *c->ownership);
+    c->slot_query = calloc(b, sizeof *c->slot_query);
+    c->inputs = d->family == NN_FAMILY_KATA ? malloc(sizeof *c->inputs) : NULL;
+    c->kata = d->family == NN_FAMILY_KATA ? malloc(sizeof *c->kata) : NULL;
+    if (!c->spatial || !c->global || !c->policy || !c->pass || !c->value || !c->score ||
+        !c->ownership || !c->slot_query || (d->family == NN_FAMILY_KATA && (!c->inputs || !c->kata))) {
+        snprintf(err, (size_t)err_len, "nn_context_new: out of memory");
+        nn_context_free(c);
+        return NULL;
+    }
+    c->backend_ctx = m->backend->context_new(d, m->weights, max_batch, err, err_len);
+    if (!c->backend_ctx) {
+        nn_context_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void kata_result(const nn_kata_output *k, nn_result *r)
+{
+    int area = k->size * k->size;
+    r->size = k->size;
+    r->family = NN_FAMILY_KATA;
+    r->has_score = true;
+    r->has_ownership = true;
+    r->white_win = k->white_win;
+    r->white_loss = k->white_loss;
+    r->no_result = k->no_result;
+    r->white_lead = k->white_lead;
+    r->white_score_selfplay = k->white_score_selfplay;
+    r->white_score_selfplay_sq = k->white_score_selfplay_sq;
+    double var = k->white_score_selfplay_sq - k->white_score_selfplay * k->white_score_selfplay;
+    r->white_score_stdev = var > 0 ? sqrt(var) : 0.0;
+    r->var_time_left = k->var_time_left;
+    r->shortterm_winloss_error = k->shortterm_winloss_error;
+    r->shortterm_score_error = k->shortterm_score_error;
+    memcpy(r->policy, k->policy, (size_t)area * sizeof *r->policy);
+    r->policy[area] = k->policy_pass;
+    memcpy(r->white_ownership, k->white_ownership, (size_t)area * sizeof *r->white_ownership);
+}
+
+static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const float *logits,
+                      float value, nn_result *r)
+{
+    float net_policy[NN_LZ_POLICY_OUTPUTS], head_winrate;
+    nn_lz_postprocess(logits, value, net_policy, &head_winrate);
+    nn_lz_policy_to_board(symmetry, net_policy, r->policy);
+    float winrate = nn_lz_winrate_to_move(d->lz, g->board.to_move, head_winrate);
+    r->size = g->board.size;
+    r->family = NN_FAMILY_LZ;
+    r->has_score = r->has_ownership = false;
+    r->white_win = g->board.to_move == GO_WHITE ? winrate : 1.0 - winrate;
+    r->white_loss = 1.0 - r->white_win;
+    r->no_result = 0;
+    r->white_lead = r->white_score_selfplay = r->white_score_selfplay_sq = 0;
+    r->white_score_stdev = 0;
+    r->var_time_left = r->shortterm_winloss_error = r->shortterm_score_error = -1;
+    memset(r->white_ownership, 0, sizeof r->white_ownership);
+}
+
+/* Writes the inputs of query q into slot s of a batch of its board size; false with a message on a query the net cannot
+ * take. */
+static bool fill_slot(nn_context *c, int s, const nn_query *q, char *err, int err_len)
+{
+    const nn_desc *d = c->model->desc;
+    /* packed for this board size, as backend.h lays batches out */
+    size_t area = (size_t)q->game->board.size * q->game->board.size;
+    float *spatial = c->spatial + (size_t)s * (c->spatial_len / NN_MAX_POINTS) * area;
+    if (d->family == NN_FAMILY_KATA)
+        return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, c->inputs,
+                                   spatial, c->global + (size_t)s * c->global_len, err, err_len);
+    if (q->game->board.size != NN_LZ_BOARD_SIZE || q->symmetry < 0 ||
+        q->symmetry >= NN_LZ_SYMMETRIES || !nn_lz_inputs(q->game, q->symmetry, spatial)) {
+        snprintf(err, (size_t)err_len,
+                 "%s: eval: Leela Zero networks take 19x19 boards and symmetries 0..7 (got %dx%d, "
+                 "symmetry %d)", d->source, q->game->board.size, q->game->board.size,
+                 q->symmetry);
+        return false;
+    }
+    return true;
+}
+
+/* Runs the slots 0..n-1 (all of board size `size`) through the backend and post-processes
+ * each into out[slot_query[slot]]. */
+static bool forward_slots(nn_context *c, int n, int size, const nn_query *q, nn_result *out,
+                          char *err, int err_len)
+{
+    const nn_model *m = c->model;
+    const nn_desc *d = m->desc;
+    nn_backend_batch b = {.n = n, .size = size, .spatial = c->spatial, .global = c->global,
+                          .policy = c->policy, .pass = c->pass, .value = c->value,
+                          .score = c->score, .ownership = c->ownership};
+    if (!m->backend->forward(c->backend_ctx, &b, err, err_len))
+        return false;
+    /* the backend packs each position's outputs for this board size back to back */
+    size_t area = (size_t)size * size;
+    for (int s = 0; s < n; s++) {
+        const nn_query *qs = &q[c->slot_query[s]];
+        nn_result *r = &out[c->slot_query[s]];
+        if (d->family == NN_FAMILY_LZ) {
+            lz_result(d, qs->game, qs->symmetry, c->policy + (size_t)s * NN_LZ_POLICY_OUTPUTS,
+                      c->value[s], r);
+            continue;
+        }
+        const nn_kata_desc *k = d->kata;
+        size_t oc = (size_t)k->policy.out_channels;
+        nn_kata_raw raw = {.policy = c->policy + s * oc * area, .pass = c->pass + s * oc,
+                           .value = c->value + (size_t)s * 3,
+                           .score = c->score + (size_t)s * c->score_len,
+                           .ownership = c->ownership + (size_t)s * area};
+        nn_kata_post_outputs(k, qs->game, qs->symmetry, qs->policy_optimism, &raw, c->kata);
+        kata_result(c->kata, r);
+    }
+    return true;
+}
+
+bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len)
+{
+    if (n < 1 || n > c->max_batch) {
+        snprintf(err, (size_t)err_len, "nn_eval: batch of %d positions, context takes 1..%d", n,
+                 c->max_batch);
+        return false;
+    }
+    /* One forward per board size present, in order of first appearance; done marks queries
+     * already evaluated. */
+    bool done[4096] = {false};
+    for (int first = 0; first < n; first++) {
+        if (done[first])
+            continue;
+        int size = q[first].game->board.size, slots = 0;
+        for (int i = first; i < n; i++) {
+            if (done[i] || q[i].game->board.size != size)
+                continue;
+            if (!fill_slot(c, slots, &q[i], err, err_len))
+                return false;
+            c->slot_query[slots++] = i;
+            done[i] = true;
+        }
+        if (!forward_slots(c, slots, size, q, out, err, err_len))
+            return false;
+    }
+    return true;
+}
+
+bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double policy_optimism,
+                     nn_result *out, char *err, int err_len)
+{
+    nn_query q[8];
+    int n = 0;
+    for (int s = 0; s < 8; s++)
+        if (sym_mask & (1u << s))
+            q[n++] = (nn_query){g, s, policy_optimism};
+    if (n == 0) {
+        snprintf(err, (size_t)err_len, "nn_eval_average: no symmetry chosen");
+        return false;
+    }
+    nn_result *r = malloc((size_t)n * sizeof *r);
+    if (!r) {
+        snprintf(err, (size_t)err_len, "nn_eval_average: out of memory");
+        return false;
+    }
+    bool ok = nn_eval(c, n, q, r, err, err_len);
+    if (ok) {
+        *out = r[0];
+        int moves = out->size * out->size + 1;
+        for (int i = 1; i < n; i++) {
+            out->white_win += r[i].white_win;
+            out->white_loss += r[i].white_loss;
+            out->no_result += r[i].no_result;
+            out->white_lead += r[i].white_lead;
+            out->white_score_selfplay += r[i].white_score_selfplay;
+            out->white_score_selfplay_sq += r[i].white_score_selfplay_sq;
+            out->var_time_left += r[i].var_time_left;
+            out->shortterm_winloss_error += r[i].shortterm_winloss_error;
+            out->shortterm_score_error += r[i].shortterm_score_error;
+            for (int k = 0; k < moves; k++)
+                out->policy[k] += r[i].policy[k];
+            for (int k = 0; k < moves - 1; k++)
+                out->white_ownership[k] += r[i].white_ownership[k];
+        }
+        double inv = 1.0 / n;
+        out->white_win *= inv;
+        out->white_loss *= inv;
+        out->no_result *= inv;
+        out->white_lead *= inv;
+        out->white_score_selfplay *= inv;
+        out->white_score_selfplay_sq *= inv;
+        out->var_time_left *= inv;
+        out->shortterm_winloss_error *= inv;
+        out->shortterm_score_error *= inv;
+        for (int k = 0; k < moves; k++)
+            out->policy[k] = (float)(out->policy[k] * inv);
+        for (int k = 0; k < moves - 1; k++)
+            out->white_ownership[k] = (float)(out->white_ownership[k] * inv);
+        double var = out->white_score_selfplay_sq -
+                     out->white_score_selfplay * out->white_score_selfplay;
+        out->white_score_stdev = var > 0 ? sqrt(var) : 0.0;
+    }
+    free(r);
+    return ok;
+}

@@ -1,0 +1,97 @@
+/* nn/nn.h -- the public face of the network evaluator: what mcts/ and tools/ see.
+ *
+ * A model is a loaded network (Leela Zero or KataGo, any supported file format version) bound to
+ * one backend ("ref": the plain-loop reference; "cpu": OpenBLAS; "cuda" in CUDA builds). A model
+ * is immutable once made and may be shared by any number of threads. A context holds the
+ * scratch memory of one evaluator: each search thread owns its own context (a context must not
+ * be used by two threads at once). nn_eval evaluates a batch of positions in one forward pass.
+ *
+ * Results are in the board's own orientation (the symmetry is undone) and from WHITE's point of
+ * view for values, as KataGo's kata-raw-nn prints them. Leela Zero nets fill the win/loss
+ * values (their winrate turned to white's view) and the policy; the rest is absent (has_score and
+ * has_ownership false, the fields -1 / 0).
+ */
+#ifndef SHIDO_NN_NN_H
+#define SHIDO_NN_NN_H
+
+#include <stdbool.h>
+
+#include "go/board.h"
+#include "go/game.h"
+#include "nn/desc.h"
+
+#define NN_MAX_POINTS (GO_MAX_SIZE * GO_MAX_SIZE)
+#define NN_MAX_MOVES (NN_MAX_POINTS + 1)   /* every point, then pass */
+
+/* KataGo's default policy optimism for kata-raw-nn and the search root */
+#define NN_DEFAULT_POLICY_OPTIMISM 0.2
+
+typedef struct nn_model nn_model;
+typedef struct nn_context nn_context;
+
+/* One position to evaluate. */
+typedef struct nn_query {
+    const go_game *game;      /* evaluated for its side to move; only read, during nn_eval */
+    int symmetry;             /* 0..7: KataGo's numbering for KataGo nets, Leela Zero's for its */
+    double policy_optimism;   /* KataGo nets with an optimistic policy channel (version 12 on);
+                                 ignored by the others */
+} nn_query;
+
+typedef struct nn_result {
+    int size;                  /* board size; moves are indexed [y * size + x], pass = size^2 */
+    nn_family family;
+    bool has_score;            /* KataGo nets (model version 4 on): the score fields are valid */
+    bool has_ownership;        /* KataGo nets: white_ownership is valid */
+    double white_win, white_loss, no_result;
+    double white_lead;                 /* points; KataGo's whiteLead */
+    double white_score_selfplay;       /* points; KataGo's whiteScoreSelfplay (score mean) */
+    double white_score_selfplay_sq;    /* KataGo's whiteScoreSelfplaySq */
+    double white_score_stdev;          /* sqrt(max(0, sq - mean^2)) */
+    double var_time_left, shortterm_winloss_error, shortterm_score_error;  /* -1 when absent */
+    /* Policy over moves then pass (index size * size). KataGo nets: KataGo's softmax over the
+     * legal moves with NAN on illegal ones. Leela Zero nets: the raw softmax over all 362
+     * outputs as `heatmap` prints it (occupied points included); callers that search must
+     * keep only legal moves and renormalise. */
+    float policy[NN_MAX_MOVES];
+    float white_ownership[NN_MAX_POINTS];   /* +1 white, -1 black; KataGo nets only */
+} nn_result;
+
+/* The backends this build has, in order of preference ("cuda" when built and a device works,
+ * then "cpu", then "ref"); a NULL-terminated static array. */
+const char *const *nn_backend_names(void);
+
+/* Loads a weight file (any format weights/ reads) and prepares it for backend (NULL: the first
+ * of nn_backend_names that accepts it). Returns NULL with a message naming the file in err on
+ * failure. The caller frees the model with nn_model_free. */
+nn_model *nn_model_load(const char *path, const char *backend, char *err, int err_len);
+
+/* Makes a model of a description already loaded. Takes ownership of d in every case (it is
+ * freed on failure). Returns NULL with a message in err on failure. */
+nn_model *nn_model_from_desc(nn_desc *d, const char *backend, char *err, int err_len);
+
+/* Frees the model. Every context made from it must be freed first. NULL is fine. */
+void nn_model_free(nn_model *m);
+
+/* The description the model runs (owned by the model), its backend's name, its family. */
+const nn_desc *nn_model_desc(const nn_model *m);
+const char *nn_model_backend(const nn_model *m);
+nn_family nn_model_family(const nn_model *m);
+
+/* Scratch for evaluating up to max_batch positions at once. Returns NULL with a message in err
+ * when out of memory. Free with nn_context_free. */
+nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len);
+void nn_context_free(nn_context *c);
+
+/* Evaluates n (1..max_batch) positions: out[i] gets the result of q[i]. Positions may differ in
+ * board size. Returns false with a message in err on a bad query (board size the net cannot
+ * take, symmetry out of range, rules the inputs cannot express) or when out of memory; out is
+ * then unspecified. */
+bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len);
+
+/* Evaluates g under every symmetry set in sym_mask (bit s = symmetry s; 0xff all eight) in one
+ * batch and averages the results (policy, values, scores, ownership) into out, as KataGo does
+ * for several symmetries. Needs a context with max_batch >= the number of bits set. */
+bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double policy_optimism,
+                     nn_result *out, char *err, int err_len);
+
+#endif

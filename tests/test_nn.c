@@ -1,0 +1,627 @@
+/* tests/test_nn.c -- the evaluator of nn/nn.h and its backends: every record of every file in
+ * ../shared/vectors reproduced through nn_eval by each backend (batches mixing records, so board
+ * sizes and symmetries mix), batched results equal to single ones, nn_eval_average equal to the
+ * mean of single evaluations, refused queries, and the layers of the "cpu" backend (Winograd
+ * and im2col convolutions with their fused epilogues, batched matmuls) against the double
+ * reference of nn/ref/ref_ops.h on awkward shapes, with guard bands around every output. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "go/game.h"
+#include "nn/cpu/cpu_layers.h"
+#include "nn/desc.h"
+#include "nn/nn.h"
+#include "nn/ref/ref_ops.h"
+#include "tests/vectors.h"
+#include "tools/synth_nets.h"
+
+#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
+#define VECTORS SHIDO_SHARED_DIR "/vectors/"
+#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
+
+static const char *const backends[] = {"ref", "cpu"};
+
+/* Whether to skip a case costing `macs` multiply-adds in the plain-loop reference: only in the
+ * sanitizer run (SHIDO_VECTORS_STRIDE > 1), where the reference is ~50 times slower; the
+ * ordinary run checks every case. */
+static bool sanitizer_skip(double macs)
+{
+    if (vec_stride() == 1 || macs < 2e8)
+        return false;
+    printf("skipped under SHIDO_VECTORS_STRIDE: %.3g multiply-adds of reference\n", macs);
+    return true;
+}
+
+/* ---- vectors through nn_eval ---------------------------------------------------------------- */
+
+static const struct { const char *weights, *vectors; bool kata; } vec_cases[] = {
+    {"g170-b6c96-s175395328-d26788732.bin.gz", "katago-g170-b6c96.jsonl", true},
+    {"rand-b2c16-v15.bin.gz", "katago-rand-b2c16-v15.jsonl", true},
+    {"rand-b5c192nbt-v15.bin.gz", "katago-rand-b5c192nbt-v15.jsonl", true},
+    {"lz-0k.txt", "lz-0k.jsonl", false},
+    {"lz-rand-b4c32.txt.gz", "lz-rand-b4c32.jsonl", false},
+    {"lz-rand-b2c16-v2.txt.gz", "lz-rand-b2c16-v2.jsonl", false},
+};
+#define NUM_VEC_CASES ((int)(sizeof vec_cases / sizeof vec_cases[0]))
+#define VEC_BATCH 7
+
+/* _i = case * 2 + backend. Records go through nn_eval VEC_BATCH at a time. */
+START_TEST(vectors_through_nn_eval)
+{
+    const char *backend = backends[_i % 2];
+    int ci = _i / 2;
+    char err[2048], path[1024], label[256];
+    /* test_kata and test_lz run the reference on every vector; here nn.c's batching is the
+     * point, which the cpu backend exercises as well */
+    if (!strcmp(backend, "ref") && sanitizer_skip(1e9))
+        return;
+    snprintf(path, sizeof path, "%s%s", WEIGHTS, vec_cases[ci].weights);
+    nn_model *m = nn_model_load(path, backend, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    ck_assert_str_eq(nn_model_backend(m), backend);
+    nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    snprintf(path, sizeof path, "%s%s", VECTORS, vec_cases[ci].vectors);
+    vec_file vf;
+    ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
+    ck_assert_int_gt(vf.num_records, 0);
+    go_game games[VEC_BATCH];
+    nn_query q[VEC_BATCH];
+    const cJSON *recs[VEC_BATCH];
+    nn_result *out = malloc(sizeof *out * VEC_BATCH);
+    ck_assert(out);
+    vec_kata_stats st = {0};
+    double max_policy = 0, max_winrate = 0;
+    int n = 0;
+    for (int r = 0; r < vf.num_records; r += vec_stride()) {
+        const cJSON *rec = vf.records[r];
+        const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+        ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
+        q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"), NN_DEFAULT_POLICY_OPTIMISM};
+        recs[n++] = rec;
+        if (n < VEC_BATCH && r + vec_stride() < vf.num_records)
+            continue;
+        ck_assert_msg(nn_eval(c, n, q, out, err, sizeof err), "%s: %s", id, err);
+        for (int i = 0; i < n; i++) {
+            const nn_result *o = &out[i];
+            ck_assert_int_eq(o->size, games[i].board.size);
+            if (vec_cases[ci].kata) {
+                vec_kata_got got = {{o->white_win, o->white_loss, o->no_result, o->white_lead,
+                                     o->white_score_selfplay, o->white_score_selfplay_sq,
+                                     o->var_time_left, o->shortterm_winloss_error,
+                                     o->shortterm_score_error},
+                                    o->policy, o->white_ownership, o->policy[o->size * o->size]};
+                vec_kata_compare(recs[i], o->size, &got, &st);
+            } else {
+                double win = games[i].board.to_move == GO_WHITE ? o->white_win : o->white_loss;
+                vec_lz_compare(recs[i], o->policy, win, &max_policy, &max_winrate);
+            }
+            go_game_free(&games[i]);
+        }
+        n = 0;
+    }
+    snprintf(label, sizeof label, "%s %s", backend, vec_cases[ci].vectors);
+    if (vec_cases[ci].kata)
+        vec_kata_finish(label, vf.num_records, &st);
+    else
+        printf("%s: max |policy error| %.3g, max |winrate error| %.3g\n", label, max_policy,
+               max_winrate);
+    free(out);
+    vec_file_free(&vf);
+    nn_context_free(c);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- batches against single positions --------------------------------------------------------- */
+
+/* A game of `size` after `moves` moves of a fixed spiral-ish sequence (skipping illegal ones). */
+static void make_game(go_game *g, int size, int moves, unsigned seed)
+{
+    go_rules rules;
+    go_rules_preset(&rules, "tromp-taylor");
+    ck_assert(go_game_init(g, size, &rules, 7.5f));
+    unsigned s = seed * 2654435761u + 12345u;
+    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
+        s = s * 1103515245u + 12345u;
+        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
+        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
+            played++;
+    }
+}
+
+static double max_diff(const nn_result *a, const nn_result *b)
+{
+    ck_assert_int_eq(a->size, b->size);
+    int area = a->size * a->size;
+    double d = 0;
+    const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
+                         a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
+    const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
+                         b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
+    for (int i = 0; i < 6; i++)
+        d = fmax(d, fabs(va[i] - vb[i]));
+    for (int i = 0; i <= area; i++) {
+        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
+        if (!isnan(a->policy[i]))
+            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
+    }
+    for (int i = 0; i < area; i++)
+        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
+    return d;
+}
+
+static const int batch_sizes[] = {1, 3, 17};
+
+/* _i = backend * 3 + batch-size index: a batch mixing boards 9/13/19 and all symmetries equals
+ * the same positions evaluated one by one (exactly for the reference). */
+START_TEST(batch_equals_single)
+{
+    const char *backend = backends[_i / 3];
+    int n = batch_sizes[_i % 3];
+    char err[1024];
+    if (!strcmp(backend, "ref") && sanitizer_skip(2.0 * n * 7.2e8))   /* two passes of g170 */
+        return;
+    nn_model *m = nn_model_load(G170, backend, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    nn_context *c1 = nn_context_new(m, 1, err, sizeof err), *cb = nn_context_new(m, n, err, 1024);
+    ck_assert(c1 && cb);
+    go_game *g = malloc(sizeof *g * (size_t)n);
+    nn_query *q = malloc(sizeof *q * (size_t)n);
+    nn_result *batch = malloc(sizeof *batch * (size_t)n), *one = malloc(sizeof *one);
+    ck_assert(g && q && batch && one);
+    static const int sizes[] = {9, 13, 19};
+    for (int i = 0; i < n; i++) {
+        make_game(&g[i], sizes[i % 3], 3 + 5 * i, (unsigned)i);
+        q[i] = (nn_query){&g[i], (i * 5) % 8, i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM};
+    }
+    ck_assert_msg(nn_eval(cb, n, q, batch, err, sizeof err), "%s", err);
+    bool exact = !strcmp(backend, "ref");
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(nn_eval(c1, 1, &q[i], one, err, sizeof err), "%s", err);
+        double d = max_diff(&batch[i], one);
+        ck_assert_msg(exact ? d == 0 : d <= 1e-5, "%s batch %d position %d: differs by %g",
+                      backend, n, i, d);
+        go_game_free(&g[i]);
+    }
+    free(g);
+    free(q);
+    free(batch);
+    free(one);
+    nn_context_free(c1);
+    nn_context_free(cb);
+    nn_model_free(m);
+}
+END_TEST
+
+/* Shapes no shared file has (mish, 5x5 input convolution, version 15 heads) as small synthetic
+ * nets: the cpu backend against the reference through nn_eval, boards 19, 9 and 2. */
+static const synth_kata_shape synth_shapes[] = {
+    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
+    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
+};
+
+START_TEST(synthetic_cpu_matches_ref)
+{
+    char err[1024];
+    bool lz = _i == 2;
+    nn_model *m[2];
+    for (int b = 0; b < 2; b++) {
+        nn_desc *d = lz ? synth_lz(2, 16, 3) : synth_kata(&synth_shapes[_i], 3);
+        ck_assert(d);
+        m[b] = nn_model_from_desc(d, backends[b], err, sizeof err);
+        ck_assert_msg(m[b], "%s", err);
+    }
+    nn_context *c[2] = {nn_context_new(m[0], 3, err, sizeof err),
+                        nn_context_new(m[1], 3, err, sizeof err)};
+    ck_assert(c[0] && c[1]);
+    go_game g[3];
+    nn_query q[3];
+    static const int sizes[] = {19, 9, 2};
+    for (int i = 0; i < 3; i++) {
+        make_game(&g[i], lz ? 19 : sizes[i], 4 + i, (unsigned)i);
+        q[i] = (nn_query){&g[i], 3 * i + 1, 0.2};
+    }
+    nn_result *r = malloc(sizeof *r * 6);
+    ck_assert(r);
+    ck_assert_msg(nn_eval(c[0], 3, q, r, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(c[1], 3, q, r + 3, err, sizeof err), "%s", err);
+    for (int i = 0; i < 3; i++) {
+        double d = max_diff(&r[i], &r[3 + i]);
+        printf("synthetic %d position %d: cpu - ref max |diff| %.3g\n", _i, i, d);
+        ck_assert_msg(d <= 1e-4, "synthetic net %d position %d: cpu differs from ref by %g", _i,
+                      i, d);
+        go_game_free(&g[i]);
+    }
+    free(r);
+    for (int b = 0; b < 2; b++) {
+        nn_context_free(c[b]);
+        nn_model_free(m[b]);
+    }
+}
+END_TEST
+
+/* nn_eval_average is the mean of the single evaluations of the chosen symmetries. */
+START_TEST(average_is_mean)
+{
+    char err[1024];
+    nn_model *m = nn_model_load(G170, "cpu", err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    nn_context *c = nn_context_new(m, 8, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    go_game g;
+    make_game(&g, 13, 20, 7);
+    unsigned mask = 0xa5;   /* symmetries 0, 2, 5, 7 */
+    nn_result *avg = malloc(sizeof *avg), *one = malloc(sizeof *one), *sum = malloc(sizeof *sum);
+    ck_assert(avg && one && sum);
+    ck_assert_msg(nn_eval_average(c, &g, mask, 0.2, avg, err, sizeof err), "%s", err);
+    memset(sum, 0, sizeof *sum);
+    int k = 0, area = 13 * 13;
+    for (int s = 0; s < 8; s++) {
+        if (!(mask & (1u << s)))
+            continue;
+        nn_query q = {&g, s, 0.2};
+        ck_assert_msg(nn_eval(c, 1, &q, one, err, sizeof err), "%s", err);
+        sum->white_win += one->white_win;
+        sum->white_lead += one->white_lead;
+        for (int i = 0; i <= area; i++)
+            sum->policy[i] += one->policy[i];
+        for (int i = 0; i < area; i++)
+            sum->white_ownership[i] += one->white_ownership[i];
+        k++;
+    }
+    /* within the batched-against-single tolerance: the average is one batch of four */
+    ck_assert_int_eq(k, 4);
+    ck_assert(fabs(avg->white_win - sum->white_win / k) < 1e-5);
+    ck_assert(fabs(avg->white_lead - sum->white_lead / k) < 1e-3);
+    for (int i = 0; i <= area; i++)
+        ck_assert(isnan(sum->policy[i]) ? isnan(avg->policy[i])
+                                        : fabs(avg->policy[i] - sum->policy[i] / k) < 1e-5);
+    for (int i = 0; i < area; i++)
+        ck_assert(fabs(avg->white_ownership[i] - sum->white_ownership[i] / k) < 1e-5);
+    free(avg);
+    free(one);
+    free(sum);
+    go_game_free(&g);
+    nn_context_free(c);
+    nn_model_free(m);
+}
+END_TEST
+
+/* Refused queries and models come back false / NULL with a message, never a crash. */
+START_TEST(eval_errors)
+{
+    char err[1024] = "";
+    nn_model *m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "nonesuch", err, sizeof err);
+    ck_assert(!m);
+    ck_assert_msg(strstr(err, "unknown backend"), "%s", err);
+    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", NULL, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    ck_assert_str_eq(nn_model_backend(m), nn_backend_names()[0]);
+    ck_assert(!nn_context_new(m, 0, err, sizeof err));
+    nn_context *c = nn_context_new(m, 2, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    go_game g;
+    make_game(&g, 19, 4, 1);
+    nn_query q[3] = {{&g, 0, 0.2}, {&g, 1, 0.2}, {&g, 2, 0.2}};
+    nn_result *out = malloc(sizeof *out * 3);
+    ck_assert(out);
+    ck_assert(!nn_eval(c, 0, q, out, err, sizeof err));
+    ck_assert(!nn_eval(c, 3, q, out, err, sizeof err));
+    ck_assert_msg(strstr(err, "batch"), "%s", err);
+    q[1].symmetry = 9;
+    ck_assert(!nn_eval(c, 2, q, out, err, sizeof err));
+    ck_assert_msg(strstr(err, "symmetry"), "%s", err);
+    ck_assert(!nn_eval_average(c, &g, 0x7, 0.2, out, err, sizeof err));   /* 3 > max batch */
+    ck_assert(!nn_eval_average(c, &g, 0, 0.2, out, err, sizeof err));
+    q[1].symmetry = 1;
+    ck_assert_msg(nn_eval(c, 2, q, out, err, sizeof err), "%s", err);
+    nn_context_free(c);
+    nn_model_free(m);
+
+    m = nn_model_load(WEIGHTS "lz-rand-b2c16-v2.txt.gz", "cpu", err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    c = nn_context_new(m, 1, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    go_game small;
+    make_game(&small, 9, 2, 3);
+    nn_query bad = {&small, 0, 0};
+    ck_assert(!nn_eval(c, 1, &bad, out, err, sizeof err));
+    ck_assert_msg(strstr(err, "19x19"), "%s", err);
+    go_game_free(&small);
+    free(out);
+    go_game_free(&g);
+    nn_context_free(c);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- cpu layers against the reference ------------------------------------------------------- */
+
+#define GUARD 64
+#define GUARD_VALUE 12345.0f
+#define LAYER_TOL 1e-4
+
+static unsigned long long rng_state;
+
+/* Uniform in [-1, 1), deterministic. */
+static float rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (float)((double)(rng_state >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+static float *random_floats(size_t n)
+{
+    float *x = malloc(sizeof *x * (n ? n : 1));
+    ck_assert(x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = rnd();
+    return x;
+}
+
+/* An output buffer of n floats between two guard bands; returns the start of the output. */
+static float *guarded(size_t n)
+{
+    float *b = malloc(sizeof *b * (n + 2 * GUARD));
+    ck_assert(b);
+    for (size_t i = 0; i < n + 2 * GUARD; i++)
+        b[i] = GUARD_VALUE;
+    return b + GUARD;
+}
+
+static void guarded_free(float *y) { free(y - GUARD); }
+
+/* A copy of x[n][c][area] in the cpu backend's layout [n][area][c]. */
+static float *nhwc(const float *x, int n, int c, int area)
+{
+    float *y = malloc(sizeof *y * ((size_t)n * c * area + 1));
+    ck_assert(y);
+    for (int i = 0; i < n; i++)
+        for (int ch = 0; ch < c; ch++)
+            for (int p = 0; p < area; p++)
+                y[((size_t)i * area + p) * c + ch] = x[((size_t)i * c + ch) * area + p];
+    return y;
+}
+
+/* Per element |got-ref| <= tol + tol * |ref| with got NHWC and ref NCHW, NaN/Inf must match;
+ * prints at most 10 mismatches as (n,c,y,x) and checks the guard bands of got. */
+static void compare(const char *what, const float *got, const float *ref, int n, int c, int size)
+{
+    int bad = 0;
+    double worst = 0;
+    size_t area = (size_t)size * size, len = (size_t)n * c * area;
+    for (int i = 0; i < n; i++)
+        for (int ch = 0; ch < c; ch++)
+            for (size_t p = 0; p < area; p++) {
+                double r = ref[((size_t)i * c + ch) * area + p];
+                double g = got[((size_t)i * area + p) * c + ch];
+                double e = fabs(g - r);
+                bool ok = isfinite(r) ? isfinite(g) && e <= LAYER_TOL * (1 + fabs(r))
+                                      : !isfinite(g);
+                worst = isfinite(e) && e > worst ? e : worst;
+                if (!ok && bad++ < 10)
+                    printf("%s: (n=%d,c=%d,y=%zu,x=%zu) got %.9g, ref %.9g\n", what, i, ch,
+                           p / size, p % size, g, r);
+            }
+    for (int i = 1; i <= GUARD; i++) {
+        ck_assert_msg(got[-i] == GUARD_VALUE, "%s: wrote before the output", what);
+        ck_assert_msg(got[len - 1 + i] == GUARD_VALUE, "%s: wrote past the output", what);
+    }
+    fflush(stdout);
+    ck_assert_msg(bad == 0, "%s: %d mismatches (worst %.3g)", what, bad, worst);
+}
+
+static nn_conv_desc random_conv(int k, int c_in, int c_out, bool bias)
+{
+    nn_conv_desc c = {.ky = k, .kx = k, .c_in = c_in, .c_out = c_out, .dil_y = 1, .dil_x = 1};
+    snprintf(c.name, sizeof c.name, "test conv %dx%d %d->%d", k, k, c_in, c_out);
+    /* weights scaled like a trained net's so sums stay near 1 */
+    c.w = random_floats((size_t)c_out * c_in * k * k);
+    float s = 1.0f / sqrtf((float)(c_in * k * k));
+    for (size_t i = 0; i < (size_t)c_out * c_in * k * k; i++)
+        c.w[i] *= s;
+    c.bias = bias ? random_floats((size_t)c_out) : NULL;
+    return c;
+}
+
+static const int chans[] = {1, 7, 96};
+static const int conv_sides[] = {19, 9, 5, 2};
+
+/* What the reference says, all NCHW: y = act((conv(pre(x)) + image bias) * scale + shift +
+ * residual). */
+static void reference_conv(const nn_conv_desc *c, int n, int size, const float *x,
+                           const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *ref)
+{
+    size_t area = (size_t)size * size;
+    float *xi = malloc(sizeof *xi * (size_t)c->c_in * area);
+    ck_assert(xi);
+    for (int i = 0; i < n; i++) {
+        for (int ch = 0; ch < c->c_in; ch++)
+            for (size_t p = 0; p < area; p++) {
+                double v = x[((size_t)i * c->c_in + ch) * area + p];
+                if (pre)
+                    v = nn_ref_activate(pre->act, v * pre->scale[ch] + pre->shift[ch]);
+                xi[ch * area + p] = (float)v;
+            }
+        float *yi = ref + (size_t)i * c->c_out * area;
+        nn_ref_conv(c, size, size, xi, yi);
+        for (int ch = 0; ch < c->c_out; ch++)
+            for (size_t p = 0; p < area; p++) {
+                size_t at = ((size_t)i * c->c_out + ch) * area + p;
+                double v = yi[ch * area + p];
+                if (e->image_bias)
+                    v += e->image_bias[(size_t)i * c->c_out + ch];
+                v = v * (e->scale ? e->scale[ch] : 1.0) + (e->shift ? e->shift[ch] : 0.0);
+                if (e->residual)
+                    v += e->residual[at];
+                ref[at] = (float)nn_ref_activate(e->act, v);
+            }
+    }
+    free(xi);
+}
+
+/* _i over c_in x c_out x sides x batches (3 x 3 x 4 x 3): the Winograd convolution, with a
+ * pre-activation on odd cases and a full epilogue (image bias, batch norm, residual, mish or
+ * relu) on every other pair, against the reference. */
+START_TEST(winograd_matches_ref)
+{
+    int c_in = chans[_i / 36], c_out = chans[_i / 12 % 3], size = conv_sides[_i / 3 % 4];
+    int n = batch_sizes[_i % 3], area = size * size;
+    if (sanitizer_skip(9.0 * c_in * c_out * area * n))
+        return;
+    rng_state = 1000u + (unsigned)_i;
+    nn_conv_desc c = random_conv(3, c_in, c_out, _i % 2 == 0);
+    size_t in_len = (size_t)n * c_in * area, out_len = (size_t)n * c_out * area;
+    size_t tiles = nn_cpu_wino_tiles(n, size);
+    float *x = random_floats(in_len), *u = malloc(sizeof *u * 36 * (size_t)c_out * c_in);
+    float *v = malloc(sizeof *v * 36 * c_in * tiles), *mm = calloc(36 * c_out * tiles, sizeof *mm);
+    float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
+    float *sc = random_floats((size_t)c_out), *sh = random_floats((size_t)c_out);
+    float *img = random_floats((size_t)n * c_out), *res = random_floats(out_len);
+    float *ref = malloc(sizeof *ref * out_len), *got = guarded(out_len);
+    float *xt = nhwc(x, n, c_in, area), *rest = nhwc(res, n, c_out, area);
+    ck_assert(u && v && mm && ref);
+    nn_cpu_affine pre = {pre_s, pre_b, _i % 3 ? NN_ACT_MISH : NN_ACT_RELU};
+    nn_cpu_epilogue e = {.act = NN_ACT_IDENTITY, .conv_bias = c.bias};
+    if (_i % 4 < 2)
+        e = (nn_cpu_epilogue){c.bias, img, sc, sh, res, _i % 8 < 4 ? NN_ACT_RELU : NN_ACT_MISH};
+    const nn_cpu_affine *p = _i % 2 ? &pre : NULL;
+    reference_conv(&c, n, size, x, p, &e, ref);
+    if (e.residual)
+        e.residual = rest;
+    nn_cpu_wino_filter(c_out, c_in, c.w, u);
+    nn_cpu_wino_conv(c_in, c_out, u, n, size, xt, p, &e, v, mm, got);
+    size_t left = 0;
+    for (size_t i = 0; i < 36 * c_out * tiles; i++)
+        left += mm[i] != 0.0f;
+    ck_assert_msg(left == 0, "%zu products left behind", left);
+    char what[160];
+    snprintf(what, sizeof what, "winograd %d->%d %dx%d batch %d case %d", c_in, c_out, size, size,
+             n, _i);
+    compare(what, got, ref, n, c_out, size);
+    nn_conv_free(&c);
+    free(x);
+    free(xt);
+    free(u);
+    free(v);
+    free(mm);
+    free(pre_s);
+    free(pre_b);
+    free(sc);
+    free(sh);
+    free(img);
+    free(res);
+    free(rest);
+    free(ref);
+    guarded_free(got);
+}
+END_TEST
+
+static const int kernels[] = {1, 3, 5};
+
+/* _i over kernels x c_in x c_out x batches (3 x 3 x 3 x 2) on 19x19 (13x13 and dilated (2, 1)
+ * for 3x3): the im2col path, the residual being the output itself as in KataGo's nested
+ * blocks. */
+START_TEST(gemm_conv_matches_ref)
+{
+    int k = kernels[_i / 18], c_in = chans[_i / 6 % 3], c_out = chans[_i / 2 % 3];
+    int n = _i % 2 ? 3 : 1, size = k == 3 ? 13 : 19, area = size * size;
+    if (sanitizer_skip((double)k * k * c_in * c_out * area * n))
+        return;
+    rng_state = 5000u + (unsigned)_i;
+    nn_conv_desc c = random_conv(k, c_in, c_out, _i % 3 == 0);
+    if (k == 3)
+        c.dil_y = 2;
+    size_t out_len = (size_t)n * c_out * area;
+    float *x = random_floats((size_t)n * c_in * area), *res = random_floats(out_len);
+    float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
+    float *ref = malloc(sizeof *ref * out_len), *got = guarded(out_len);
+    float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size));
+    float *w = malloc(sizeof *w * (size_t)c_out * c_in * k * k);
+    float *xt = nhwc(x, n, c_in, area), *rest = nhwc(res, n, c_out, area);
+    ck_assert(ref && scratch && w);
+    memcpy(got, rest, sizeof *got * out_len);
+    nn_cpu_affine pre = {pre_s, pre_b, NN_ACT_RELU};
+    nn_cpu_epilogue e = {.conv_bias = c.bias, .residual = res, .act = NN_ACT_MISH};
+    const nn_cpu_affine *p = _i % 4 < 2 ? &pre : NULL;
+    reference_conv(&c, n, size, x, p, &e, ref);
+    e.residual = got;
+    nn_cpu_gemm_weights(&c, w);
+    nn_cpu_gemm_conv(&c, k == 1 ? c.w : w, n, size, xt, p, &e, scratch, got);
+    char what[160];
+    snprintf(what, sizeof what, "gemm conv %dx%d %d->%d batch %d", k, k, c_in, c_out, n);
+    compare(what, got, ref, n, c_out, size);
+    nn_conv_free(&c);
+    free(x);
+    free(xt);
+    free(res);
+    free(rest);
+    free(pre_s);
+    free(pre_b);
+    free(ref);
+    free(scratch);
+    free(w);
+    guarded_free(got);
+}
+END_TEST
+
+/* _i over c_in x c_out (1/7/96 each) x batch 1/17: batched matmul against the reference. */
+START_TEST(matmul_matches_ref)
+{
+    int c_in = chans[_i / 6], c_out = chans[_i / 2 % 3], n = _i % 2 ? 17 : 1;
+    rng_state = 9000u + (unsigned)_i;
+    nn_matmul_desc m = {.c_in = c_in, .c_out = c_out};
+    snprintf(m.name, sizeof m.name, "test matmul");
+    m.w = random_floats((size_t)c_in * c_out);
+    m.bias = _i % 4 < 2 ? random_floats((size_t)c_out) : NULL;
+    float *x = random_floats((size_t)n * c_in), *ref = malloc(sizeof *ref * (size_t)n * c_out);
+    float *got = guarded((size_t)n * c_out);
+    ck_assert(ref);
+    for (int i = 0; i < n; i++)
+        nn_ref_matmul(&m, x + (size_t)i * c_in, ref + (size_t)i * c_out);
+    nn_cpu_matmul_batch(&m, n, x, got);
+    compare("matmul", got, ref, n, c_out, 1);
+    nn_matmul_free(&m);
+    free(x);
+    free(ref);
+    guarded_free(got);
+}
+END_TEST
+
+Suite *nn_suite(void)
+{
+    Suite *s = suite_create("nn");
+    TCase *layers = tcase_create("layers");
+    tcase_set_timeout(layers, 300);
+    tcase_add_loop_test(layers, winograd_matches_ref, 0, 108);
+    tcase_add_loop_test(layers, gemm_conv_matches_ref, 0, 54);
+    tcase_add_loop_test(layers, matmul_matches_ref, 0, 18);
+    suite_add_tcase(s, layers);
+
+    TCase *eval = tcase_create("eval");
+    tcase_set_timeout(eval, 600);
+    tcase_add_loop_test(eval, batch_equals_single, 0, 6);
+    tcase_add_test(eval, average_is_mean);
+    tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 3);
+    tcase_add_test(eval, eval_errors);
+    suite_add_tcase(s, eval);
+
+    TCase *vec = tcase_create("vectors");
+    tcase_set_timeout(vec, 1200);
+    tcase_add_loop_test(vec, vectors_through_nn_eval, 0, 2 * NUM_VEC_CASES);
+    suite_add_tcase(s, vec);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(nn_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0;
+}
