@@ -1,0 +1,183 @@
+/* mcts/internal.h -- what the files of mcts/ share: tree nodes, the network cache, the search
+ * state. Not for use outside mcts/.
+ *
+ * Node statistics are sums over the leaf evaluations backed up through the node, all from
+ * WHITE's point of view, so a node never needs to know whose turn it is; selection turns them
+ * to the mover's view. Writers take the node's spinlock (several sums change together); readers
+ * (selection, analysis) read the atomics without it and may see a sum one backup ahead of the
+ * visit count, which PUCT tolerates.
+ */
+#ifndef SHIDO_MCTS_INTERNAL_H
+#define SHIDO_MCTS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcts/mcts.h"
+#include "nn/nn.h"
+
+#define MCTS_PI 3.14159265358979323846   /* M_PI is not in strict C11 */
+
+/* The longest descent; deeper paths (which only a near-endless game line could make) are
+ * abandoned like collisions. */
+#define MCTS_MAX_PATH 1024
+
+enum { MCTS_UNEXPANDED = 0, MCTS_EXPANDING, MCTS_EXPANDED };
+
+typedef struct mcts_node mcts_node;
+
+/* A move out of a node; its node is made the first time a descent chooses it. */
+typedef struct mcts_child {
+    _Atomic(mcts_node *) node;
+    float prior;
+    int16_t move;
+} mcts_child;
+
+/* The leaf values of one evaluation (network, cache or final count), white's view. */
+typedef struct mcts_eval {
+    double wl;           /* win - loss */
+    double lead, score_mean, score_sq;
+    double utility;      /* wl + score utility */
+} mcts_eval;
+
+struct mcts_node {
+    atomic_flag lock;
+    _Atomic int state;                 /* MCTS_UNEXPANDED / EXPANDING / EXPANDED */
+    _Atomic int visits;
+    _Atomic int vloss;                 /* descents in flight through this node */
+    _Atomic double u_sum, u_sq_sum, wl_sum, wl_sq_sum, lead_sum, smean_sum, ssq_sum;
+    int num_children;
+    _Atomic(mcts_child *) children;    /* legal moves in board order, then pass; set before
+                                          state becomes EXPANDED */
+    mcts_eval *terminal;               /* the game ended here: the value every visit backs up */
+    float *own_sum;                    /* root and root children only: ownership sums */
+    int own_n;                         /* backups counted in own_sum */
+};
+
+/* Network cache: a two-way set-associative table, each entry under its own spinlock. Ownership is kept as
+ * int8 (1/127 steps, far below the net's own noise) to keep a slot under 2 KB. */
+typedef struct mcts_cache_entry {
+    atomic_flag lock;
+    uint64_t key;                      /* 0: empty */
+    uint64_t stamp;                    /* store order, for eviction */
+    int size;
+    bool has_score, has_ownership;
+    float wl, lead, score_mean, score_sq;
+    float policy[NN_MAX_MOVES];
+    int8_t ownership[NN_MAX_POINTS];
+} mcts_cache_entry;
+
+typedef struct mcts_cache {
+    int num_entries;
+    _Atomic uint64_t stamp;
+    mcts_cache_entry *entries;
+} mcts_cache;
+
+bool mcts_cache_init(mcts_cache *c, int num_entries);
+void mcts_cache_free(mcts_cache *c);
+void mcts_cache_clear(mcts_cache *c);
+/* Copies a hit into r (values, policy, ownership) and returns true. */
+bool mcts_cache_lookup(mcts_cache *c, uint64_t key, nn_result *r);
+void mcts_cache_store(mcts_cache *c, uint64_t key, const nn_result *r);
+/* Rounds a fresh result to what the cache keeps, so that a search gives the same tree whether
+ * its evaluations came from the network or the cache. */
+void mcts_result_canonical(nn_result *r);
+
+/* The key of g's position for the network: stones, side to move, ko, recent history, komi and
+ * rules, with the symmetry folded in. */
+uint64_t mcts_position_key(const go_game *g, int symmetry);
+/* The symmetry to evaluate g under: a pseudo-random function of the position and the seed, so
+ * that every visit of a position draws the same one and the cache hits (KataGo does the same). */
+int mcts_position_symmetry(const go_game *g, uint64_t seed);
+
+/* A search thread's private state. */
+typedef struct mcts_worker {
+    struct mcts_search *s;
+    pthread_t thread;
+    nn_context *ctx;
+    go_game *games;                    /* batch_size games, each at the root between batches */
+    nn_query *queries;
+    nn_result *results;
+    mcts_node ***paths;                /* per batch slot: root..leaf */
+    int *path_len;
+    uint64_t *keys;
+    double nn_s;
+    bool failed;
+    char err[256];
+} mcts_worker;
+
+struct mcts_search {
+    nn_model *model;
+    mcts_params p;
+    bool has_score, has_ownership;
+    mcts_cache cache;
+    int num_workers;
+    mcts_worker *workers;
+
+    go_game root_game;                 /* the position of root; root_game.board.size 0: none */
+    mcts_node *root;
+    _Atomic int64_t tree_bytes;
+    _Atomic int64_t tree_nodes;
+
+    /* Per run (written by the control thread before the workers start). */
+    float *root_prior;                 /* root->num_children priors after root optimism + noise */
+    bool *root_allowed;                /* per root child: pass policy, filters, pruning */
+    bool root_prior_set;
+    bool pass_allowed;
+    double score_center;               /* dynamic score utility centre, white's view */
+    int64_t budget;                    /* playouts this run may start (INT64_MAX: unlimited) */
+    _Atomic int64_t claimed;           /* playouts started */
+    _Atomic int64_t playouts;          /* playouts backed up this run */
+    _Atomic bool stop;                 /* mcts_stop or a limit */
+    _Atomic bool workers_stop;
+    _Atomic bool out_of_memory;
+    _Atomic int active;                /* search threads still running */
+    _Atomic int64_t nn_evals, nn_batches, cache_hits, collisions;
+    double run_start_s, run_s, nn_s;
+    bool running;                      /* inside mcts_run (control thread only) */
+    uint64_t rng;
+};
+
+/* tree.c */
+mcts_node *mcts_node_new(struct mcts_search *s);
+void mcts_node_free_tree(struct mcts_search *s, mcts_node *n);
+/* Adds one visit's values to n. */
+void mcts_node_add(mcts_node *n, const mcts_eval *e, const float *own_white, int own_len);
+/* Expands n from the network's policy over the legal moves of g (Leela Zero's raw policy is
+ * restricted and renormalised here). Returns false when out of memory budget. */
+bool mcts_node_expand(struct mcts_search *s, mcts_node *n, const go_game *g, const float *policy);
+/* The child node of c, made when missing (NULL when over the memory bound). */
+mcts_node *mcts_child_node(struct mcts_search *s, mcts_child *c);
+/* Ownership sums for n (root or root child), made when missing. */
+bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n);
+double mcts_now_s(void);
+
+/* search.c */
+/* The score utility of a leaf (white's view) with the search's centre and board. */
+double mcts_score_utility(const struct mcts_search *s, double score_mean, double score_sq,
+                          int size);
+/* Fills e from a network (or cached) result. */
+void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts_eval *e);
+/* Evaluates g once (cache first) with context ctx. Returns false with a message on failure. */
+bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g,
+                   double optimism, nn_result *r, char *err, int err_len);
+
+/* A uniform draw in (0, 1) from a splitmix64 state. */
+double mcts_rng_uniform(uint64_t *state);
+
+/* The root's priors and allowed moves for this position (mcts.c); evaluates the root. */
+bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len);
+
+/* A search thread's body (arg: its mcts_worker). */
+void *mcts_worker_main(void *arg);
+
+/* A deep copy of a game (history included). Returns false when out of memory. */
+bool mcts_game_copy(go_game *dst, const go_game *src);
+
+/* Legality of c at p in g, exactly as go_game_legal but without copying the board for the
+ * common non-capturing move under superko rules. */
+bool mcts_legal(const go_game *g, int p, go_color c);
+
+#endif

@@ -1,0 +1,238 @@
+/* mcts/params.c -- the tunables' defaults and the one name table that GTP, the command line and
+ * config files set them through. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "mcts/mcts.h"
+
+mcts_params mcts_params_default(void)
+{
+    return (mcts_params){
+        .c_puct = 0.9,
+        .fpu_reduction = 0.25,
+        .root_fpu_reduction = 0.1,
+        .virtual_loss = 1,
+        .num_threads = 1,
+        .batch_size = 1,
+        .max_visits = 0,
+        .max_playouts = 0,
+        .max_time_ms = 0,
+        .dirichlet_alpha = 0.03,
+        .dirichlet_eps = 0.0,
+        .temperature = 0.0,
+        .temperature_moves = 0,
+        .lcb_visit_fraction = 0.1,
+        .resign_threshold = -1.0,
+        .resign_min_visits = 500,
+        .pass_policy = MCTS_PASS_SAFE,
+        .static_score_utility_factor = 0.1,
+        .dynamic_score_utility_factor = 0.3,
+        .dynamic_score_center_zero_weight = 0.2,
+        .dynamic_score_center_scale = 0.75,
+        .root_policy_optimism = NN_DEFAULT_POLICY_OPTIMISM,
+        .policy_optimism = 0.0,
+        .max_tree_mb = 2048.0,
+        .nn_cache_size = 16384,
+        .seed = 0,
+    };
+}
+
+typedef enum { P_DOUBLE, P_INT, P_INT64, P_U64, P_PASS, P_ACTION } param_kind;
+
+typedef struct param_entry {
+    mcts_param_info info;
+    const char *alias;     /* KataGo's / Leela Zero's spelling, or NULL */
+    param_kind kind;
+    size_t offset;
+    double lo, hi;         /* accepted range */
+} param_entry;
+
+#define F(field) offsetof(mcts_params, field)
+
+static const param_entry table[] = {
+    {{"c_puct", "double", "exploration constant of PUCT, in winrate units (LZ 0.9)"},
+     "cpuctExploration", P_DOUBLE, F(c_puct), 0, 1000},
+    {{"fpu_reduction", "double", "first-play urgency reduction below the root"},
+     "fpuReductionMax", P_DOUBLE, F(fpu_reduction), 0, 10},
+    {{"root_fpu_reduction", "double", "first-play urgency reduction at the root"},
+     "rootFpuReductionMax", P_DOUBLE, F(root_fpu_reduction), 0, 10},
+    {{"virtual_loss", "int", "virtual losses per in-flight descent through a node"},
+     NULL, P_INT, F(virtual_loss), 0, 1000},
+    {{"num_threads", "int", "search threads (each with its own network context)"},
+     "numSearchThreads", P_INT, F(num_threads), 1, 256},
+    {{"batch_size", "int", "leaves each thread gathers per network call"},
+     "nnMaxBatchSize", P_INT, F(batch_size), 1, 256},
+    {{"max_visits", "int64", "stop at this many root visits (0: no limit)"},
+     "maxVisits", P_INT64, F(max_visits), 0, 1e15},
+    {{"max_playouts", "int64", "stop after this many playouts of one run (0: no limit)"},
+     "maxPlayouts", P_INT64, F(max_playouts), 0, 1e15},
+    {{"max_time_ms", "int64", "stop after this many milliseconds (0: no limit)"},
+     NULL, P_INT64, F(max_time_ms), 0, 1e12},
+    {{"dirichlet_alpha", "double", "root noise alpha, scaled by 361 / legal moves"},
+     NULL, P_DOUBLE, F(dirichlet_alpha), 1e-6, 100},
+    {{"dirichlet_eps", "double", "weight of root Dirichlet noise (0: off)"},
+     NULL, P_DOUBLE, F(dirichlet_eps), 0, 1},
+    {{"temperature", "double", "choose moves by visits^(1/T) (0: most visited)"},
+     "chosenMoveTemperature", P_DOUBLE, F(temperature), 0, 100},
+    {{"temperature_moves", "int", "apply the temperature for the game's first N moves"},
+     NULL, P_INT, F(temperature_moves), 0, 100000},
+    {{"lcb_visit_fraction", "double", "play the best LCB among moves with this share of visits"},
+     NULL, P_DOUBLE, F(lcb_visit_fraction), 0, 1},
+    {{"resign_threshold", "double", "resign below this winrate (negative: never)"},
+     "resignThreshold", P_DOUBLE, F(resign_threshold), -1, 1},
+    {{"resign_min_visits", "int64", "root visits needed before resigning"},
+     NULL, P_INT64, F(resign_min_visits), 0, 1e15},
+    {{"pass_policy", "enum: safe|free|last", "when the engine may pass (safe: no dead stones)"},
+     NULL, P_PASS, F(pass_policy), 0, 2},
+    {{"static_score_utility_factor", "double", "weight of the score term centred on 0"},
+     NULL, P_DOUBLE, F(static_score_utility_factor), 0, 10},
+    {{"dynamic_score_utility_factor", "double", "weight of the score term centred on the root"},
+     NULL, P_DOUBLE, F(dynamic_score_utility_factor), 0, 10},
+    {{"dynamic_score_center_zero_weight", "double", "pull of the dynamic centre towards 0"},
+     NULL, P_DOUBLE, F(dynamic_score_center_zero_weight), 0, 1},
+    {{"dynamic_score_center_scale", "double", "scale of the dynamic score term"},
+     NULL, P_DOUBLE, F(dynamic_score_center_scale), 0.01, 100},
+    {{"root_policy_optimism", "double", "policy optimism at the root (KataGo nets v12+)"},
+     NULL, P_DOUBLE, F(root_policy_optimism), 0, 1},
+    {{"policy_optimism", "double", "policy optimism below the root (KataGo nets v12+)"},
+     NULL, P_DOUBLE, F(policy_optimism), 0, 1},
+    {{"max_tree_mb", "double", "tree memory bound in MiB; the search stops there"},
+     NULL, P_DOUBLE, F(max_tree_mb), 0.01, 1e7},
+    {{"nn_cache_size", "int", "network results cached (0: no cache)"},
+     NULL, P_INT, F(nn_cache_size), 0, 1 << 26},
+    {{"seed", "uint64", "random seed for noise, temperature, symmetries (0: time)"},
+     NULL, P_U64, F(seed), 0, 0},
+    {{"clear_moves", "action", "clears the avoid/allow move lists (any value)"},
+     NULL, P_ACTION, 0, 0, 0},
+};
+
+#undef F
+
+#define NUM_PARAMS ((int)(sizeof table / sizeof table[0]))
+
+static const char *const pass_names[] = {"safe", "free", "last"};
+
+const mcts_param_info *mcts_param_list(int *n)
+{
+    static mcts_param_info list[sizeof table / sizeof table[0]];
+    for (int i = 0; i < NUM_PARAMS; i++)
+        list[i] = table[i].info;
+    *n = NUM_PARAMS;
+    return list;
+}
+
+/* Compares names ignoring case, '-' and '_', so "max-visits", "max_visits" and KataGo's
+ * "maxVisits" all match. */
+static bool name_eq(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == '_' || *a == '-')
+            a++;
+        while (*b == '_' || *b == '-')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+        a++;
+        b++;
+    }
+}
+
+static const param_entry *find(const char *name)
+{
+    for (int i = 0; i < NUM_PARAMS; i++)
+        if (name_eq(name, table[i].info.name) || (table[i].alias && name_eq(name, table[i].alias)))
+            return &table[i];
+    return NULL;
+}
+
+bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *err, int err_len)
+{
+    const param_entry *e = find(name);
+    if (!e) {
+        snprintf(err, (size_t)err_len, "%s: unknown parameter '%s'", __func__, name);
+        return false;
+    }
+    if (e->kind == P_ACTION) {
+        p->num_avoid = p->num_allow = 0;
+        return true;
+    }
+    char *field = (char *)p + e->offset;
+    if (e->kind == P_PASS) {
+        for (int i = 0; i < 3; i++)
+            if (strcasecmp(value, pass_names[i]) == 0) {
+                *(mcts_pass_policy *)field = (mcts_pass_policy)i;
+                return true;
+            }
+        snprintf(err, (size_t)err_len, "%s: %s: expected safe, free or last, got '%s'", __func__,
+                 e->info.name, value);
+        return false;
+    }
+    char *end;
+    errno = 0;
+    if (e->kind == P_U64) {
+        unsigned long long u = strtoull(value, &end, 0);
+        if (end == value || *end || errno || value[0] == '-') {
+            snprintf(err, (size_t)err_len, "%s: %s: expected an unsigned integer, got '%s'",
+                     __func__, e->info.name, value);
+            return false;
+        }
+        *(uint64_t *)field = u;
+        return true;
+    }
+    double v = strtod(value, &end);
+    bool integral = e->kind != P_DOUBLE;
+    if (end == value || *end || errno || !isfinite(v) || (integral && v != floor(v))) {
+        snprintf(err, (size_t)err_len, "%s: %s: expected %s, got '%s'", __func__, e->info.name,
+                 integral ? "an integer" : "a number", value);
+        return false;
+    }
+    if (v < e->lo || v > e->hi) {
+        snprintf(err, (size_t)err_len, "%s: %s: %s is outside [%g, %g]", __func__, e->info.name,
+                 value, e->lo, e->hi);
+        return false;
+    }
+    if (e->kind == P_DOUBLE)
+        *(double *)field = v;
+    else if (e->kind == P_INT)
+        *(int *)field = (int)v;
+    else
+        *(int64_t *)field = (int64_t)v;
+    return true;
+}
+
+bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
+{
+    const param_entry *e = find(name);
+    if (!e || len <= 0)
+        return false;
+    const char *field = (const char *)p + e->offset;
+    switch (e->kind) {
+    case P_DOUBLE: snprintf(buf, (size_t)len, "%.17g", *(const double *)field); break;
+    case P_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
+    case P_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
+    case P_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
+    case P_PASS: snprintf(buf, (size_t)len, "%s", pass_names[*(const mcts_pass_policy *)field]);
+        break;
+    case P_ACTION: snprintf(buf, (size_t)len, "%d", p->num_avoid + p->num_allow); break;
+    }
+    return true;
+}
+
+bool mcts_params_add_move_filter(mcts_params *p, bool allow, go_color c, int point,
+                                 int until_depth)
+{
+    int *n = allow ? &p->num_allow : &p->num_avoid;
+    if (*n >= MCTS_MAX_MOVE_FILTERS)
+        return false;
+    (allow ? p->allow : p->avoid)[(*n)++] = (mcts_move_filter){c, point, until_depth};
+    return true;
+}

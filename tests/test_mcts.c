@@ -1,0 +1,789 @@
+/* tests/test_mcts.c -- the PUCT search on the shared KataGo (g170 b6c96) and Leela Zero (random
+ * b4c32) nets with the CPU backend: visit bookkeeping, tactics, tree reuse, limits, stop,
+ * params, pass policy, threads with batches, the memory bound. Positions are 9x9 ASCII diagrams
+ * (top row first) and visit counts small so the suite stays quick under ASan. */
+#include <check.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "go/board.h"
+#include "go/game.h"
+#include "mcts/internal.h"
+#include "mcts/mcts.h"
+#include "nn/nn.h"
+
+#define KATA_NET SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
+#define LZ_NET SHIDO_SHARED_DIR "/weights/lz-rand-b4c32.txt.gz"
+
+static nn_model *load(const char *path)
+{
+    char err[512];
+    nn_model *m = nn_model_load(path, "cpu", err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+static int V(int size, const char *vertex)
+{
+    int p = go_point_from_gtp(size, vertex);
+    ck_assert_msg(p > 0, "bad vertex %s", vertex);
+    return p;
+}
+
+static const char *vtx(int size, int p)
+{
+    static char buf[8];
+    return p == MCTS_RESIGN ? "resign" : go_point_to_gtp(size, p, buf);
+}
+
+/* A game whose setup position is the diagram, with to_move and rules as given. */
+static void game_from(go_game *g, int size, const char *pic, go_color to_move, const char *rules,
+                      float komi)
+{
+    go_rules r;
+    ck_assert(go_rules_preset(&r, rules));
+    ck_assert(go_game_init(g, size, &r, komi));
+    go_board b;
+    if (!pic)
+        pic = "";
+    ck_assert(go_board_init(&b, size));
+    ck_assert_msg(!pic[0] || go_board_from_ascii(&b, size, pic), "bad diagram");
+    for (int p = 0; p < GO_POINTS; p++)
+        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
+            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
+    go_game_set_to_move(g, to_move);
+}
+
+static mcts_search *search_new(nn_model *m, int threads, int batch, int64_t visits)
+{
+    mcts_params p = mcts_params_default();
+    p.num_threads = threads;
+    p.batch_size = batch;
+    p.max_visits = visits;
+    p.seed = 12345;
+    char err[512];
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    return s;
+}
+
+static void run(mcts_search *s, const mcts_limits *lim)
+{
+    char err[512];
+    ck_assert_msg(mcts_run(s, lim, NULL, NULL, err, sizeof err), "%s", err);
+}
+
+/* Visit counts of the root's children sum to the root's visits less its own evaluation; no
+ * virtual loss is left anywhere once a run returns. */
+static int64_t subtree_check(mcts_node *n)
+{
+    ck_assert_int_eq(atomic_load(&n->vloss), 0);
+    mcts_child *ch = atomic_load(&n->children);
+    int64_t sum = 0;
+    for (int i = 0; ch && i < n->num_children; i++) {
+        mcts_node *c = atomic_load(&ch[i].node);
+        if (c)
+            sum += subtree_check(c);
+    }
+    int visits = atomic_load(&n->visits);
+    if (ch && !n->terminal && visits > 0)
+        ck_assert_int_eq(sum, visits - 1);
+    return visits;
+}
+
+static void assert_consistent(mcts_search *s)
+{
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    int64_t sum = 0;
+    for (int i = 0; i < a.num_moves; i++) {
+        sum += a.moves[i].visits;
+        ck_assert_int_eq(a.moves[i].order, i);
+        ck_assert(a.moves[i].winrate >= 0 && a.moves[i].winrate <= 1);
+        ck_assert(a.moves[i].lcb <= a.moves[i].winrate);
+        ck_assert_int_eq(a.moves[i].pv[0], a.moves[i].move);
+        if (i > 1)   /* moves[0] is the move to play, then by visits */
+            ck_assert(a.moves[i].visits <= a.moves[i - 1].visits);
+    }
+    ck_assert_int_eq(sum, a.root_visits - 1);
+    mcts_analysis_free(&a);
+    subtree_check(s->root);
+}
+
+static const char *const empty9 =
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . ."
+    ". . . . . . . . .";
+
+START_TEST(visits_add_up_kata)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 1, 120);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    ck_assert(!mcts_set_position(s, &g));
+    run(s, NULL);
+    assert_consistent(s);
+    mcts_analysis a = {0};
+    mcts_analysis_opts o = {.ownership = true, .move_ownership = true};
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    ck_assert_int_eq(a.root_visits, 120);
+    ck_assert(a.has_score && a.has_ownership);
+    ck_assert_int_eq(a.to_move, GO_BLACK);
+    /* the empty board is close to even at komi 7 and the first move goes near the centre */
+    ck_assert_msg(a.root_winrate > 0.2 && a.root_winrate < 0.8, "winrate %f", a.root_winrate);
+    ck_assert(a.moves[0].move != GO_PASS);
+    ck_assert(a.moves[0].ownership != NULL);
+    ck_assert(a.moves[0].score_stdev > 0);
+    ck_assert(a.ownership[40] > -1.0f && a.ownership[40] < 1.0f);
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(visits_add_up_lz)
+{
+    nn_model *m = load(LZ_NET);
+    mcts_search *s = search_new(m, 2, 4, 80);
+    go_game g;
+    game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    assert_consistent(s);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, 80);
+    ck_assert(!a.has_score && !a.has_ownership);
+    ck_assert(a.moves[0].score_lead == 0);
+    /* Leela Zero's raw policy covers occupied points: none may be searched (none are here, but
+     * the priors of the searched moves must still sum to at most 1) */
+    double prior = 0;
+    for (int i = 0; i < a.num_moves; i++)
+        prior += a.moves[i].prior;
+    ck_assert(prior <= 1.0 + 1e-5);
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* Three black and three white stones in mutual atari: black captures first (H7); then three
+ * black stones in atari run out into the open (E4). */
+START_TEST(finds_capture_and_escape)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 4, 50);
+    go_game g;
+    game_from(&g, 9,
+              ". . . . . . . . ."
+              ". O O O X X X . ."
+              ". X X X O O O . ."
+              ". O O O X X X . ."
+              ". . . . . . . . ."
+              ". . . . . . . . ."
+              ". . X . . . O . ."
+              ". . . . . . . . ."
+              ". . . . . . . . .",
+              GO_BLACK, "chinese", 7.5f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv == V(9, "H7"), "capture: got %s", vtx(9, mv));
+    go_game_free(&g);
+
+    game_from(&g, 9,
+              ". . . . . . . . ."
+              ". . . . O . . . ."
+              ". . . O X O . . ."
+              ". . . O X O . . ."
+              ". . . O X O . . ."
+              ". . . . . . . . ."
+              ". . X . . . X . ."
+              ". . . . . . . . ."
+              ". . . . . . . . .",
+              GO_BLACK, "chinese", 7.5f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mv = mcts_choose_move(s);
+    ck_assert_msg(mv == V(9, "E4"), "escape: got %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(tree_reuse_keeps_child_visits)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 2, 80);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    int best = a.moves[0].move, reply = a.moves[0].pv_len > 1 ? a.moves[0].pv[1] : -1;
+    int64_t child_visits = a.moves[0].visits, grandchild_visits = a.moves[0].pv_visits[1];
+    ck_assert(reply >= 0);
+    ck_assert_int_eq(go_game_play(&g, best, GO_BLACK), GO_MOVE_OK);
+    ck_assert(mcts_set_position(s, &g));
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, child_visits);
+    ck_assert_int_eq(a.to_move, GO_WHITE);
+    assert_consistent(s);
+    /* two moves at once (genmove then the opponent's play) */
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, 80);
+    assert_consistent(s);
+    int64_t reply_visits = 0;
+    int reply2 = -1;
+    for (int i = 0; i < a.num_moves; i++)
+        if (a.moves[i].move == reply) {
+            reply_visits = a.moves[i].visits;
+            reply2 = a.moves[i].pv_len > 1 ? a.moves[i].pv[1] : -1;
+        }
+    ck_assert(reply_visits >= grandchild_visits);
+    ck_assert_int_eq(go_game_play(&g, reply, GO_WHITE), GO_MOVE_OK);
+    ck_assert(mcts_set_position(s, &g));
+    if (reply2 > 0) {
+        int64_t want = 0;
+        ck_assert(mcts_analysis_get(s, NULL, &a));
+        for (int i = 0; i < a.num_moves; i++)
+            if (a.moves[i].move == reply2)
+                want = a.moves[i].visits;
+        ck_assert_int_eq(go_game_play(&g, reply2, GO_BLACK), GO_MOVE_OK);
+        ck_assert(mcts_set_position(s, &g));
+        ck_assert(mcts_analysis_get(s, NULL, &a));
+        ck_assert_int_eq(a.root_visits, want);
+    }
+    /* a different game drops the tree */
+    go_game other;
+    game_from(&other, 9, empty9, GO_WHITE, "tromp-taylor", 7.0f);
+    ck_assert(!mcts_set_position(s, &other));
+    ck_assert(!mcts_analysis_get(s, NULL, &a));
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    go_game_free(&other);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(limits_with_threads_and_batches)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 2, 8, 0);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    mcts_limits lim = {.max_visits = 120};
+    run(s, &lim);
+    assert_consistent(s);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, 120);
+    /* playouts count this run only */
+    lim = (mcts_limits){.max_playouts = 50};
+    run(s, &lim);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, 170);
+    ck_assert_int_eq(a.playouts, 50);
+    assert_consistent(s);
+    mcts_stats st;
+    mcts_get_stats(s, &st);
+    ck_assert(st.nn_batches < st.nn_evals);   /* batches really hold several leaves */
+    /* time limit */
+    lim = (mcts_limits){.max_time_ms = 300};
+    double t0 = mcts_now_s();
+    run(s, &lim);
+    double dt = mcts_now_s() - t0;
+    ck_assert_msg(dt >= 0.29 && dt < 1.5, "time limit 300 ms: ran %.3f s", dt);
+    assert_consistent(s);
+    /* other thread and batch counts on the same tree */
+    mcts_params p = *mcts_get_params(s);
+    p.num_threads = 3;
+    p.batch_size = 2;
+    char err[256];
+    ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    lim = (mcts_limits){.max_playouts = 30};
+    int64_t visits = a.root_visits;
+    run(s, &lim);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_eq(a.root_visits, visits + 30);
+    assert_consistent(s);
+    p.num_threads = 0;
+    ck_assert(!mcts_set_params(s, &p, err, sizeof err));
+    ck_assert_int_eq(mcts_get_params(s)->num_threads, 3);
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+static void *stop_later(void *arg)
+{
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    mcts_stop(arg);
+    return NULL;
+}
+
+static bool stop_after_three(const mcts_analysis *a, void *ctx)
+{
+    int *calls = ctx;
+    ck_assert(a->root_visits > 0);
+    return ++*calls < 3;
+}
+
+START_TEST(stop_and_progress)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 2, 4, 0);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, stop_later, s), 0);
+    double t0 = mcts_now_s();
+    run(s, NULL);   /* no limit at all: runs until stopped */
+    double dt = mcts_now_s() - t0;
+    pthread_join(t, NULL);
+    ck_assert_msg(dt >= 0.19 && dt < 1.5, "stopped after %.3f s", dt);
+    assert_consistent(s);
+
+    int calls = 0;
+    mcts_limits lim = {.report_interval_cs = 5, .report = {.max_moves = 5}};
+    char err[256];
+    t0 = mcts_now_s();
+    ck_assert(mcts_run(s, &lim, stop_after_three, &calls, err, sizeof err));
+    dt = mcts_now_s() - t0;
+    ck_assert_int_eq(calls, 3);
+    ck_assert_msg(dt < 1.5, "callback stop after %.3f s", dt);
+    assert_consistent(s);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(params_round_trip)
+{
+    mcts_params p = mcts_params_default();
+    char err[256], buf[64];
+    int n;
+    const mcts_param_info *list = mcts_param_list(&n);
+    ck_assert(n >= 20);
+    for (int i = 0; i < n; i++) {
+        ck_assert(list[i].doc && list[i].doc[0]);
+        ck_assert_msg(mcts_params_get(&p, list[i].name, buf, sizeof buf), "%s", list[i].name);
+        /* every value reads back as it was written */
+        if (strcmp(list[i].name, "clear_moves") != 0) {
+            mcts_params q = p;
+            ck_assert_msg(mcts_params_set(&q, list[i].name, buf, err, sizeof err), "%s", err);
+            ck_assert(memcmp(&q, &p, sizeof p) == 0);
+        }
+    }
+    ck_assert(mcts_params_set(&p, "c_puct", "1.5", err, sizeof err));
+    ck_assert(p.c_puct == 1.5);
+    ck_assert(mcts_params_set(&p, "maxVisits", "800", err, sizeof err));   /* KataGo spelling */
+    ck_assert_int_eq(p.max_visits, 800);
+    ck_assert(mcts_params_set(&p, "num-threads", "4", err, sizeof err));
+    ck_assert_int_eq(p.num_threads, 4);
+    ck_assert(mcts_params_set(&p, "pass_policy", "free", err, sizeof err));
+    ck_assert_int_eq(p.pass_policy, MCTS_PASS_FREE);
+    ck_assert(mcts_params_get(&p, "pass_policy", buf, sizeof buf));
+    ck_assert_str_eq(buf, "free");
+    ck_assert(mcts_params_set(&p, "staticScoreUtilityFactor", "0.2", err, sizeof err));
+    ck_assert(p.static_score_utility_factor == 0.2);
+    ck_assert(mcts_params_get(&p, "seed", buf, sizeof buf));
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    ck_assert(mcts_params_set(&p, "clear_moves", "", err, sizeof err));
+    ck_assert_int_eq(p.num_avoid, 0);
+
+    mcts_params before = p;
+    err[0] = 0;
+    ck_assert(!mcts_params_set(&p, "no_such_thing", "1", err, sizeof err));
+    ck_assert(strstr(err, "no_such_thing") != NULL);
+    ck_assert(!mcts_params_set(&p, "c_puct", "abc", err, sizeof err));
+    ck_assert(strstr(err, "c_puct") != NULL);
+    ck_assert(!mcts_params_set(&p, "num_threads", "0", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "num_threads", "2.5", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "max_visits", "-3", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "dirichlet_eps", "1.5", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "pass_policy", "sometimes", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "c_puct", "nan", err, sizeof err));
+    ck_assert(!mcts_params_set(&p, "seed", "-1", err, sizeof err));
+    ck_assert(memcmp(&before, &p, sizeof p) == 0);
+}
+END_TEST
+
+/* A dead white stone (A5) inside black's one-column area; white has just passed. Under area
+ * scoring two passes now would count that stone as alive and the column as neutral (white would
+ * win by 8.5): black must capture it first, although the net's own policy wants to pass (0.78)
+ * and pass_policy "free" does pass here. Once it is captured nothing is left to play: pass. */
+START_TEST(no_pass_while_dead_stones_remain)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 4, 60);
+    go_game g;
+    game_from(&g, 9,
+              ". X X X X O O O ."
+              ". X . X X O . O ."
+              ". X X X X O O O ."
+              ". X X X X O O O ."
+              "O X X X X O O O ."
+              ". X X X X O O O ."
+              ". X X X X O O O ."
+              ". X . X X O . O ."
+              ". X X X X O O O .",
+              GO_WHITE, "tromp-taylor", 7.5f);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    int p = V(9, "A5");
+    for (int turn = 0; turn < 6 && g.board.color[p] == GO_WHITE; turn++) {
+        mcts_set_position(s, &g);
+        run(s, NULL);
+        int mv = mcts_choose_move(s);
+        ck_assert_msg(mv == V(9, "A4") || mv == V(9, "A6"), "black %s with a dead stone left",
+                      vtx(9, mv));
+        ck_assert_int_eq(go_game_play(&g, mv, GO_BLACK), GO_MOVE_OK);
+        ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    }
+    ck_assert_msg(g.board.color[p] == GO_EMPTY, "the dead stone was never captured");
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv == GO_PASS, "game over, yet black plays %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* Both sides pass-alive with no neutral point: after white's pass black passes (moves inside
+ * either side's pass-alive area are pruned, and the rest are suicide). */
+START_TEST(passes_when_game_over)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 4, 40);
+    go_game g;
+    game_from(&g, 9,
+              "X . X . X O . O ."
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O"
+              "X X X X X O O O O",
+              GO_WHITE, "tromp-taylor", 7.5f);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv == GO_PASS, "got %s", vtx(9, mv));
+    /* after both passes the game is over: nothing to search, pass again */
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert_int_eq(mcts_choose_move(s), GO_PASS);
+    go_game_free(&g);
+
+    /* Territories that are not pass-alive but settled (black wins by 1.5 if the game ends):
+     * nothing is pruned here, the search itself must prefer the pass. */
+    game_from(&g, 9,
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . ."
+              ". . . . X O . . .",
+              GO_WHITE, "tromp-taylor", 7.5f);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    mcts_set_position(s, &g);
+    mcts_limits lim = {.max_visits = 80};
+    run(s, &lim);
+    mv = mcts_choose_move(s);
+    ck_assert_msg(mv == GO_PASS, "settled board: got %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(memory_bound_stops_growth)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_params p = mcts_params_default();
+    p.max_tree_mb = 0.25;
+    p.max_visits = 5000;
+    p.seed = 7;
+    char err[256];
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_stats st;
+    mcts_get_stats(s, &st);
+    ck_assert_msg(st.tree_mb < 0.26, "tree %.3f MiB", st.tree_mb);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_msg(a.root_visits < 5000 && a.root_visits > 20, "%" PRId64 " visits", a.root_visits);
+    assert_consistent(s);
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(avoid_and_allow_moves)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_params p = mcts_params_default();
+    p.max_visits = 60;
+    p.seed = 3;
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    char err[256];
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    for (int i = 0; i < a.num_moves; i++)
+        ck_assert(a.moves[i].move != V(9, "E5"));
+    /* allow: only two moves at the root */
+    p.num_avoid = 0;
+    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, V(9, "C3"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, V(9, "G7"), 1));
+    ck_assert(mcts_set_params(s, &p, err, sizeof err));
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert(a.num_moves >= 1 && a.num_moves <= 2);
+    for (int i = 0; i < a.num_moves; i++)
+        ck_assert(a.moves[i].move == V(9, "C3") || a.moves[i].move == V(9, "G7"));
+    int mv = mcts_choose_move(s);
+    ck_assert(mv == V(9, "C3") || mv == V(9, "G7"));
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+START_TEST(noise_temperature_resign)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_params p = mcts_params_default();
+    p.max_visits = 40;
+    p.seed = 11;
+    p.dirichlet_eps = 0.25;
+    p.temperature = 1.0;
+    p.temperature_moves = 10;
+    char err[256];
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    bool seen[GO_POINTS] = {0};
+    int distinct = 0;
+    for (int i = 0; i < 6; i++) {
+        mcts_clear_tree(s);
+        mcts_set_position(s, &g);
+        run(s, NULL);
+        int mv = mcts_choose_move(s);
+        ck_assert(mv > 0);
+        distinct += !seen[mv];
+        seen[mv] = true;
+    }
+    ck_assert_msg(distinct >= 2, "noise and temperature gave one move only");
+    mcts_free(s);
+    go_game_free(&g);
+
+    /* black hopelessly behind (white owns almost everything): resigns only when asked to */
+    game_from(&g, 9,
+              ". O . O . O . O ."
+              "O O O O O O O O O"
+              ". . . . . . . . ."
+              "O O O O O O O O O"
+              ". . . . . . . . ."
+              "O O O O O O O O O"
+              ". . . . . . . . ."
+              "O O O O O O O O O"
+              ". X . . . . . . .",
+              GO_BLACK, "tromp-taylor", 7.5f);
+    p = mcts_params_default();
+    p.max_visits = 30;
+    p.resign_min_visits = 10;
+    s = mcts_new(m, &p, err, sizeof err);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_choose_move(s) != MCTS_RESIGN);
+    p.resign_threshold = 0.1;
+    ck_assert(mcts_set_params(s, &p, err, sizeof err));
+    ck_assert_int_eq(mcts_choose_move(s), MCTS_RESIGN);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* One thread, batch 1, same seed: the same tree twice. A second search of the same position
+ * after dropping the tree is served by the cache. (With batches, cache hits are backed up while
+ * the batch fills, so the tree can take another shape.) */
+START_TEST(deterministic_and_cached)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 1, 60);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_analysis a = {0}, b = {0};
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    mcts_stats before, after;
+    mcts_get_stats(s, &before);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_get_stats(s, &after);
+    ck_assert(mcts_analysis_get(s, NULL, &b));
+    ck_assert_int_eq(after.nn_evals, before.nn_evals);   /* every position came from the cache */
+    ck_assert(after.cache_hits >= before.cache_hits + 60);
+    ck_assert_int_eq(a.num_moves, b.num_moves);
+    for (int i = 0; i < a.num_moves; i++) {
+        ck_assert_int_eq(a.moves[i].move, b.moves[i].move);
+        ck_assert_int_eq(a.moves[i].visits, b.moves[i].visits);
+        ck_assert_double_eq_tol(a.moves[i].winrate, b.moves[i].winrate, 1e-9);
+    }
+    /* without the cache the network gives the same values again */
+    mcts_clear_cache(s);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &b));
+    ck_assert_int_eq(b.moves[0].move, a.moves[0].move);
+    ck_assert_int_eq(b.moves[0].visits, a.moves[0].visits);
+    mcts_analysis_free(&a);
+    mcts_analysis_free(&b);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* KataGo's score utility: odd around a zero centre, increasing, bounded by the two factors,
+ * flatter for a wider score distribution, and the dynamic term centred where it is told. */
+START_TEST(score_utility_shape)
+{
+    struct mcts_search s = {0};
+    s.p = mcts_params_default();
+    double bound = s.p.static_score_utility_factor + s.p.dynamic_score_utility_factor;
+    double prev = -INFINITY;
+    for (double score = -400; score <= 400; score += 0.5) {
+        double u = mcts_score_utility(&s, score, score * score, 19);
+        ck_assert(u > prev);
+        ck_assert(fabs(u) < bound);
+        ck_assert_double_eq_tol(u, -mcts_score_utility(&s, -score, score * score, 19), 1e-12);
+        prev = u;
+    }
+    /* stdev 10 around +5 is worth less than a sure +5 */
+    double sure = mcts_score_utility(&s, 5, 25, 19), spread = mcts_score_utility(&s, 5, 125, 19);
+    ck_assert(spread < sure && spread > 0);
+    /* centred on +20, the dynamic term is zero at +20 */
+    s.score_center = 20;
+    s.p.static_score_utility_factor = 0;
+    ck_assert_double_eq_tol(mcts_score_utility(&s, 20, 400, 19), 0, 1e-12);
+    ck_assert(mcts_score_utility(&s, 21, 441, 19) > 0);
+}
+END_TEST
+
+/* mcts_legal's shortcut agrees with go_game_legal on every point of random games under simple
+ * ko, positional and situational superko (with and without multi-stone suicide). */
+START_TEST(legal_matches_rules)
+{
+    static const char *const rules[] = {"japanese", "tromp-taylor", "aga", "new-zealand"};
+    uint64_t rng = 99;
+    for (int r = 0; r < 4; r++) {
+        go_game g;
+        game_from(&g, 5, NULL, GO_BLACK, rules[r], 0.5f);
+        for (int move = 0; move < 400; move++) {
+            go_color c = g.board.to_move;
+            int legal[GO_POINTS], n = 0;
+            for (int p = 1; p < GO_POINTS; p++) {
+                if (!go_board_on(&g.board, p))
+                    continue;
+                bool want = go_game_legal(&g, p, c) == GO_MOVE_OK;
+                ck_assert_msg(mcts_legal(&g, p, c) == want, "%s move %d at %s", rules[r], move,
+                              vtx(5, p));
+                if (want)
+                    legal[n++] = p;
+            }
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            int p = n > 0 && (rng >> 33) % 16 ? legal[(rng >> 40) % (uint64_t)n] : GO_PASS;
+            ck_assert_int_eq(go_game_play(&g, p, c), GO_MOVE_OK);
+        }
+        go_game_free(&g);
+    }
+}
+END_TEST
+
+static Suite *mcts_suite(void)
+{
+    Suite *s = suite_create("mcts");
+    TCase *tc = tcase_create("search");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, params_round_trip);
+    tcase_add_test(tc, legal_matches_rules);
+    tcase_add_test(tc, score_utility_shape);
+    tcase_add_test(tc, visits_add_up_kata);
+    tcase_add_test(tc, deterministic_and_cached);
+    tcase_add_test(tc, visits_add_up_lz);
+    tcase_add_test(tc, finds_capture_and_escape);
+    tcase_add_test(tc, tree_reuse_keeps_child_visits);
+    tcase_add_test(tc, limits_with_threads_and_batches);
+    tcase_add_test(tc, stop_and_progress);
+    tcase_add_test(tc, no_pass_while_dead_stones_remain);
+    tcase_add_test(tc, passes_when_game_over);
+    tcase_add_test(tc, memory_bound_stops_growth);
+    tcase_add_test(tc, avoid_and_allow_moves);
+    tcase_add_test(tc, noise_temperature_resign);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(mcts_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
