@@ -94,7 +94,7 @@ START_TEST(test_ids_and_admin)
     expect(&e, "list_commands\n",
            "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
            "clear_board\nkomi\nplay\nundo\nfixed_handicap\nplace_free_handicap\nset_free_handicap\n"
-           "loadsgf\nprintsgf\nshowboard\nfinal_score\ntime_settings\ntime_left\n"
+           "loadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\ntime_settings\ntime_left\n"
            "kgs-time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nset_position\n\n");
     /* Every listed command is known, and quit ends the session only when it succeeds. */
     char *list = answer(&e, "list_commands");
@@ -559,6 +559,10 @@ START_TEST(test_final_score)
            "=\n\n=\n\n= B+73.5\n\n=\n\n= W+7.5\n\n");
     expect(&e, "set_position b a2 b b1 b b2 w c1 w c2 w c3 w b3 w a3\nkomi -1\nfinal_score\n",
            "=\n\n=\n\n= W+72\n\n");
+    /* Without a network every stone is alive: one chain per line, top row first. */
+    expect(&e, "final_status_list dead\nfinal_status_list seki\nfinal_status_list alive\n",
+           "=\n\n=\n\n= A3 B3 C3 C2 C1\nA2 B2 B1\n\n");
+    expect(&e, "final_status_list frozen\n", "? syntax error\n\n");
     gtp_engine_free(&e);
 }
 END_TEST

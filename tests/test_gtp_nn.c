@@ -476,6 +476,44 @@ START_TEST(test_binary_bad_weights)
 }
 END_TEST
 
+/* The search commands in-process (no input reader): an analysis runs to the params' visit
+ * limit and ends its stream by itself; genmove plays; search options configure the params. */
+START_TEST(test_search_in_process)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", G170, "--visits", "8", "--set", "c_puct=1.5", "--threads", "1"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    ck_assert(e.params.max_visits == 8 && e.params.c_puct == 1.5);
+    expect_ok(&e, "boardsize 9");
+    char *got = feed(&e, "7 kata-analyze 1 rootInfo true ownership true");
+    ck_assert_msg(!strncmp(got, "=7\ninfo move ", 13), "%s", got);
+    size_t n = strlen(got);
+    ck_assert_msg(n > 2 && !strcmp(got + n - 2, "\n\n") && strstr(got, " rootInfo visits ") &&
+                      strstr(got, " ownership "),
+                  "%s", got);
+    free(got);
+    got = feed(&e, "lz-genmove_analyze b 1");
+    ck_assert_msg(!strncmp(got, "=\ninfo move ", 12) && strstr(got, "\nplay "), "%s", got);
+    free(got);
+    got = feed(&e, "genmove w");
+    ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
+    free(got);
+    expect_error(&e, "kata-analyze 1 ownership maybe", "ownership");
+    expect_error(&e, "genmove purple", "syntax error");
+    gtp_engine_free(&e);
+    /* Bad search options are usage errors naming the option. */
+    ck_assert(gtp_engine_init(&e));
+    char *bad[] = {"gtp", "--set", "no_such_param=1"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "no_such_param"), "%s", err);
+    char *missing[] = {"gtp", "--threads"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, missing, err, sizeof err), 2);
+    gtp_engine_free(&e);
+}
+END_TEST
+
 static Suite *gtp_nn_suite(void)
 {
     Suite *s = suite_create("gtp_nn");
@@ -492,6 +530,7 @@ static Suite *gtp_nn_suite(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_configure);
     tcase_add_test(tc, test_binary_bad_weights);
+    tcase_add_test(tc, test_search_in_process);
     suite_add_tcase(s, tc);
     return s;
 }

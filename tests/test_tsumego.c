@@ -1,13 +1,16 @@
 /* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame, the
- * solution tree, refused input, and a sample of Cho Chikun's elementary problems.
+ * solution tree, refused input, a sample of Cho Chikun's elementary problems, and the JSON Lines
+ * reader of `shido tsumego bench` (through the binary).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
-#include <cJSON.h>
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "go/board.h"
 #include "go/score.h"
@@ -479,6 +482,54 @@ START_TEST(cho_elementary_first_30)
 }
 END_TEST
 
+/* Runs `shido tsumego bench --list` on a JSON Lines file holding text; returns its exit status
+ * with stdout and stderr in out. */
+static int run_bench(const char *text, char *out, size_t len)
+{
+    char path[] = "/tmp/shido-test-tsumego-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 5 --jsonl %s 2>&1",
+             SHIDO_BINARY, path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int status = pclose(p);
+    unlink(path);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* The benchmark's JSON Lines reader: escapes in strings (also in points), keys in any order,
+ * unknown nested fields skipped; a line that is not a record stops the file with its number. */
+START_TEST(bench_jsonl_reader)
+{
+    static const char good[] =
+        "\n{\"comment\": \"Black to \\\"kill\\\" {not} [a list], \\\\ ok\", "
+        "\"solutions\": [\"\\u0062a\"], \"id\": \"esc\\\"aped\\\\id\\u00e9\", "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], \"to_play\": \"B\", \"size\": 19, "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"], "
+        "\"solution_notes\": [{\"a\": [1, 2.5e1, null, true, {}]}]}\n";
+    char out[4096];
+    ck_assert_int_eq(run_bench(good, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  right: esc\"aped\\id\xc3\xa9 played B19, solutions B19, proven"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "1 problems"), "%s", out);
+    static const char bad[] =
+        "{\"id\": \"a\", \"to_play\": \"B\", \"AB\": [\"aa\"], \"AW\": [\"ba\", \"ab\"]}\n"
+        "{\"id\": \"b\", \"to_play\": \"B\", \"AB\": [\"aa\"\n";
+    ck_assert_int_eq(run_bench(bad, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, ":2: not a problem record"), "%s", out);
+    static const char bad_point[] = "{\"id\": \"c\", \"to_play\": \"W\", \"AB\": [\"aaa\"]}\n";
+    ck_assert_int_eq(run_bench(bad_point, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, ":1: not a problem record: AB"), "%s", out);
+}
+END_TEST
+
 Suite *tsumego_suite(void)
 {
     Suite *s = suite_create("tsumego");
@@ -501,6 +552,7 @@ Suite *tsumego_suite(void)
     TCase *cho = tcase_create("cho");
     tcase_set_timeout(cho, 300);
     tcase_add_test(cho, cho_elementary_first_30);
+    tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
     return s;
 }

@@ -8,5 +8,7 @@
 int shido_cmd_gtp(int argc, char **argv);
 int shido_cmd_demo(int argc, char **argv);
 int shido_cmd_bench(int argc, char **argv);
+int shido_cmd_match(int argc, char **argv);
+int shido_cmd_analysis(int argc, char **argv);  /* tools/analysis_json.h */
 
 #endif

@@ -14,17 +14,10 @@
 #include "nn/ref/kata_forward.h"
 #include "nn/ref/lz_forward.h"
 #include "tools/commands.h"
+#include "tools/gtp_internal.h"
 #include "weights/weights.h"
 
 /* ---- reply text ------------------------------------------------------------------------- */
-
-/* A reply under construction. After an allocation failure it stops growing and remembers it,
- * so that handlers need not check every append. */
-typedef struct gtp_text {
-    char *data;
-    size_t len, cap;
-    bool oom;
-} gtp_text;
 
 static void text_reserve(gtp_text *t, size_t extra)
 {
@@ -42,7 +35,7 @@ static void text_reserve(gtp_text *t, size_t extra)
     t->cap = cap;
 }
 
-static void text_add(gtp_text *t, const char *s)
+void gtp_text_add(gtp_text *t, const char *s)
 {
     size_t n = strlen(s);
     text_reserve(t, n);
@@ -52,8 +45,14 @@ static void text_add(gtp_text *t, const char *s)
     t->len += n;
 }
 
-static void text_printf(gtp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_printf(gtp_text *t, const char *fmt, ...)
+void gtp_text_clear(gtp_text *t)
+{
+    t->len = 0;
+    if (t->data)
+        t->data[0] = 0;
+}
+
+void gtp_text_printf(gtp_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -73,7 +72,7 @@ static void text_printf(gtp_text *t, const char *fmt, ...)
 /* Writes "=id body" or "?id body" and the terminating empty line. The body's first line shares
  * the status line (so showboard's diagram, which starts with a newline, begins on a line of its
  * own); later empty or blank lines are dropped, since an empty line ends a GTP reply. */
-static void write_reply(FILE *out, bool ok, const char *id, const char *body)
+void gtp_write_reply(FILE *out, bool ok, const char *id, const char *body)
 {
     fprintf(out, "%c%s", ok ? '=' : '?', id);
     if (body && *body) {
@@ -102,7 +101,7 @@ static void write_reply(FILE *out, bool ok, const char *id, const char *body)
 /* ---- argument parsing ------------------------------------------------------------------- */
 
 /* A decimal integer that fits an int, nothing else (GTP's "int"). */
-static bool parse_int(const char *s, int *out)
+bool gtp_parse_int(const char *s, int *out)
 {
     const char *digits = *s == '-' ? s + 1 : s;
     if (*digits < '0' || *digits > '9')
@@ -117,7 +116,7 @@ static bool parse_int(const char *s, int *out)
 }
 
 /* A finite number that also stays finite as a float (komi and clocks are floats elsewhere). */
-static bool parse_number(const char *s, double *out)
+bool gtp_parse_number(const char *s, double *out)
 {
     char *end;
     double v = strtod(s, &end);
@@ -127,7 +126,7 @@ static bool parse_number(const char *s, double *out)
     return true;
 }
 
-static bool parse_color(const char *s, go_color *c)
+bool gtp_parse_color(const char *s, go_color *c)
 {
     if (!strcasecmp(s, "b") || !strcasecmp(s, "black"))
         *c = GO_BLACK;
@@ -168,59 +167,50 @@ static void add_vertices(gtp_text *r, int size, const int *pts, int n)
 {
     char v[8];
     for (int i = 0; i < n; i++)
-        text_printf(r, "%s%s", i ? " " : "", go_point_to_gtp(size, pts[i], v));
+        gtp_text_printf(r, "%s%s", i ? " " : "", go_point_to_gtp(size, pts[i], v));
 }
 
 /* ---- commands ----------------------------------------------------------------------------- */
-
-/* A command's arguments: argv split at spaces, and raw, the same text unsplit (for JSON). */
-typedef struct gtp_args {
-    int argc;
-    char **argv;
-    const char *raw;
-} gtp_args;
-
-/* A handler appends its answer (or, returning false, the reason for failing) to r. */
-typedef bool (*gtp_handler)(gtp_engine *e, const gtp_args *a, gtp_text *r);
 
 typedef struct gtp_command {
     const char *name;
     gtp_handler run;
     int min_args, max_args;   /* max_args -1: any number */
+    bool needs_net;           /* listed (and known) only once a network is loaded */
 } gtp_command;
 
 static const gtp_command *find_command(const char *name);
 static bool command_listed(const gtp_engine *e, const gtp_command *cmd);
 static void add_command_names(const gtp_engine *e, gtp_text *r);
 
-static bool fail(gtp_text *r, const char *reason)
+bool gtp_fail(gtp_text *r, const char *reason)
 {
-    text_add(r, reason);
+    gtp_text_add(r, reason);
     return false;
 }
 
 static bool cmd_protocol_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    text_add(r, "2");
+    gtp_text_add(r, "2");
     return true;
 }
 
 static bool cmd_name(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    text_add(r, "shido");
+    gtp_text_add(r, "shido");
     return true;
 }
 
 static bool cmd_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    text_add(r, SHIDO_VERSION_STRING);
+    gtp_text_add(r, SHIDO_VERSION_STRING);
     return true;
 }
 
 static bool cmd_known_command(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     const gtp_command *cmd = find_command(a->argv[0]);
-    text_add(r, cmd && command_listed(e, cmd) ? "true" : "false");
+    gtp_text_add(r, cmd && command_listed(e, cmd) ? "true" : "false");
     return true;
 }
 
@@ -239,13 +229,13 @@ static bool cmd_quit(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_boardsize(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     int size;
-    if (!parse_int(a->argv[0], &size))
-        return fail(r, "syntax error");
+    if (!gtp_parse_int(a->argv[0], &size))
+        return gtp_fail(r, "syntax error");
     if (size < GO_MIN_SIZE || size > GO_MAX_SIZE)
-        return fail(r, "unacceptable size");
+        return gtp_fail(r, "unacceptable size");
     go_game g;
     if (!go_game_init(&g, size, &e->game.rules, e->game.komi))
-        return fail(r, "out of memory");
+        return gtp_fail(r, "out of memory");
     go_game_free(&e->game);
     e->game = g;
     return true;
@@ -260,8 +250,8 @@ static bool cmd_clear_board(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_komi(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     double komi;
-    if (!parse_number(a->argv[0], &komi))
-        return fail(r, "syntax error");
+    if (!gtp_parse_number(a->argv[0], &komi))
+        return gtp_fail(r, "syntax error");
     e->game.komi = (float)komi;
     return true;
 }
@@ -270,31 +260,31 @@ static bool cmd_play(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     go_color c;
     int p;
-    if (!parse_color(a->argv[0], &c))
-        return fail(r, "syntax error");
+    if (!gtp_parse_color(a->argv[0], &c))
+        return gtp_fail(r, "syntax error");
     vertex_status vs = parse_vertex(e, a->argv[1], &p);
     if (vs == VERTEX_SYNTAX)
-        return fail(r, "syntax error");
+        return gtp_fail(r, "syntax error");
     if (vs == VERTEX_OFF_BOARD || go_game_play(&e->game, p, c) != GO_MOVE_OK)
-        return fail(r, "illegal move");
+        return gtp_fail(r, "illegal move");
     return true;
 }
 
 static bool cmd_undo(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    return go_game_undo(&e->game) ? true : fail(r, "cannot undo");
+    return go_game_undo(&e->game) ? true : gtp_fail(r, "cannot undo");
 }
 
 static bool cmd_fixed_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     int n, pts[9];
-    if (!parse_int(a->argv[0], &n))
-        return fail(r, "syntax error");
+    if (!gtp_parse_int(a->argv[0], &n))
+        return gtp_fail(r, "syntax error");
     if (!board_is_empty(&e->game))
-        return fail(r, "board not empty");
+        return gtp_fail(r, "board not empty");
     int k = go_game_fixed_handicap(&e->game, n, pts);
     if (k == 0)
-        return fail(r, "invalid handicap");
+        return gtp_fail(r, "invalid handicap");
     add_vertices(r, e->game.board.size, pts, k);
     return true;
 }
@@ -358,12 +348,12 @@ static void free_handicap_points(int size, int n, int *pts)
 static bool cmd_place_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     int n, size = e->game.board.size;
-    if (!parse_int(a->argv[0], &n))
-        return fail(r, "syntax error");
+    if (!gtp_parse_int(a->argv[0], &n))
+        return gtp_fail(r, "syntax error");
     if (!board_is_empty(&e->game))
-        return fail(r, "board not empty");
+        return gtp_fail(r, "board not empty");
     if (n < 2 || n > size * size - 1)
-        return fail(r, "invalid handicap");
+        return gtp_fail(r, "invalid handicap");
     int pts[GO_MAX_SIZE * GO_MAX_SIZE];
     free_handicap_points(size, n, pts);
     for (int i = 0; i < n; i++)
@@ -378,16 +368,16 @@ static bool cmd_set_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     int size = e->game.board.size, pts[GO_MAX_SIZE * GO_MAX_SIZE];
     if (!board_is_empty(&e->game))
-        return fail(r, "board not empty");
+        return gtp_fail(r, "board not empty");
     if (a->argc < 2 || a->argc > size * size - 1)
-        return fail(r, "bad vertex list");
+        return gtp_fail(r, "bad vertex list");
     bool taken[GO_POINTS] = {false};
     for (int i = 0; i < a->argc; i++) {
         vertex_status vs = parse_vertex(e, a->argv[i], &pts[i]);
         if (vs == VERTEX_SYNTAX)
-            return fail(r, "syntax error");
+            return gtp_fail(r, "syntax error");
         if (vs != VERTEX_OK || pts[i] == GO_PASS || taken[pts[i]])
-            return fail(r, "bad vertex list");
+            return gtp_fail(r, "bad vertex list");
         taken[pts[i]] = true;
     }
     for (int i = 0; i < a->argc; i++)
@@ -400,14 +390,14 @@ static bool cmd_set_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_loadsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     int move_number = 0;
-    if (a->argc == 2 && (!parse_int(a->argv[1], &move_number) || move_number < 1))
-        return fail(r, "syntax error");
+    if (a->argc == 2 && (!gtp_parse_int(a->argv[1], &move_number) || move_number < 1))
+        return gtp_fail(r, "syntax error");
     if (!e->allow_files)
-        return fail(r, "cannot load file: file access is disabled");
+        return gtp_fail(r, "cannot load file: file access is disabled");
     char err[256];
     go_sgf_collection *c = go_sgf_read_file(a->argv[0], err, sizeof err);
     if (!c) {
-        text_printf(r, "cannot load file: %s", err);
+        gtp_text_printf(r, "cannot load file: %s", err);
         return false;
     }
     go_game g;
@@ -426,7 +416,7 @@ static bool cmd_loadsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
     }
     go_sgf_free(c);
     if (!ok) {
-        text_printf(r, "cannot load file: %s", err);
+        gtp_text_printf(r, "cannot load file: %s", err);
         return false;
     }
     go_game_free(&e->game);
@@ -437,21 +427,21 @@ static bool cmd_loadsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_printsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     if (a->argc == 1 && !e->allow_files)
-        return fail(r, "cannot save file: file access is disabled");
+        return gtp_fail(r, "cannot save file: file access is disabled");
     go_sgf_collection *c = go_sgf_from_game(&e->game);
     char *sgf = c ? go_sgf_write(c) : NULL;
     go_sgf_free(c);
     if (!sgf)
-        return fail(r, "out of memory");
+        return gtp_fail(r, "out of memory");
     bool ok = true;
     if (a->argc == 0) {
-        text_add(r, sgf);
+        gtp_text_add(r, sgf);
     } else {
         FILE *f = fopen(a->argv[0], "w");
         ok = f && fputs(sgf, f) >= 0;
         ok = (f && fclose(f) == 0) && ok;
         if (!ok)
-            text_printf(r, "cannot save file: %s: %s", a->argv[0], strerror(errno));
+            gtp_text_printf(r, "cannot save file: %s: %s", a->argv[0], strerror(errno));
     }
     free(sgf);
     return ok;
@@ -462,17 +452,9 @@ static bool cmd_showboard(gtp_engine *e, const gtp_args *a, gtp_text *r)
     const go_board *b = &e->game.board;
     char diagram[2048];
     go_board_to_ascii(b, diagram, sizeof diagram);
-    text_printf(r, "\n%sBlack (X) captures: %d\nWhite (O) captures: %d\n%s to move", diagram,
+    gtp_text_printf(r, "\n%sBlack (X) captures: %d\nWhite (O) captures: %d\n%s to move", diagram,
                 b->captures[GO_BLACK], b->captures[GO_WHITE],
                 b->to_move == GO_WHITE ? "White" : "Black");
-    return true;
-}
-
-static bool cmd_final_score(gtp_engine *e, const gtp_args *a, gtp_text *r)
-{
-    double lead = go_score_area_tromp_taylor(&e->game.board, NULL) - (double)e->game.komi;
-    char buf[64];
-    text_add(r, go_score_to_text(lead, buf, sizeof buf));
     return true;
 }
 
@@ -480,7 +462,7 @@ static bool cmd_kata_get_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     char json[256];
     go_rules_to_json(&e->game.rules, json, sizeof json);
-    text_add(r, json);
+    gtp_text_add(r, json);
     return true;
 }
 
@@ -488,14 +470,14 @@ static bool cmd_kata_set_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     char err[256];
     if (!go_rules_parse(&e->game.rules, a->raw, err, sizeof err))
-        return fail(r, err);
+        return gtp_fail(r, err);
     return true;
 }
 
 static bool cmd_kata_set_rule(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     if (!go_rules_set(&e->game.rules, a->argv[0], a->argv[1]))
-        return fail(r, "unknown rules field or value");
+        return gtp_fail(r, "unknown rules field or value");
     return true;
 }
 
@@ -504,15 +486,15 @@ static bool cmd_kata_set_rule(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     if (a->argc % 2)
-        return fail(r, "syntax error");
+        return gtp_fail(r, "syntax error");
     go_game g;
     if (!go_game_init(&g, e->game.board.size, &e->game.rules, e->game.komi))
-        return fail(r, "out of memory");
+        return gtp_fail(r, "out of memory");
     const char *error = NULL;
     for (int i = 0; i < a->argc && !error; i += 2) {
         go_color c;
         int p;
-        if (!parse_color(a->argv[i], &c))
+        if (!gtp_parse_color(a->argv[i], &c))
             error = "syntax error";
         else if (parse_vertex(e, a->argv[i + 1], &p) == VERTEX_SYNTAX)
             error = "syntax error";
@@ -523,7 +505,7 @@ static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
         error = "illegal stone placement";
     if (error) {
         go_game_free(&g);
-        return fail(r, error);
+        return gtp_fail(r, error);
     }
     go_game_free(&e->game);
     e->game = g;
@@ -539,7 +521,7 @@ static void set_time_control(gtp_engine *e, gtp_time_control t)
 
 static bool parse_seconds(const char *s, double *out)
 {
-    return parse_number(s, out) && *out >= 0;
+    return gtp_parse_number(s, out) && *out >= 0;
 }
 
 /* GTP time_settings: byo-yomi stones 0 with a positive byo-yomi time means no limit; a byo-yomi
@@ -548,8 +530,8 @@ static bool cmd_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     gtp_time_control t = {0};
     if (!parse_seconds(a->argv[0], &t.main_time_s) || !parse_seconds(a->argv[1], &t.period_time_s) ||
-        !parse_int(a->argv[2], &t.period_stones) || t.period_stones < 0)
-        return fail(r, "syntax error");
+        !gtp_parse_int(a->argv[2], &t.period_stones) || t.period_stones < 0)
+        return gtp_fail(r, "syntax error");
     if (t.period_time_s > 0 && t.period_stones == 0)
         t = (gtp_time_control){.system = GTP_TIME_NONE};
     else if (t.period_time_s == 0)
@@ -575,7 +557,7 @@ static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
         int count;
         t.system = byoyomi ? GTP_TIME_BYOYOMI : GTP_TIME_CANADIAN;
         ok = a->argc == 4 && parse_seconds(a->argv[1], &t.main_time_s) &&
-             parse_seconds(a->argv[2], &t.period_time_s) && parse_int(a->argv[3], &count) &&
+             parse_seconds(a->argv[2], &t.period_time_s) && gtp_parse_int(a->argv[3], &count) &&
              count >= 0;
         if (byoyomi)
             t.periods = ok ? count : 0;
@@ -585,7 +567,7 @@ static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
         ok = false;
     }
     if (!ok)
-        return fail(r, "syntax error");
+        return gtp_fail(r, "syntax error");
     set_time_control(e, t);
     return true;
 }
@@ -595,9 +577,9 @@ static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
     go_color c;
     gtp_clock k = {.known = true};
     /* Some servers report a slightly negative time once the clock has run out. */
-    if (!parse_color(a->argv[0], &c) || !parse_number(a->argv[1], &k.time_left_s) ||
-        !parse_int(a->argv[2], &k.stones_left) || k.stones_left < 0)
-        return fail(r, "syntax error");
+    if (!gtp_parse_color(a->argv[0], &c) || !gtp_parse_number(a->argv[1], &k.time_left_s) ||
+        !gtp_parse_int(a->argv[2], &k.stones_left) || k.stones_left < 0)
+        return gtp_fail(r, "syntax error");
     e->clock[c] = k;
     return true;
 }
@@ -609,7 +591,7 @@ static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
 
 static bool fail_no_network(gtp_text *r)
 {
-    return fail(r, "no network loaded (start with --weights FILE)");
+    return gtp_fail(r, "no network loaded (start with --weights FILE)");
 }
 
 static bool parse_symmetry(const char *s, int *sym)
@@ -618,7 +600,7 @@ static bool parse_symmetry(const char *s, int *sym)
         *sym = SYM_ALL;
     else if (!strcasecmp(s, "average") || !strcasecmp(s, "avg"))
         *sym = SYM_AVERAGE;
-    else if (!parse_int(s, sym) || *sym < 0 || *sym > 7)
+    else if (!gtp_parse_int(s, sym) || *sym < 0 || *sym > 7)
         return false;
     return true;
 }
@@ -632,13 +614,13 @@ static bool split_net_args(const gtp_engine *e, const gtp_args *a, const char **
     for (int i = 0; i < a->argc; i++) {
         if (!strncmp(a->argv[i], "net=", 4)) {
             int n;
-            if (!parse_int(a->argv[i] + 4, &n) || n < 1 || n > e->num_nets) {
-                text_printf(r, "no network %s (%d loaded)", a->argv[i] + 4, e->num_nets);
+            if (!gtp_parse_int(a->argv[i] + 4, &n) || n < 1 || n > e->num_nets) {
+                gtp_text_printf(r, "no network %s (%d loaded)", a->argv[i] + 4, e->num_nets);
                 return false;
             }
             *net = n - 1;
         } else if (*num_pos == max_pos) {
-            return fail(r, "syntax error");
+            return gtp_fail(r, "syntax error");
         } else {
             pos[(*num_pos)++] = a->argv[i];
         }
@@ -698,16 +680,16 @@ static void add_eighth(nn_kata_output *sum, const nn_kata_output *o)
 
 static void add_grid(gtp_text *r, const char *title, const float *v, int size)
 {
-    text_printf(r, "%s\n", title);
+    gtp_text_printf(r, "%s\n", title);
     for (int y = 0; y < size; y++) {
         for (int x = 0; x < size; x++) {
             float f = v[y * size + x];
             if (isnan(f))
-                text_add(r, "NAN ");
+                gtp_text_add(r, "NAN ");
             else
-                text_printf(r, "%.9g ", f);
+                gtp_text_printf(r, "%.9g ", f);
         }
-        text_add(r, "\n");
+        gtp_text_add(r, "\n");
     }
 }
 
@@ -715,20 +697,20 @@ static void add_grid(gtp_text *r, const char *title, const float *v, int size)
 static void add_raw_block(gtp_text *r, const char *symmetry, nn_family family,
                           const nn_kata_output *o)
 {
-    text_printf(r, "symmetry %s\n", symmetry);
-    text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win, o->white_loss,
+    gtp_text_printf(r, "symmetry %s\n", symmetry);
+    gtp_text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win, o->white_loss,
                 o->no_result);
     if (family == NN_FAMILY_KATA) {
-        text_printf(r, "whiteLead %.9g\nwhiteScoreSelfplay %.9g\nwhiteScoreSelfplaySq %.9g\n",
+        gtp_text_printf(r, "whiteLead %.9g\nwhiteScoreSelfplay %.9g\nwhiteScoreSelfplaySq %.9g\n",
                     o->white_lead, o->white_score_selfplay, o->white_score_selfplay_sq);
-        text_printf(r, "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
+        gtp_text_printf(r, "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
                     o->var_time_left, o->shortterm_winloss_error, o->shortterm_score_error);
     }
     add_grid(r, "policy", o->policy, o->size);
     if (isnan(o->policy_pass))
-        text_add(r, "policyPass NAN \n");
+        gtp_text_add(r, "policyPass NAN \n");
     else
-        text_printf(r, "policyPass %.9g \n", o->policy_pass);
+        gtp_text_printf(r, "policyPass %.9g \n", o->policy_pass);
     if (family == NN_FAMILY_KATA)
         add_grid(r, "whiteOwnership", o->white_ownership, o->size);
 }
@@ -741,18 +723,18 @@ static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!split_net_args(e, a, pos, 2, &num_pos, &net, r))
         return false;
     if (num_pos == 0 || !parse_symmetry(pos[0], &sym)) {
-        text_printf(r, "expected a symmetry 0-7, 'all' or 'average' for kata-raw-nn but got '%s'",
+        gtp_text_printf(r, "expected a symmetry 0-7, 'all' or 'average' for kata-raw-nn but got '%s'",
                     a->raw);
         return false;
     }
-    if (num_pos == 2 && (!parse_number(pos[1], &optimism) || optimism < 0 || optimism > 1))
-        return fail(r, "policy optimism must be a number from 0 to 1");
+    if (num_pos == 2 && (!gtp_parse_number(pos[1], &optimism) || optimism < 0 || optimism > 1))
+        return gtp_fail(r, "policy optimism must be a number from 0 to 1");
     if (e->num_nets == 0)
         return fail_no_network(r);
     const nn_desc *d = e->nets[net];
     nn_kata_output *o = malloc(2 * sizeof *o);
     if (!o)
-        return fail(r, "out of memory");
+        return gtp_fail(r, "out of memory");
     nn_kata_output *sum = o + 1;
     memset(sum, 0, sizeof *sum);
     char err[256];
@@ -778,7 +760,7 @@ static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
         r->len = 0;
         if (r->data)
             r->data[0] = 0;
-        return fail(r, err);
+        return gtp_fail(r, err);
     }
     return true;
 }
@@ -787,16 +769,16 @@ static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
  * stands, top row first. It starts on a line of its own, not on the "=" line. */
 static void add_heatmap(gtp_text *r, const go_board *b, const float *policy, float winrate)
 {
-    text_add(r, "\n");
+    gtp_text_add(r, "\n");
     for (int y = 0; y < 19; y++) {
         for (int x = 0; x < 19; x++) {
             int v = b->color[go_point_at(x, y)] == GO_EMPTY ? (int)(policy[y * 19 + x] * 1000.0f)
                                                             : 0;
-            text_printf(r, "%3d ", v);
+            gtp_text_printf(r, "%3d ", v);
         }
-        text_add(r, "\n");
+        gtp_text_add(r, "\n");
     }
-    text_printf(r, "pass: %d\nwinrate: %f\n", (int)(policy[361] * 1000.0f), winrate);
+    gtp_text_printf(r, "pass: %d\nwinrate: %f\n", (int)(policy[361] * 1000.0f), winrate);
 }
 
 static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
@@ -806,14 +788,14 @@ static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!split_net_args(e, a, pos, 1, &num_pos, &net, r))
         return false;
     if (num_pos == 1 && !parse_symmetry(pos[0], &sym))
-        return fail(r, "expected a symmetry 0-7, 'all' or 'average' for heatmap");
+        return gtp_fail(r, "expected a symmetry 0-7, 'all' or 'average' for heatmap");
     if (e->num_nets == 0)
         return fail_no_network(r);
     for (int i = 0; i < e->num_nets && net < 0; i++)
         if (e->nets[i]->family == NN_FAMILY_LZ)
             net = i;
     if (net < 0 || e->nets[net]->family != NN_FAMILY_LZ)
-        return fail(r, "heatmap needs a Leela Zero network");
+        return gtp_fail(r, "heatmap needs a Leela Zero network");
     float policy[NN_LZ_POLICY_OUTPUTS], winrate, avg_policy[NN_LZ_POLICY_OUTPUTS] = {0};
     float avg_winrate = 0;
     char err[256];
@@ -824,7 +806,7 @@ static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
             r->len = 0;
             if (r->data)
                 r->data[0] = 0;
-            return fail(r, err);
+            return gtp_fail(r, err);
         }
         if (sym == SYM_AVERAGE) {
             for (int i = 0; i < NN_LZ_POLICY_OUTPUTS; i++)
@@ -841,33 +823,45 @@ static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 
 /* list_commands prints them in this order. */
 static const gtp_command commands[] = {
-    {"protocol_version", cmd_protocol_version, 0, 0},
-    {"name", cmd_name, 0, 0},
-    {"version", cmd_version, 0, 0},
-    {"known_command", cmd_known_command, 1, 1},
-    {"list_commands", cmd_list_commands, 0, 0},
-    {"quit", cmd_quit, 0, 0},
-    {"boardsize", cmd_boardsize, 1, 1},
-    {"clear_board", cmd_clear_board, 0, 0},
-    {"komi", cmd_komi, 1, 1},
-    {"play", cmd_play, 2, 2},
-    {"undo", cmd_undo, 0, 0},
-    {"fixed_handicap", cmd_fixed_handicap, 1, 1},
-    {"place_free_handicap", cmd_place_free_handicap, 1, 1},
-    {"set_free_handicap", cmd_set_free_handicap, 0, -1},
-    {"loadsgf", cmd_loadsgf, 1, 2},
-    {"printsgf", cmd_printsgf, 0, 1},
-    {"showboard", cmd_showboard, 0, 0},
-    {"final_score", cmd_final_score, 0, 0},
-    {"time_settings", cmd_time_settings, 3, 3},
-    {"time_left", cmd_time_left, 3, 3},
-    {"kgs-time_settings", cmd_kgs_time_settings, 1, 4},
-    {"kata-get-rules", cmd_kata_get_rules, 0, 0},
-    {"kata-set-rules", cmd_kata_set_rules, 1, -1},
-    {"kata-set-rule", cmd_kata_set_rule, 2, 2},
-    {"set_position", cmd_set_position, 0, -1},
-    {"kata-raw-nn", cmd_kata_raw_nn, 0, 3},
-    {"heatmap", cmd_heatmap, 0, 2},
+    {"protocol_version", cmd_protocol_version, 0, 0, false},
+    {"name", cmd_name, 0, 0, false},
+    {"version", cmd_version, 0, 0, false},
+    {"known_command", cmd_known_command, 1, 1, false},
+    {"list_commands", cmd_list_commands, 0, 0, false},
+    {"quit", cmd_quit, 0, 0, false},
+    {"boardsize", cmd_boardsize, 1, 1, false},
+    {"clear_board", cmd_clear_board, 0, 0, false},
+    {"komi", cmd_komi, 1, 1, false},
+    {"play", cmd_play, 2, 2, false},
+    {"undo", cmd_undo, 0, 0, false},
+    {"fixed_handicap", cmd_fixed_handicap, 1, 1, false},
+    {"place_free_handicap", cmd_place_free_handicap, 1, 1, false},
+    {"set_free_handicap", cmd_set_free_handicap, 0, -1, false},
+    {"loadsgf", cmd_loadsgf, 1, 2, false},
+    {"printsgf", cmd_printsgf, 0, 1, false},
+    {"showboard", cmd_showboard, 0, 0, false},
+    {"final_score", gtp_cmd_final_score, 0, 0, false},
+    {"final_status_list", gtp_cmd_final_status_list, 1, 1, false},
+    {"time_settings", cmd_time_settings, 3, 3, false},
+    {"time_left", cmd_time_left, 3, 3, false},
+    {"kgs-time_settings", cmd_kgs_time_settings, 1, 4, false},
+    {"kata-get-rules", cmd_kata_get_rules, 0, 0, false},
+    {"kata-set-rules", cmd_kata_set_rules, 1, -1, false},
+    {"kata-set-rule", cmd_kata_set_rule, 2, 2, false},
+    {"set_position", cmd_set_position, 0, -1, false},
+    {"kata-raw-nn", cmd_kata_raw_nn, 0, 3, false},
+    {"heatmap", cmd_heatmap, 0, 2, false},
+    {"genmove", gtp_cmd_genmove, 1, 1, true},
+    {"lz-genmove_analyze", gtp_cmd_lz_genmove_analyze, 0, -1, true},
+    {"kata-genmove_analyze", gtp_cmd_kata_genmove_analyze, 0, -1, true},
+    {"lz-analyze", gtp_cmd_lz_analyze, 0, -1, true},
+    {"kata-analyze", gtp_cmd_kata_analyze, 0, -1, true},
+    {"stop", gtp_cmd_stop, 0, 0, true},
+    {"clear_cache", gtp_cmd_clear_cache, 0, 0, true},
+    {"kata-list-params", gtp_cmd_kata_list_params, 0, 0, true},
+    {"kata-get-param", gtp_cmd_kata_get_param, 1, 1, true},
+    {"kata-set-param", gtp_cmd_kata_set_param, 2, 2, true},
+    {"lz-setoption", gtp_cmd_lz_setoption, 4, -1, true},
 };
 static const int num_commands = (int)(sizeof commands / sizeof commands[0]);
 
@@ -883,7 +877,7 @@ static const gtp_command *find_command(const char *name)
  * list_commands and known_command to learn what kind of engine they talk to. */
 static bool command_listed(const gtp_engine *e, const gtp_command *cmd)
 {
-    if (cmd->run == cmd_kata_raw_nn)
+    if (cmd->run == cmd_kata_raw_nn || cmd->needs_net)
         return e->num_nets > 0;
     if (cmd->run == cmd_heatmap) {
         for (int i = 0; i < e->num_nets; i++)
@@ -899,7 +893,7 @@ static void add_command_names(const gtp_engine *e, gtp_text *r)
     bool first = true;
     for (int i = 0; i < num_commands; i++)
         if (command_listed(e, &commands[i])) {
-            text_printf(r, "%s%s", first ? "" : "\n", commands[i].name);
+            gtp_text_printf(r, "%s%s", first ? "" : "\n", commands[i].name);
             first = false;
         }
 }
@@ -910,14 +904,18 @@ bool gtp_engine_init(gtp_engine *e)
 {
     memset(e, 0, sizeof *e);
     e->allow_files = true;
+    e->params = mcts_params_default();
     return go_game_init(&e->game, 19, NULL, 7.5f);
 }
 
 void gtp_engine_free(gtp_engine *e)
 {
+    gtp_search_free(e);
     go_game_free(&e->game);
-    for (int i = 0; i < e->num_nets; i++)
+    for (int i = 0; i < e->num_nets; i++) {
         nn_desc_free(e->nets[i]);
+        free(e->net_paths[i]);
+    }
     e->num_nets = 0;
 }
 
@@ -927,9 +925,15 @@ bool gtp_engine_load_network(gtp_engine *e, const char *path, char *err, int err
         snprintf(err, (size_t)err_len, "%s: too many networks (at most %d)", path, GTP_MAX_NETS);
         return false;
     }
-    nn_desc *d = weights_load(path, err, err_len);
-    if (!d)
+    char *name = strdup(path);
+    nn_desc *d = name ? weights_load(path, err, err_len) : NULL;
+    if (!d) {
+        if (!name)
+            snprintf(err, (size_t)err_len, "%s: out of memory", path);
+        free(name);
         return false;
+    }
+    e->net_paths[e->num_nets] = name;
     e->nets[e->num_nets++] = d;
     return true;
 }
@@ -947,6 +951,11 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
         } else if (!strncmp(arg, "--weights=", 10)) {
             path = arg + 10;
         } else {
+            int got = gtp_search_option(e, argc, argv, &i, err, err_len);
+            if (got < 0)
+                return 2;
+            if (got > 0)
+                continue;
             snprintf(err, (size_t)err_len, "unknown option '%s'", arg);
             return 2;
         }
@@ -999,7 +1008,7 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
     if (len > 0 && line[len - 1] == '\n')
         len--;
     if (len > GTP_MAX_LINE) {
-        write_reply(out, false, "", "line too long");
+        gtp_write_reply(out, false, "", "line too long");
         return true;
     }
     char *buf = malloc(2 * (len + 1));
@@ -1007,7 +1016,7 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
     if (!buf || !argv) {
         free(buf);
         free(argv);
-        write_reply(out, false, "", "out of memory");
+        gtp_write_reply(out, false, "", "out of memory");
         return true;
     }
     size_t n = clean_line(line, buf);
@@ -1023,23 +1032,29 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
         const gtp_command *cmd = first < argc ? find_command(argv[first]) : NULL;
         gtp_text reply = {0};
         bool ok = false;
+        /* Without a network the search commands do not exist (known_command says false). */
+        if (cmd && cmd->needs_net && e->num_nets == 0)
+            cmd = NULL;
         if (!cmd) {
-            text_add(&reply, "unknown command");
+            gtp_text_add(&reply, "unknown command");
         } else {
-            gtp_args a = {argc - first - 1, argv + first + 1, ""};
+            gtp_args a = {argc - first - 1, argv + first + 1, "", id, out};
             if (a.argc > 0) {
                 char *args = raw + (a.argv[0] - buf);
                 char *end = raw + (a.argv[a.argc - 1] - buf) + strlen(a.argv[a.argc - 1]);
                 *end = 0;
                 a.raw = args;
             }
+            e->replied = false;
             if (a.argc < cmd->min_args || (cmd->max_args >= 0 && a.argc > cmd->max_args))
-                text_add(&reply, "syntax error");
+                gtp_text_add(&reply, "syntax error");
             else
                 ok = cmd->run(e, &a, &reply);
             go_on = !(ok && cmd->run == cmd_quit);
         }
-        write_reply(out, ok && !reply.oom, id, reply.oom ? "out of memory" : reply.data);
+        if (!e->replied)
+            gtp_write_reply(out, ok && !reply.oom, id, reply.oom ? "out of memory" : reply.data);
+        e->replied = false;
         free(reply.data);
     }
     free(buf);
@@ -1049,38 +1064,23 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
 
 int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
 {
-    char *line = malloc(GTP_MAX_LINE + 1);
-    if (!line)
+    gtp_input input;
+    if (!gtp_input_init(&input, in))
         return 1;
-    size_t n = 0;
-    bool too_long = false;
-    for (;;) {
-        int c = getc(in);
-        if (c == EOF && n == 0 && !too_long)
-            break;
-        if (c == EOF || c == '\n') {
-            bool go_on = true;
-            if (too_long) {
-                write_reply(out, false, "", "line too long");
-            } else {
-                line[n] = 0;
-                go_on = gtp_engine_handle_line(e, line, out);
-            }
-            n = 0;
-            too_long = false;
-            if (!go_on || c == EOF || ferror(out))
-                break;
-            continue;
-        }
-        /* NUL and the other control characters go here already: they would cut the C string. */
-        if (too_long || (c < 32 && c != '\t') || c == 127)
-            continue;
-        if (n == GTP_MAX_LINE)
-            too_long = true;
+    e->input = &input;
+    const char *line;
+    bool too_long;
+    while ((line = gtp_input_next(&input, &too_long))) {
+        bool go_on = true;
+        if (too_long)
+            gtp_write_reply(out, false, "", "line too long");
         else
-            line[n++] = (char)c;
+            go_on = gtp_engine_handle_line(e, line, out);
+        if (!go_on || ferror(out))
+            break;
     }
-    free(line);
+    e->input = NULL;
+    gtp_input_free(&input);
     return ferror(out) ? 1 : 0;
 }
 
@@ -1094,7 +1094,8 @@ int shido_cmd_gtp(int argc, char **argv)
     char err[512];
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
-        fprintf(stderr, "shido gtp: %s\nusage: shido gtp [--weights FILE]...\n", err);
+        fprintf(stderr, "shido gtp: %s\nusage: shido gtp [--weights FILE]... [--backend cpu|ref] [--visits N] "
+                        "[--threads T] [--set NAME=VALUE]... [--config FILE]\n", err);
     else if (rc != 0)
         fprintf(stderr, "shido gtp: cannot load network: %s\n", err);
     if (rc != 0) {

@@ -7,11 +7,12 @@
  * carry a numeric id that the reply repeats ("12 name" -> "=12 shido"). Replies are "=[id] text"
  * or "?[id] reason" followed by an empty line; a multi-line reply never contains an empty line.
  *
- * Commands: the standard GTP 2 set without the move generators (protocol_version, name, version,
- * known_command, list_commands, quit, boardsize, clear_board, komi, play, undo, fixed_handicap,
+ * Commands: the standard GTP 2 set (protocol_version, name, version, known_command,
+ * list_commands, quit, boardsize, clear_board, komi, play, undo, fixed_handicap,
  * place_free_handicap, set_free_handicap, loadsgf, printsgf, showboard, final_score,
- * time_settings, time_left), kgs-time_settings, and KataGo's kata-get-rules, kata-set-rules,
- * kata-set-rule and set_position.
+ * final_status_list, time_settings, time_left), kgs-time_settings, and KataGo's kata-get-rules,
+ * kata-set-rules, kata-set-rule and set_position. Without a network, final_score is Tromp-Taylor
+ * and final_status_list counts every stone alive.
  *
  * With networks loaded (`shido gtp --weights FILE`, repeatable; the first drives play):
  *
@@ -33,8 +34,61 @@
  *     move). Leela Zero writes it to stderr and answers "="; shido puts it in the reply.
  *     Default symmetry 0; `all` prints the 8 maps in turn; `average` averages them.
  *
+ * Search commands (gtp_search.c, gtp_analyze.c), listed only once a network is loaded; the
+ * search runs on nets[0] with the backend of --backend (default: the best built):
+ *
+ *   genmove COLOR
+ *     Searches within the limits of the params (max_visits, max_playouts, max_time_ms; 500 visits
+ *     when none is set) and the clock (time_settings / kgs-time_settings / time_left: main time
+ *     spread over the moves likely left plus half a byo-yomi period; in overtime 90% of the
+ *     period over its stones, or 80% of a Japanese period), plays the move chosen by mcts
+ *     (pass and resign policies are mcts's) and answers the vertex, "pass" or "resign".
+ *   lz-analyze [COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N]
+ *              [avoid|allow COLOR V1,V2,.. UNTIL_DEPTH]...
+ *     Answers "=" at once, then every INTERVAL centiseconds one line of all candidates
+ *     "info move V visits N winrate W prior P lcb L order K pv V V ..." (winrate, prior, lcb as
+ *     integers x10000 from the side to move's view, lcb clamped to 0..10000, pv last), until any
+ *     new input line arrives; then an empty line ends the stream and the new line is processed
+ *     as the next command. minmoves is accepted and has no effect (only visited moves exist).
+ *   kata-analyze [COLOR] [INTERVAL] [keys as lz-analyze] [ownership B] [ownershipStdev B]
+ *                [movesOwnership B] [pvVisits B] [pvEdgeVisits B] [rootInfo B]
+ *     The same stream with KataGo's floats: "info move V visits N edgeVisits N utility U
+ *     winrate W scoreMean S scoreStdev S scoreLead S scoreSelfplay S prior P lcb L utilityLcb U
+ *     weight W order K pv V ..." then per move "pvVisits N..", "pvEdgeVisits N..",
+ *     "movesOwnership F.." when asked; after all moves "rootInfo visits N utility U winrate W
+ *     scoreMean S scoreStdev S scoreLead S scoreSelfplay S weight W currentPlayer B|W",
+ *     "ownership" (size^2 values, top row first, side to move's view) and "ownershipStdev" (the
+ *     visit-weighted spread of the root moves' ownership). All values from the side to move's
+ *     view; scoreMean is the score lead, as in KataGo, and scoreSelfplay the self-play mean.
+ *     Unknown keys or values answer "? ..." before any stream starts.
+ *   lz-genmove_analyze / kata-genmove_analyze [COLOR] [INTERVAL] [keys]
+ *     As genmove, with the analysis lines while it searches (new input does not stop it), a
+ *     last analysis line, then "play VERTEX" and the empty line.
+ *   stop, clear_cache (drops the tree and the network cache)
+ *   kata-list-params, kata-get-param NAME, kata-set-param NAME VALUE
+ *     mcts_params by name (mcts_param_list; KataGo's camelCase names too, maxTime in seconds).
+ *   lz-setoption name NAME value V
+ *     Leela Zero's options: Visits, Playouts, Threads, Batch Size, Resign Percentage,
+ *     Maximum Memory Use (MiB), Time (seconds); Pondering and Lagbuffer accepted and ignored;
+ *     others answer "? unknown option".
+ *   final_score, final_status_list alive|dead|seki (KataGo nets)
+ *     Dead stones: those in the other colour's Benson pass-alive area, and outside pass-alive
+ *     areas those the net's ownership (8 symmetries) gives to the other colour (< -0.4); seki:
+ *     other stones outside pass-alive areas with |ownership| < 0.25. final_score scores with
+ *     go_score_final under the game's rules; final_status_list prints one chain per line.
+ *
+ * A running analysis ends when a new line or the end of input arrives (gtp_engine_run's reader
+ * looks without blocking while it runs); move generation runs to its limits. The end of input
+ * ends gtp_engine_run.
+ *
  * list_commands shows kata-raw-nn once any network is loaded and heatmap once a Leela Zero network
- * is; without one both answer "? no network loaded (start with --weights FILE)".
+ * is; without one both answer "? no network loaded (start with --weights FILE)". The search
+ * commands are unknown (known_command false, "? unknown command") until a network is loaded.
+ *
+ * GUIs: Sabaki and LizGoban find kata-analyze in list_commands (engine command
+ * `shido gtp -w NET.bin.gz --visits 400`). Lizzie switches to kata-analyze only for engines whose
+ * name starts with "KataGo"; with shido it runs lz-analyze (winrates, visits, pv) unless its
+ * engine command is a wrapper that renames the engine.
  */
 #ifndef SHIDO_TOOLS_GTP_H
 #define SHIDO_TOOLS_GTP_H
@@ -43,7 +97,9 @@
 #include <stdio.h>
 
 #include "go/game.h"
+#include "mcts/mcts.h"
 #include "nn/desc.h"
+#include "nn/nn.h"
 
 /* Longest command line accepted, newline excluded. Longer lines are answered "? line too long"
  * and skipped without being held in memory. */
@@ -76,6 +132,8 @@ typedef struct gtp_clock {
     int stones_left;
 } gtp_clock;
 
+typedef struct gtp_input gtp_input;
+
 typedef struct gtp_engine {
     go_game game;
     gtp_time_control time;
@@ -83,6 +141,17 @@ typedef struct gtp_engine {
     bool allow_files;     /* loadsgf / printsgf FILE may touch the file system (not when fuzzing) */
     int num_nets;
     nn_desc *nets[GTP_MAX_NETS];  /* owned; nets[0] drives play */
+    char *net_paths[GTP_MAX_NETS];  /* owned copies of the files' names */
+    /* Search (gtp_search.c): the tunables every search starts from, the backend asked for
+     * ("" for the best one built), and the model and search of nets[0], made on first use. */
+    mcts_params params;
+    char backend[16];
+    nn_model *model;
+    mcts_search *search;
+    bool params_changed;   /* params differ from the search's */
+    bool tree_filtered;    /* the tree was grown under avoid/allow lists */
+    gtp_input *input;      /* set by gtp_engine_run: lets a running analysis see new input */
+    bool replied;          /* a streaming command wrote its own answer */
 } gtp_engine;
 
 /* Sets up an engine on an empty 19x19 board, tromp-taylor rules, komi 7.5, no time limit, file
@@ -98,8 +167,10 @@ void gtp_engine_free(gtp_engine *e);
 bool gtp_engine_load_network(gtp_engine *e, const char *path, char *err, int err_len);
 
 /* Applies `shido gtp` options (argv[0] is "gtp"): --weights FILE / -w FILE, repeatable, loaded
+ * in order; --backend cpu|ref; search params: --visits N, --threads T, --set NAME=VALUE
+ * (repeatable), --config FILE (`name = value` lines, '#' comments; errors name the line), applied
  * in order. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
- * option, missing file name); err then holds the message. */
+ * option, missing or bad value); err then holds the message. */
 int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len);
 
 /* Processes one command line (a trailing newline is allowed) and writes the reply, if any, to

@@ -15,16 +15,22 @@ static void usage(FILE *f)
             "usage: shido COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  gtp [--weights FILE]...\n"
+            "  gtp [--weights FILE]... [--visits N] [--threads T] [--config FILE] ...\n"
             "               speak GTP v2 on stdin/stdout (for GUIs: Sabaki, Lizzie, GoGui, ...);\n"
-            "               with networks loaded it answers kata-raw-nn (and heatmap for Leela Zero)\n"
+            "               with networks loaded: genmove, lz-/kata-analyze, kata-raw-nn, ...\n"
+            "  analysis -w NET [--visits N] [--threads T] [--config FILE]\n"
+            "               KataGo's JSON analysis protocol on stdin/stdout (KaTrain, Ogatak)\n"
             "  demo         play a short demonstration game and print the board\n"
             "  bench board  random legal moves per second on 19x19 (one core)\n"
             "  bench nn     network evaluations per second, reference vs OpenBLAS path\n"
+            "  match --engine1 CMD --engine2 CMD [--games N] [--size N] ...\n"
+            "               play games between two GTP engines: SGF, results, 95%% CI\n"
             "  tsumego solve FILE.sgf | tsumego bench --jsonl FILE\n"
             "               prove life-and-death problems (df-pn); benchmark on problem sets\n"
             "  tactical-maps GAME.sgf [--max-depth 6] [--tries N] [--threads N]\n"
             "               minimum BW-graph tactical-map depth isolating each played move\n"
+            "  tactical-maps characterise FILE.sgf... [--moves all|black|white] [--top K]\n"
+            "               short tactical maps that characterise the games' moves\n"
             "  cuda-info    describe the CUDA devices and self-test kernels, cuBLAS, cuDNN\n"
             "               (builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -70,10 +76,14 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "gtp"))
         return shido_cmd_gtp(argc - 1, argv + 1);
+    if (!strcmp(cmd, "analysis"))
+        return shido_cmd_analysis(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo"))
         return shido_cmd_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return shido_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "match"))
+        return shido_cmd_match(argc - 1, argv + 1);
     if (!strcmp(cmd, "tsumego"))
         return shido_cmd_tsumego(argc - 1, argv + 1);
     if (!strcmp(cmd, "tactical-maps"))

@@ -3,11 +3,11 @@
  * The benchmark reads one problem per line ({"id", "size", "to_play", "AB", "AW", "solutions"},
  * SGF points) and solves the problems on N threads, one problem per thread at a time, each with
  * its own time limit. It prints per file the share of problems whose chosen first move is among
- * the solutions, the share whose answer was proven, time and nodes. The JSON reader below knows
- * just that shape: the tools link no JSON library. */
+ * the solutions, the share whose answer was proven, time and nodes. Records are parsed with
+ * cJSON. */
 #include "tools/tsumego_cmd.h"
 
-#include <ctype.h>
+#include <cjson/cJSON.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,132 +169,74 @@ typedef struct problem_rec {
     char ab[MAX_LIST][3], aw[MAX_LIST][3], sol[MAX_LIST][3];
 } problem_rec;
 
-static const char *skip_ws(const char *s)
-{
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    return s;
-}
-
-/* A JSON string at s (after the quote) into buf (escapes other than \" and \\ kept as is);
- * returns the byte after the closing quote, NULL when unterminated. */
-static const char *read_string(const char *s, char *buf, size_t len)
-{
-    size_t n = 0;
-    for (; *s && *s != '"'; s++) {
-        if (*s == '\\' && s[1])
-            s++;
-        if (n + 1 < len)
-            buf[n++] = *s;
-    }
-    if (len)
-        buf[n] = 0;
-    return *s == '"' ? s + 1 : NULL;
-}
-
-/* Skips any JSON value; returns the byte after it or NULL. */
-static const char *skip_value(const char *s)
-{
-    s = skip_ws(s);
-    if (*s == '"')
-        return read_string(s + 1, NULL, 0);
-    if (*s == '[' || *s == '{') {
-        char close = *s == '[' ? ']' : '}';
-        s = skip_ws(s + 1);
-        if (*s == close)
-            return s + 1;
-        for (;;) {
-            if (close == '}') {
-                if (*s != '"' || !(s = read_string(s + 1, NULL, 0)))
-                    return NULL;
-                s = skip_ws(s);
-                if (*s++ != ':')
-                    return NULL;
-            }
-            if (!(s = skip_value(s)))
-                return NULL;
-            s = skip_ws(s);
-            if (*s == close)
-                return s + 1;
-            if (*s++ != ',')
-                return NULL;
-            s = skip_ws(s);
-        }
-    }
-    const char *start = s;
-    while (*s && (isalnum((unsigned char)*s) || *s == '-' || *s == '+' || *s == '.'))
-        s++;
-    return s > start ? s : NULL;
-}
-
-/* A JSON array of two-letter strings into list; returns the byte after it or NULL. */
-static const char *read_points(const char *s, char (*list)[3], int *count)
+/* A JSON array of two-letter strings (SGF points) into list. */
+static bool read_points(const cJSON *v, char (*list)[3], int *count)
 {
     *count = 0;
-    s = skip_ws(s);
-    if (*s++ != '[')
-        return NULL;
-    s = skip_ws(s);
-    if (*s == ']')
-        return s + 1;
-    for (;;) {
-        char buf[8];
-        if (*s != '"' || !(s = read_string(s + 1, buf, sizeof buf)))
-            return NULL;
-        if (strlen(buf) != 2 || *count >= MAX_LIST)
-            return NULL;
-        memcpy(list[(*count)++], buf, 3);
-        s = skip_ws(s);
-        if (*s == ']')
-            return s + 1;
-        if (*s++ != ',')
-            return NULL;
-        s = skip_ws(s);
+    if (!cJSON_IsArray(v))
+        return false;
+    const cJSON *pt;
+    cJSON_ArrayForEach(pt, v)
+    {
+        if (!cJSON_IsString(pt) || strlen(pt->valuestring) != 2 || *count >= MAX_LIST)
+            return false;
+        memcpy(list[(*count)++], pt->valuestring, 3);
     }
+    return true;
 }
 
-static bool parse_problem(const char *line, problem_rec *r)
+/* One record {"id", "size", "to_play", "AB", "AW", "solutions", ...}; other keys are ignored.
+ * Returns false with the reason in why. */
+static bool parse_problem(const char *line, problem_rec *r, char *why, size_t why_len)
 {
     memset(r, 0, sizeof *r);
     r->size = 19;
-    const char *s = skip_ws(line);
-    if (*s++ != '{')
+    const char *end = line;
+    cJSON *j = cJSON_ParseWithOpts(line, &end, true);
+    if (!j) {
+        snprintf(why, why_len, "not JSON (error at byte %zu)",
+                 end && end >= line ? (size_t)(end - line) : (size_t)0);
         return false;
-    s = skip_ws(s);
-    while (*s && *s != '}') {
-        char key[32], val[128];
-        if (*s != '"' || !(s = read_string(s + 1, key, sizeof key)))
-            return false;
-        s = skip_ws(s);
-        if (*s++ != ':')
-            return false;
-        s = skip_ws(s);
-        if (!strcmp(key, "id") || !strcmp(key, "to_play")) {
-            if (*s != '"' || !(s = read_string(s + 1, val, sizeof val)))
-                return false;
-            if (key[0] == 'i')
-                snprintf(r->id, sizeof r->id, "%s", val);
-            else
-                r->to_play = val[0] == 'W' ? GO_WHITE : val[0] == 'B' ? GO_BLACK : GO_EMPTY;
-        } else if (!strcmp(key, "size")) {
-            r->size = atoi(s);
-            s = skip_value(s);
-        } else if (!strcmp(key, "AB")) {
-            s = read_points(s, r->ab, &r->nab);
-        } else if (!strcmp(key, "AW")) {
-            s = read_points(s, r->aw, &r->naw);
-        } else if (!strcmp(key, "solutions")) {
-            s = read_points(s, r->sol, &r->nsol);
-        } else {
-            s = skip_value(s);
-        }
-        if (!s)
-            return false;
-        s = skip_ws(s);
-        if (*s == ',')
-            s = skip_ws(s + 1);
     }
-    return *s == '}' && r->to_play != GO_EMPTY;
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
+    const cJSON *to_play = cJSON_GetObjectItemCaseSensitive(j, "to_play");
+    static const char *const lists[3] = {"AB", "AW", "solutions"};
+    char(*const dest[3])[3] = {r->ab, r->aw, r->sol};
+    int *const count[3] = {&r->nab, &r->naw, &r->nsol};
+    bool ok = cJSON_IsObject(j);
+    if (!ok)
+        snprintf(why, why_len, "not a JSON object");
+    if (ok && id && !cJSON_IsString(id)) {
+        snprintf(why, why_len, "id is not a string");
+        ok = false;
+    } else if (ok && id) {
+        snprintf(r->id, sizeof r->id, "%s", id->valuestring);
+    }
+    if (ok && size) {
+        ok = cJSON_IsNumber(size) && size->valuedouble >= 0 && size->valuedouble <= 1000;
+        if (ok)
+            r->size = (int)size->valuedouble;
+        else
+            snprintf(why, why_len, "size is not a board size");
+    }
+    if (ok) {
+        const char *s = cJSON_IsString(to_play) ? to_play->valuestring : "";
+        r->to_play = s[0] == 'W' ? GO_WHITE : s[0] == 'B' ? GO_BLACK : GO_EMPTY;
+        ok = r->to_play != GO_EMPTY;
+        if (!ok)
+            snprintf(why, why_len, "to_play is not \"B\" or \"W\"");
+    }
+    for (int k = 0; ok && k < 3; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, lists[k]);
+        if (v && !read_points(v, dest[k], count[k])) {
+            snprintf(why, why_len, "%s is not a list of at most %d SGF points", lists[k],
+                     MAX_LIST);
+            ok = false;
+        }
+    }
+    cJSON_Delete(j);
+    return ok;
 }
 
 static int sgf_point(int size, const char *t)
@@ -413,20 +355,22 @@ static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned
     problem_rec *recs = malloc((size_t)cap * sizeof *recs);
     char *line = NULL;
     size_t line_cap = 0;
-    bool ok = recs != NULL;
+    bool ok = recs != NULL, oom = !ok;
     while (ok && getline(&line, &line_cap, f) > 0) {
         lineno++;
-        if (!*skip_ws(line))
+        if (strspn(line, " \t\r\n") == strlen(line))
             continue;
         if (n == cap) {
             problem_rec *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
-            ok = r != NULL;
+            oom = !(ok = r != NULL);
             if (!ok)
                 break;
             recs = r;
         }
-        if (!parse_problem(line, &recs[n])) {
-            fprintf(stderr, "shido tsumego bench: %s:%d: not a problem record\n", path, lineno);
+        char why[128];
+        if (!parse_problem(line, &recs[n], why, sizeof why)) {
+            fprintf(stderr, "shido tsumego bench: %s:%d: not a problem record: %s\n", path,
+                    lineno, why);
             ok = false;
             break;
         }
@@ -434,6 +378,8 @@ static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned
     }
     free(line);
     fclose(f);
+    if (oom)
+        fprintf(stderr, "shido tsumego bench: %s: out of memory\n", path);
     if (!ok) {
         free(recs);
         return NULL;

@@ -1,0 +1,521 @@
+/* tests/test_analysis_json.c -- `shido analysis` (KataGo's JSON analysis protocol) through the
+ * real binary over pipes, as KaTrain drives it: several queries with analyzeTurns, ownership,
+ * policy, avoidMoves and overrideSettings; bad queries and a malformed line answered with
+ * per-query errors while later queries still answer; query_version; terminate stopping a
+ * running query; end of input ending the process with status 0; malformed, deeply nested and
+ * over-long lines; the query checks without a network (shido_analysis_check). Responses are
+ * parsed with cJSON and their fields, types and values checked. 9x9, a few visits, one thread. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tools/analysis_json.h"
+
+#define G170 SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
+
+typedef struct engine {
+    pid_t pid;
+    FILE *in, *out;
+    char err_path[64];
+} engine;
+
+static void engine_start(engine *e, const char *const *args)
+{
+    int to[2], from[2];
+    snprintf(e->err_path, sizeof e->err_path, "/tmp/shido-test-analysis-XXXXXX");
+    int err_fd = mkstemp(e->err_path);
+    ck_assert_int_ge(err_fd, 0);
+    ck_assert_int_eq(pipe(to), 0);
+    ck_assert_int_eq(pipe(from), 0);
+    e->pid = fork();
+    ck_assert_int_ge(e->pid, 0);
+    if (e->pid == 0) {
+        if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || dup2(err_fd, 2) < 0)
+            _exit(127);
+        close(to[1]);
+        close(from[0]);
+        char *argv[32];
+        int n = 0;
+        argv[n++] = SHIDO_BINARY;
+        for (; args[n - 1] && n < 31; n++)
+            argv[n] = (char *)args[n - 1];
+        argv[n] = NULL;
+        execv(SHIDO_BINARY, argv);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    close(err_fd);
+    signal(SIGPIPE, SIG_IGN);
+    e->in = fdopen(to[1], "w");
+    e->out = fdopen(from[0], "r");
+    ck_assert(e->in && e->out);
+}
+
+static void send_line(engine *e, const char *line)
+{
+    fprintf(e->in, "%s\n", line);
+    fflush(e->in);
+}
+
+/* The next response, parsed (NULL at the end of output). */
+static cJSON *next_response(engine *e)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, e->out);
+    if (n < 0) {
+        free(line);
+        return NULL;
+    }
+    cJSON *j = cJSON_Parse(line);
+    ck_assert_msg(j && cJSON_IsObject(j), "not a JSON object: %s", line);
+    free(line);
+    return j;
+}
+
+static cJSON *must_next(engine *e)
+{
+    cJSON *j = next_response(e);
+    ck_assert_msg(j != NULL, "end of output");
+    return j;
+}
+
+static const cJSON *field(const cJSON *o, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+static double num(const cJSON *o, const char *name)
+{
+    const cJSON *v = field(o, name);
+    ck_assert_msg(cJSON_IsNumber(v), "%s is not a number", name);
+    return v->valuedouble;
+}
+
+static bool is_int_field(const cJSON *o, const char *name)
+{
+    double v = num(o, name);
+    return v == floor(v);
+}
+
+static void expect_id(const cJSON *r, const char *id)
+{
+    const cJSON *v = field(r, "id");
+    ck_assert_msg(cJSON_IsString(v) && !strcmp(v->valuestring, id), "id: want %s", id);
+}
+
+static void expect_error(engine *e, const char *id, const char *field_name)
+{
+    cJSON *r = must_next(e);
+    char *text = cJSON_PrintUnformatted(r);
+    ck_assert_msg(cJSON_IsString(field(r, "error")), "no error: %s", text);
+    if (id)
+        expect_id(r, id);
+    else
+        ck_assert_msg(cJSON_IsNull(field(r, "id")), "id should be null: %s", text);
+    if (field_name)
+        ck_assert_msg(cJSON_IsString(field(r, "field")) &&
+                          !strcmp(field(r, "field")->valuestring, field_name),
+                      "field: %s", text);
+    free(text);
+    cJSON_Delete(r);
+}
+
+static int index_of(const char *vertex, int size)
+{
+    int col = vertex[0] - 'A' - (vertex[0] > 'I'), row = atoi(vertex + 1);
+    return (size - row) * size + col;
+}
+
+/* Checks one analysis response of a size x size board; returns the sum of move visits. */
+static long long check_result(const cJSON *r, int size, bool ownership, bool policy,
+                              bool moves_ownership, const char *const *occupied, int n_occupied)
+{
+    char *text = cJSON_PrintUnformatted(r);
+    ck_assert_msg(cJSON_IsBool(field(r, "isDuringSearch")), "%s", text);
+    ck_assert_msg(is_int_field(r, "turnNumber"), "%s", text);
+    const cJSON *infos = field(r, "moveInfos"), *root = field(r, "rootInfo");
+    ck_assert_msg(cJSON_IsArray(infos) && cJSON_GetArraySize(infos) > 0, "%s", text);
+    ck_assert_msg(cJSON_IsObject(root), "%s", text);
+    long long sum = 0;
+    int order = 0;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, infos)
+    {
+        const cJSON *mv = field(m, "move"), *pv = field(m, "pv");
+        ck_assert(cJSON_IsString(mv));
+        ck_assert_msg(is_int_field(m, "visits") && num(m, "visits") >= 1, "%s", text);
+        sum += (long long)num(m, "visits");
+        double w = num(m, "winrate"), p = num(m, "prior");
+        ck_assert_msg(w >= 0 && w <= 1 && p >= 0 && p <= 1, "winrate %g prior %g", w, p);
+        static const char *const floats[] = {"scoreLead", "scoreMean", "scoreStdev", "lcb",
+                                             "utility"};
+        for (int k = 0; k < 5; k++)
+            ck_assert(isfinite(num(m, floats[k])));
+        ck_assert(num(m, "scoreStdev") >= 0);
+        ck_assert_int_eq((int)num(m, "order"), order++);
+        ck_assert_msg(cJSON_IsArray(pv) && cJSON_GetArraySize(pv) >= 1 &&
+                          !strcmp(cJSON_GetArrayItem(pv, 0)->valuestring, mv->valuestring),
+                      "pv of %s", mv->valuestring);
+        for (int k = 0; k < n_occupied; k++)
+            ck_assert_msg(strcmp(mv->valuestring, occupied[k]), "occupied %s", occupied[k]);
+        const cJSON *own = field(m, "ownership");
+        if (moves_ownership)
+            ck_assert_int_eq(cJSON_GetArraySize(own), size * size);
+        else
+            ck_assert_ptr_null(own);
+    }
+    ck_assert_msg(is_int_field(root, "visits") && num(root, "visits") >= sum, "%s", text);
+    double rw = num(root, "winrate");
+    ck_assert(rw >= 0 && rw <= 1);
+    ck_assert(isfinite(num(root, "scoreLead")) && isfinite(num(root, "utility")));
+    const cJSON *cp = field(root, "currentPlayer");
+    ck_assert(cJSON_IsString(cp) && (!strcmp(cp->valuestring, "B") ||
+                                     !strcmp(cp->valuestring, "W")));
+    const cJSON *own = field(r, "ownership");
+    if (ownership) {
+        ck_assert_int_eq(cJSON_GetArraySize(own), size * size);
+        const cJSON *v;
+        cJSON_ArrayForEach(v, own)
+        {
+            ck_assert(cJSON_IsNumber(v) && fabs(v->valuedouble) <= 1.0001);
+        }
+    } else {
+        ck_assert_ptr_null(own);
+    }
+    const cJSON *pol = field(r, "policy");
+    if (policy) {
+        ck_assert_int_eq(cJSON_GetArraySize(pol), size * size + 1);
+        double total = 0;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, pol)
+        {
+            ck_assert(cJSON_IsNumber(v));
+            ck_assert(v->valuedouble == -1 || (v->valuedouble >= 0 && v->valuedouble <= 1));
+            if (v->valuedouble >= 0)
+                total += v->valuedouble;
+        }
+        ck_assert_msg(fabs(total - 1) < 1e-3, "policy sums to %g", total);
+        for (int k = 0; k < n_occupied; k++)
+            ck_assert(cJSON_GetArrayItem(pol, index_of(occupied[k], size))->valuedouble == -1);
+    } else {
+        ck_assert_ptr_null(pol);
+    }
+    free(text);
+    return sum;
+}
+
+static void start(engine *e)
+{
+    const char *args[] = {"analysis", "-w", G170, "--visits", "16", "--threads", "1", NULL};
+    engine_start(e, args);
+}
+
+static void finish(engine *e)
+{
+    fclose(e->in);
+    cJSON *r;
+    while ((r = next_response(e)))
+        cJSON_Delete(r);
+    fclose(e->out);
+    int status;
+    ck_assert_int_eq(waitpid(e->pid, &status, 0), e->pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    unlink(e->err_path);
+}
+
+START_TEST(test_katrain_session)
+{
+    engine e;
+    start(&e);
+    /* A game of four moves, three turns asked for. */
+    send_line(&e, "{\"id\":\"A\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"],[\"B\",\"G7\"],"
+                  "[\"W\",\"C7\"]],\"rules\":\"japanese\",\"komi\":6.5,\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"analyzeTurns\":[0,2,4],\"maxVisits\":16,"
+                  "\"includeOwnership\":true,\"includePolicy\":true,\"priority\":3}");
+    static const char *const stones[] = {"E5", "C3", "G7", "C7"};
+    for (int t = 0; t < 3; t++) {
+        cJSON *r = must_next(&e);
+        expect_id(r, "A");
+        ck_assert_int_eq((int)num(r, "turnNumber"), 2 * t);
+        ck_assert(cJSON_IsFalse(field(r, "isDuringSearch")));
+        long long sum = check_result(r, 9, true, true, false, stones, 2 * t);
+        ck_assert_int_le(sum, 16);
+        ck_assert_int_ge((long long)num(field(r, "rootInfo"), "visits"), 16);
+        ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "B");
+        cJSON_Delete(r);
+    }
+    /* A bad query, a malformed line and an illegal move: errors, then a good query answers. */
+    send_line(&e, "{\"id\":\"bad\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":7}");
+    expect_error(&e, "bad", "boardYSize");
+    send_line(&e, "{\"id\": \"broken\", \"moves\": [");
+    expect_error(&e, NULL, NULL);
+    send_line(&e, "{\"id\":\"illegal\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"E5\"]],"
+                  "\"rules\":\"chinese\",\"boardXSize\":9,\"boardYSize\":9}");
+    expect_error(&e, "illegal", "moves");
+    send_line(&e, "{\"id\":\"norules\",\"moves\":[],\"boardXSize\":9,\"boardYSize\":9}");
+    expect_error(&e, "norules", "rules");
+    send_line(&e, "{\"id\":\"turns\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"analyzeTurns\":[3]}");
+    expect_error(&e, "turns", "analyzeTurns");
+    /* White to move, avoid moves, overrides, moves' ownership, a warning for a stray field. */
+    send_line(&e, "{\"id\":\"C\",\"moves\":[[\"B\",\"E5\"]],\"rules\":{\"ko\":\"SIMPLE\","
+                  "\"scoring\":\"AREA\",\"tax\":\"NONE\",\"suicide\":false},\"komi\":7,"
+                  "\"boardXSize\":9,\"boardYSize\":9,\"includeMovesOwnership\":true,"
+                  "\"avoidMoves\":[{\"player\":\"W\",\"moves\":[\"C3\",\"G3\",\"C7\",\"G7\","
+                  "\"E3\",\"E7\",\"C5\",\"G5\"],\"untilDepth\":1}],"
+                  "\"overrideSettings\":{\"maxVisits\":8,\"reportAnalysisWinratesAs\":\"WHITE\","
+                  "\"wideRootNoise\":0.0,\"c_puct\":1.0},\"frobnicate\":1}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "C");
+    ck_assert_msg(cJSON_IsString(field(r, "warning")), "want a warning first");
+    ck_assert_str_eq(field(r, "field")->valuestring, "frobnicate");
+    cJSON_Delete(r);
+    r = must_next(&e);
+    expect_id(r, "C");
+    ck_assert_int_eq((int)num(r, "turnNumber"), 1);
+    static const char *const c_stones[] = {"E5", "C3", "G3", "C7", "G7", "E3", "E7", "C5", "G5"};
+    check_result(r, 9, false, false, true, c_stones, 9);
+    ck_assert_int_le((long long)num(field(r, "rootInfo"), "visits"), 8 + 1);
+    ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
+    cJSON_Delete(r);
+    /* query_version */
+    send_line(&e, "{\"id\":\"v\",\"action\":\"query_version\"}");
+    r = must_next(&e);
+    expect_id(r, "v");
+    ck_assert_str_eq(field(r, "action")->valuestring, "query_version");
+    ck_assert(cJSON_IsString(field(r, "version")));
+    cJSON_Delete(r);
+    /* Non-square boards are refused per query; an initial position with white to move. */
+    send_line(&e, "{\"id\":\"D\",\"initialStones\":[[\"B\",\"D4\"],[\"W\",\"F6\"]],"
+                  "\"initialPlayer\":\"W\",\"moves\":[],\"rules\":\"tromp-taylor\","
+                  "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":8,"
+                  "\"overrideSettings\":{\"reportAnalysisWinratesAs\":\"SIDETOMOVE\"},"
+                  "\"includePolicy\":true}");
+    r = must_next(&e);
+    expect_id(r, "D");
+    ck_assert_int_eq((int)num(r, "turnNumber"), 0);
+    static const char *const d_stones[] = {"D4", "F6"};
+    check_result(r, 9, false, true, false, d_stones, 2);
+    ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
+/* reportDuringSearchEvery gives isDuringSearch responses; terminate stops the running query
+ * (its last response comes with isDuringSearch false) and the queued turns report noResults;
+ * a later query still answers; the end of input ends the process with status 0. */
+START_TEST(test_terminate)
+{
+    engine e;
+    start(&e);
+    send_line(&e, "{\"id\":\"T\",\"moves\":[[\"B\",\"E5\"]],\"rules\":\"chinese\","
+                  "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":1000000,"
+                  "\"analyzeTurns\":[0,1],\"reportDuringSearchEvery\":0.05}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "T");
+    ck_assert(cJSON_IsTrue(field(r, "isDuringSearch")));
+    ck_assert_int_eq((int)num(r, "turnNumber"), 0);
+    check_result(r, 9, false, false, false, NULL, 0);
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"stopper\",\"action\":\"terminate\",\"terminateId\":\"T\"}");
+    bool echoed = false, final0 = false, none1 = false;
+    while (!(echoed && final0 && none1)) {
+        r = must_next(&e);
+        const cJSON *action = field(r, "action");
+        if (action) {
+            ck_assert_str_eq(action->valuestring, "terminate");
+            expect_id(r, "stopper");
+            ck_assert_str_eq(field(r, "terminateId")->valuestring, "T");
+            echoed = true;
+        } else {
+            expect_id(r, "T");
+            if (cJSON_IsTrue(field(r, "isDuringSearch"))) {
+                ck_assert(!final0);
+            } else if ((int)num(r, "turnNumber") == 0) {
+                check_result(r, 9, false, false, false, NULL, 0);
+                final0 = true;
+            } else {
+                ck_assert_int_eq((int)num(r, "turnNumber"), 1);
+                ck_assert(cJSON_IsTrue(field(r, "noResults")));
+                none1 = true;
+            }
+        }
+        cJSON_Delete(r);
+    }
+    send_line(&e, "{\"id\":\"after\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"maxVisits\":8}");
+    r = must_next(&e);
+    expect_id(r, "after");
+    check_result(r, 9, false, false, false, NULL, 0);
+    cJSON_Delete(r);
+    /* Queries read before the end of input are still answered. */
+    send_line(&e, "{\"id\":\"last\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"maxVisits\":4}");
+    fclose(e.in);
+    r = must_next(&e);
+    expect_id(r, "last");
+    cJSON_Delete(r);
+    ck_assert_ptr_null(next_response(&e));
+    fclose(e.out);
+    int status;
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    unlink(e.err_path);
+}
+END_TEST
+
+/* Lines that are not queries, each answered with an error while the process goes on: not JSON,
+ * nested past cJSON's limit and past the protocol's, a number out of range, a line over the
+ * line limit, a JSON value that is no object; ids with escapes and numeric ids come back as
+ * sent. */
+START_TEST(test_malformed_lines)
+{
+    engine e;
+    start(&e);
+    send_line(&e, "{\"id\":\"x\" \"moves\":[]}");
+    expect_error(&e, NULL, NULL);
+    static char deep[2 * 5000 + 1];
+    for (int depth = 0; depth < 2; depth++) {
+        int n = depth ? 5000 : 100;
+        memset(deep, '[', (size_t)n);
+        memset(deep + n, ']', (size_t)n);
+        deep[2 * n] = 0;
+        send_line(&e, deep);
+        expect_error(&e, NULL, NULL);
+    }
+    send_line(&e, "{\"id\":\"inf\",\"komi\":1e999}");
+    expect_error(&e, NULL, NULL);
+    char *long_line = malloc(70 * 1024 + 1);
+    ck_assert_ptr_nonnull(long_line);
+    memset(long_line, ' ', 70 * 1024);
+    static const char head[] = "{\"id\":\"long\",\"pad\":\"";
+    memcpy(long_line, head, sizeof head - 1);
+    long_line[70 * 1024 - 2] = '"';
+    long_line[70 * 1024 - 1] = '}';
+    long_line[70 * 1024] = 0;
+    send_line(&e, long_line);
+    free(long_line);
+    expect_error(&e, NULL, NULL);
+    send_line(&e, "[\"id\",\"not an object\"]");
+    expect_error(&e, NULL, "id");
+    send_line(&e, "{\"id\":[1],\"action\":\"query_version\"}");
+    expect_error(&e, NULL, "id");
+    send_line(&e, "{\"id\":\"q\\\"uo\\\\te\\u00e9\\n\",\"action\":\"query_version\"}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "q\"uo\\te\xc3\xa9\n");
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":7,\"action\":\"clear_cache\"}");
+    r = must_next(&e);
+    ck_assert(cJSON_IsNumber(field(r, "id")) && field(r, "id")->valuedouble == 7);
+    ck_assert_str_eq(field(r, "action")->valuestring, "clear_cache");
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"ok\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"maxVisits\":4}");
+    r = must_next(&e);
+    expect_id(r, "ok");
+    check_result(r, 9, false, false, false, NULL, 0);
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
+/* shido_analysis_check answers what needs no network: errors and warnings per query, echoes,
+ * nothing for a valid query. */
+START_TEST(test_check_without_network)
+{
+    static const char input[] =
+        "{\"id\":\"good\",\"moves\":[[\"B\",\"E5\"]],\"rules\":\"japanese\","
+        "\"boardXSize\":9,\"boardYSize\":9}\n"
+        "{\"id\":\"illegal\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"E5\"]],"
+        "\"rules\":\"chinese\",\"boardXSize\":9,\"boardYSize\":9}\n"
+        "not json\n"
+        "\n"
+        "{\"id\":\"w\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+        "\"boardYSize\":9,\"zzz\":{\"a\":[1,2]},\"komi\":0.3}\n"
+        "{\"id\":\"v\",\"action\":\"query_version\"}\n";
+    FILE *in = fmemopen((void *)input, sizeof input - 1, "r");
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    ck_assert(in && f);
+    ck_assert_int_eq(shido_analysis_check(in, f), 0);
+    fclose(in);
+    fclose(f);
+    static const char *const want[][3] = {{"illegal", "error", "moves"},
+                                          {NULL, "error", NULL},
+                                          {"w", "warning", "zzz"},
+                                          {"w", "error", "komi"},
+                                          {"v", "action", NULL}};
+    int n = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), n++) {
+        ck_assert_int_lt(n, 5);
+        cJSON *r = cJSON_Parse(line);
+        ck_assert_msg(cJSON_IsObject(r), "%s", line);
+        if (want[n][0])
+            expect_id(r, want[n][0]);
+        else
+            ck_assert(cJSON_IsNull(field(r, "id")));
+        ck_assert_msg(cJSON_IsString(field(r, want[n][1])), "%s", line);
+        if (want[n][2])
+            ck_assert_str_eq(field(r, "field")->valuestring, want[n][2]);
+        cJSON_Delete(r);
+    }
+    ck_assert_int_eq(n, 5);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_usage_errors)
+{
+    engine e;
+    const char *no_net[] = {"analysis", "--visits", "8", NULL};
+    engine_start(&e, no_net);
+    fclose(e.in);
+    fclose(e.out);
+    int status;
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    unlink(e.err_path);
+    const char *bad_net[] = {"analysis", "-w", "/nonexistent/net.bin.gz", NULL};
+    engine_start(&e, bad_net);
+    fclose(e.in);
+    fclose(e.out);
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    unlink(e.err_path);
+}
+END_TEST
+
+static Suite *analysis_json_suite(void)
+{
+    Suite *s = suite_create("analysis_json");
+    TCase *tc = tcase_create("binary");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_katrain_session);
+    tcase_add_test(tc, test_terminate);
+    tcase_add_test(tc, test_malformed_lines);
+    tcase_add_test(tc, test_check_without_network);
+    tcase_add_test(tc, test_usage_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(analysis_json_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

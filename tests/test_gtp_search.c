@@ -1,0 +1,824 @@
+/* tests/test_gtp_search.c -- the search and analysis commands of `shido gtp` through the real
+ * binary over pipes, as Sabaki, Lizzie and LizGoban drive it: their start-up probes, lz-analyze
+ * and kata-analyze streams (every line parsed: keys in order, integers vs floats, pv last for
+ * lz, ownership counts, the blank line that ends a stream when a new command arrives, then that
+ * command's answer), genmove and the genmove_analyze variants, parameters, scoring, the clock,
+ * and a clean exit when stdin closes. 9x9 with the KataGo net and a few visits; the Leela Zero
+ * net (19x19 only) with a few visits. */
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
+#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
+#define LZ_B4C32 WEIGHTS "lz-rand-b4c32.txt.gz"
+
+/* ---- a running engine ------------------------------------------------------------------- */
+
+typedef struct engine {
+    pid_t pid;
+    FILE *in, *out;
+    char err_path[64];
+} engine;
+
+static void engine_start(engine *e, const char *const *args)
+{
+    int to[2], from[2];
+    snprintf(e->err_path, sizeof e->err_path, "/tmp/shido-test-gtp-search-XXXXXX");
+    int err_fd = mkstemp(e->err_path);
+    ck_assert_int_ge(err_fd, 0);
+    ck_assert_int_eq(pipe(to), 0);
+    ck_assert_int_eq(pipe(from), 0);
+    e->pid = fork();
+    ck_assert_int_ge(e->pid, 0);
+    if (e->pid == 0) {
+        if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || dup2(err_fd, 2) < 0)
+            _exit(127);
+        close(to[1]);
+        close(from[0]);
+        char *argv[32];
+        int n = 0;
+        argv[n++] = SHIDO_BINARY;
+        for (; args[n - 1] && n < 31; n++)
+            argv[n] = (char *)args[n - 1];
+        argv[n] = NULL;
+        execv(SHIDO_BINARY, argv);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    close(err_fd);
+    signal(SIGPIPE, SIG_IGN);
+    e->in = fdopen(to[1], "w");
+    e->out = fdopen(from[0], "r");
+    ck_assert(e->in && e->out);
+}
+
+static void send_line(engine *e, const char *line)
+{
+    fprintf(e->in, "%s\n", line);
+    fflush(e->in);
+}
+
+/* One line without its newline (malloc'd), NULL at the end of output. */
+static char *read_line(engine *e)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, e->out);
+    if (n < 0) {
+        free(line);
+        return NULL;
+    }
+    if (n > 0 && line[n - 1] == '\n')
+        line[n - 1] = 0;
+    return line;
+}
+
+/* A whole non-streaming reply: its lines up to the blank line, joined with '\n'. */
+static char *read_reply(engine *e)
+{
+    size_t len = 0;
+    char *all = calloc(1, 1);
+    for (;;) {
+        char *l = read_line(e);
+        ck_assert_msg(l != NULL, "end of output inside a reply: %s", all);
+        if (!*l) {
+            free(l);
+            return all;
+        }
+        size_t n = strlen(l);
+        all = realloc(all, len + n + 2);
+        if (len)
+            all[len++] = '\n';
+        memcpy(all + len, l, n + 1);
+        len += n;
+        free(l);
+    }
+}
+
+static char *ask(engine *e, const char *command)
+{
+    send_line(e, command);
+    return read_reply(e);
+}
+
+static void expect_ok(engine *e, const char *command)
+{
+    char *r = ask(e, command);
+    ck_assert_msg(r[0] == '=', "%s: %s", command, r);
+    free(r);
+}
+
+static void expect_reply(engine *e, const char *command, const char *want)
+{
+    char *r = ask(e, command);
+    ck_assert_msg(!strcmp(r, want), "%s: got '%s', want '%s'", command, r, want);
+    free(r);
+}
+
+static void expect_fail(engine *e, const char *command)
+{
+    char *r = ask(e, command);
+    ck_assert_msg(r[0] == '?', "%s: %s", command, r);
+    free(r);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char *s = calloc(1, 1 << 16);
+    size_t n = fread(s, 1, (1 << 16) - 1, f);
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* Closes stdin, checks that the engine exits by itself with status 0 and that stderr holds no
+ * line a GUI could take for protocol. */
+static void engine_finish(engine *e)
+{
+    fclose(e->in);
+    char *rest;
+    while ((rest = read_line(e)))
+        free(rest);
+    fclose(e->out);
+    int status;
+    ck_assert_int_eq(waitpid(e->pid, &status, 0), e->pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    char *err = slurp(e->err_path);
+    unlink(e->err_path);
+    for (char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
+                      "stderr line: %s", l);
+    free(err);
+}
+
+static void start_kata(engine *e, const char *visits)
+{
+    const char *args[] = {"gtp", "-w", G170, "--visits", visits, "--threads", "1", NULL};
+    engine_start(e, args);
+    expect_ok(e, "boardsize 9");
+    expect_ok(e, "komi 7");
+}
+
+/* ---- analysis lines ---------------------------------------------------------------------- */
+
+static bool is_integer(const char *t)
+{
+    const char *s = *t == '-' ? t + 1 : t;
+    return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static bool is_float(const char *t)
+{
+    char *end;
+    strtod(t, &end);
+    return *t && !*end && strchr(t, '.') && !strchr(t, 'n') && !strchr(t, 'N');
+}
+
+static bool is_vertex(const char *t, int size)
+{
+    if (!strcmp(t, "pass"))
+        return true;
+    if (t[0] < 'A' || t[0] > 'T' || t[0] == 'I' || !is_integer(t + 1))
+        return false;
+    int col = t[0] - 'A' - (t[0] > 'I'), row = atoi(t + 1);
+    return col < size && row >= 1 && row <= size;
+}
+
+/* What a parsed analysis line held. */
+typedef struct line_info {
+    int moves;
+    long long visits_sum, root_visits;
+    bool has_root, has_ownership, has_stdev;
+    char first_move[8];
+} line_info;
+
+typedef struct kata_keys {
+    bool pv_visits, pv_edge_visits, moves_ownership, root_info, ownership, ownership_stdev;
+} kata_keys;
+
+static char **tokens(char *line, int *n)
+{
+    int cap = 64;
+    char **t = malloc(sizeof *t * (size_t)cap), *save = NULL;
+    *n = 0;
+    for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (*n == cap)
+            t = realloc(t, sizeof *t * (size_t)(cap *= 2));
+        t[(*n)++] = w;
+    }
+    return t;
+}
+
+/* Checks n values of floats in [-1, 1] at t[*i], advancing *i. */
+static void check_grid(char **t, int n_tok, int *i, int count, const char *what)
+{
+    for (int k = 0; k < count; k++, (*i)++) {
+        ck_assert_msg(*i < n_tok, "%s: %d values, want %d", what, k, count);
+        ck_assert_msg(is_float(t[*i]), "%s value '%s'", what, t[*i]);
+        double v = atof(t[*i]);
+        ck_assert_msg(v >= -1.0001 && v <= 1.0001, "%s value %g", what, v);
+    }
+}
+
+/* An lz-analyze line: info move V visits N winrate W prior P lcb L order K pv V... repeated;
+ * integers, winrate/prior/lcb in 0..10000, pv last. */
+static line_info parse_lz_line(const char *text, int size)
+{
+    static const char *const keys[] = {"visits", "winrate", "prior", "lcb", "order"};
+    char *copy = strdup(text);
+    int n;
+    char **t = tokens(copy, &n);
+    line_info li = {0};
+    int i = 0;
+    while (i < n) {
+        ck_assert_msg(!strcmp(t[i], "info") && i + 2 < n && !strcmp(t[i + 1], "move"),
+                      "lz line: '%s' at %d", t[i], i);
+        ck_assert_msg(is_vertex(t[i + 2], size), "move '%s'", t[i + 2]);
+        if (li.moves == 0)
+            snprintf(li.first_move, sizeof li.first_move, "%s", t[i + 2]);
+        i += 3;
+        for (int k = 0; k < 5; k++, i += 2) {
+            ck_assert_msg(i + 1 < n && !strcmp(t[i], keys[k]), "want %s, got '%s'", keys[k],
+                          i < n ? t[i] : "");
+            ck_assert_msg(is_integer(t[i + 1]), "%s '%s' is not an integer", keys[k], t[i + 1]);
+            long long v = atoll(t[i + 1]);
+            if (k >= 1 && k <= 3)
+                ck_assert_msg(v >= 0 && v <= 10000, "%s %lld", keys[k], v);
+            if (k == 0) {
+                ck_assert_int_ge(v, 1);
+                li.visits_sum += v;
+            }
+            if (k == 4)
+                ck_assert_int_eq(v, li.moves);
+        }
+        ck_assert_msg(i < n && !strcmp(t[i], "pv"), "pv expected, got '%s'", i < n ? t[i] : "");
+        i++;
+        int pv = 0;
+        for (; i < n && strcmp(t[i], "info"); i++, pv++)
+            ck_assert_msg(is_vertex(t[i], size), "pv move '%s'", t[i]);
+        ck_assert_int_ge(pv, 1);
+        li.moves++;
+    }
+    ck_assert_int_ge(li.moves, 1);
+    free(t);
+    free(copy);
+    return li;
+}
+
+/* A kata-analyze line with the keys asked for, in KataGo's order. */
+static line_info parse_kata_line(const char *text, int size, kata_keys want)
+{
+    static const char *const keys[] = {"visits", "edgeVisits", "utility", "winrate",
+                                       "scoreMean", "scoreStdev", "scoreLead", "scoreSelfplay",
+                                       "prior", "lcb", "utilityLcb", "weight", "order"};
+    static const char *const root_keys[] = {"visits", "utility", "winrate", "scoreMean",
+                                            "scoreStdev", "scoreLead", "scoreSelfplay", "weight",
+                                            "currentPlayer"};
+    char *copy = strdup(text);
+    int n;
+    char **t = tokens(copy, &n);
+    line_info li = {0};
+    int i = 0;
+    while (i < n && !strcmp(t[i], "info")) {
+        ck_assert_msg(i + 2 < n && !strcmp(t[i + 1], "move"), "info without move");
+        ck_assert_msg(is_vertex(t[i + 2], size), "move '%s'", t[i + 2]);
+        if (li.moves == 0)
+            snprintf(li.first_move, sizeof li.first_move, "%s", t[i + 2]);
+        i += 3;
+        double score_mean = 0;
+        for (int k = 0; k < 13; k++, i += 2) {
+            ck_assert_msg(i + 1 < n && !strcmp(t[i], keys[k]), "want %s, got '%s'", keys[k],
+                          i < n ? t[i] : "");
+            bool integer = k == 0 || k == 1 || k == 12;
+            ck_assert_msg(integer ? is_integer(t[i + 1]) : is_float(t[i + 1]), "%s '%s'",
+                          keys[k], t[i + 1]);
+            double v = atof(t[i + 1]);
+            if (k == 3 || k == 8)
+                ck_assert_msg(v >= 0 && v <= 1, "%s %g", keys[k], v);
+            if (k == 0)
+                li.visits_sum += (long long)v;
+            if (k == 4)
+                score_mean = v;
+            if (k == 6)   /* KataGo's scoreMean is the lead */
+                ck_assert_msg(fabs(v - score_mean) < 1e-9, "scoreMean %g, scoreLead %g",
+                              score_mean, v);
+            if (k == 12)
+                ck_assert_int_eq((int)v, li.moves);
+        }
+        ck_assert_msg(i < n && !strcmp(t[i], "pv"), "pv expected");
+        i++;
+        int pv = 0;
+        for (; i < n && is_vertex(t[i], size); i++)
+            pv++;
+        ck_assert_int_ge(pv, 1);
+        const char *lists[2] = {"pvVisits", "pvEdgeVisits"};
+        bool on[2] = {want.pv_visits, want.pv_edge_visits};
+        for (int l = 0; l < 2; l++) {
+            if (!on[l])
+                continue;
+            ck_assert_msg(i < n && !strcmp(t[i], lists[l]), "want %s", lists[l]);
+            i++;
+            for (int k = 0; k < pv; k++, i++)
+                ck_assert_msg(i < n && is_integer(t[i]), "%s entry %d", lists[l], k);
+        }
+        if (want.moves_ownership) {
+            ck_assert_msg(i < n && !strcmp(t[i], "movesOwnership"), "want movesOwnership");
+            i++;
+            check_grid(t, n, &i, size * size, "movesOwnership");
+        }
+        li.moves++;
+    }
+    if (want.root_info) {
+        ck_assert_msg(i < n && !strcmp(t[i], "rootInfo"), "want rootInfo at '%s'",
+                      i < n ? t[i] : "");
+        i++;
+        for (int k = 0; k < 9; k++, i += 2) {
+            ck_assert_msg(i + 1 < n && !strcmp(t[i], root_keys[k]), "rootInfo: want %s",
+                          root_keys[k]);
+            if (k == 0) {
+                ck_assert(is_integer(t[i + 1]));
+                li.root_visits = atoll(t[i + 1]);
+            } else if (k == 8) {
+                ck_assert(!strcmp(t[i + 1], "B") || !strcmp(t[i + 1], "W"));
+            } else {
+                ck_assert_msg(is_float(t[i + 1]), "rootInfo %s '%s'", root_keys[k], t[i + 1]);
+            }
+        }
+        li.has_root = true;
+    }
+    if (want.ownership) {
+        ck_assert_msg(i < n && !strcmp(t[i], "ownership"), "want ownership");
+        i++;
+        check_grid(t, n, &i, size * size, "ownership");
+        li.has_ownership = true;
+    }
+    if (want.ownership_stdev) {
+        ck_assert_msg(i < n && !strcmp(t[i], "ownershipStdev"), "want ownershipStdev");
+        i++;
+        check_grid(t, n, &i, size * size, "ownershipStdev");
+        li.has_stdev = true;
+    }
+    ck_assert_msg(i == n, "trailing '%s'", i < n ? t[i] : "");
+    ck_assert_int_ge(li.moves, 1);
+    free(t);
+    free(copy);
+    return li;
+}
+
+/* Starts an analysis command, reads `lines` info lines, interrupts it with `next` and checks
+ * that the stream ends with a blank line followed by next's answer (returned, malloc'd).
+ * parse: 0 lz, 1 kata (with want). */
+static char *stream(engine *e, const char *command, int lines, const char *next, int size,
+                    int parse, kata_keys want)
+{
+    send_line(e, command);
+    char *first = read_line(e);
+    ck_assert_msg(first && !strcmp(first, "="), "%s: first line '%s'", command,
+                  first ? first : "(eof)");
+    free(first);
+    for (int k = 0; k < lines; k++) {
+        char *l = read_line(e);
+        ck_assert_msg(l && *l, "%s: stream ended early", command);
+        line_info li = parse ? parse_kata_line(l, size, want) : parse_lz_line(l, size);
+        if (li.has_root)
+            ck_assert_msg(li.visits_sum <= li.root_visits, "children %lld > root %lld",
+                          li.visits_sum, li.root_visits);
+        free(l);
+    }
+    send_line(e, next);
+    /* More info lines may have been on their way; then the blank line ends the stream. */
+    for (;;) {
+        char *l = read_line(e);
+        ck_assert_msg(l != NULL, "%s: no end of stream", command);
+        bool blank = !*l;
+        if (!blank) {
+            ck_assert_msg(!strncmp(l, "info", 4), "%s: unexpected '%s'", command, l);
+            if (parse)
+                parse_kata_line(l, size, want);
+            else
+                parse_lz_line(l, size);
+        }
+        free(l);
+        if (blank)
+            break;
+    }
+    return read_reply(e);
+}
+
+static const kata_keys no_keys = {0};
+
+/* ---- tests -------------------------------------------------------------------------------- */
+
+/* What Sabaki, Lizzie and LizGoban send first, and LizGoban's feature probes. */
+START_TEST(test_startup_probes)
+{
+    engine e;
+    start_kata(&e, "16");
+    expect_reply(&e, "protocol_version", "= 2");
+    expect_reply(&e, "name", "= shido");
+    char *reply = ask(&e, "list_commands");
+    char *list = malloc(strlen(reply) + 2);
+    sprintf(list, "%s\n", reply);
+    free(reply);
+    static const char *const need[] = {"genmove", "lz-analyze", "kata-analyze",
+                                       "lz-genmove_analyze", "kata-genmove_analyze", "stop",
+                                       "clear_cache", "final_score", "final_status_list",
+                                       "kata-set-param", "kata-get-param", "kata-list-params",
+                                       "lz-setoption", "kata-raw-nn", "time_settings",
+                                       "kata-get-rules", "kata-set-rules"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\n%s\n", need[i]);
+        ck_assert_msg(strstr(list, pat), "list_commands lacks %s", need[i]);
+    }
+    free(list);
+    expect_reply(&e, "known_command lz-analyze", "= true");
+    expect_reply(&e, "known_command kata-analyze", "= true");
+    expect_reply(&e, "known_command analyze", "= false");
+    expect_ok(&e, "kata-get-rules");
+    /* LizGoban's probes: the streams start, the next command ends them. */
+    char *r = stream(&e, "kata-analyze 1 pvVisits true", 0, "name", 9, 1,
+                     (kata_keys){.pv_visits = true});
+    ck_assert_str_eq(r, "= shido");
+    free(r);
+    r = stream(&e, "lz-analyze 1 allow B D4 1", 0, "version", 9, 0, no_keys);
+    ck_assert_str_eq(r, "= 0.1.0");
+    free(r);
+    /* Unsupported options answer '?' at once. */
+    expect_fail(&e, "lz-analyze 1 ownership true");
+    expect_fail(&e, "kata-analyze 1 frobnicate true");
+    expect_fail(&e, "kata-analyze 1 avoid B D4");
+    expect_fail(&e, "lz-setoption name Frobnication value 3");
+    expect_fail(&e, "kata-set-param frobnication 1");
+    engine_finish(&e);
+}
+END_TEST
+
+START_TEST(test_kata_analyze_stream)
+{
+    engine e;
+    start_kata(&e, "16");
+    expect_ok(&e, "play b E5");
+    kata_keys all = {true, true, true, true, true, true};
+    char *r = stream(&e,
+                     "kata-analyze interval 10 ownership true ownershipStdev true movesOwnership "
+                     "true pvVisits true pvEdgeVisits true rootInfo true",
+                     2, "play w C3", 9, 1, all);
+    ck_assert_str_eq(r, "=");
+    free(r);
+    /* The interrupting command was processed: C3 is taken now. */
+    expect_fail(&e, "play b C3");
+    kata_keys some = {.root_info = true, .ownership = true};
+    r = stream(&e, "kata-analyze B 5 ownership true rootInfo true maxmoves 3", 2, "12 name", 9,
+               1, some);
+    ck_assert_str_eq(r, "=12 shido");
+    free(r);
+    /* avoid: the avoided moves never show at the root. */
+    send_line(&e, "kata-analyze b 5 avoid b D4,E4,F4,D6,E6,F6,C5,G5,D5,F5 1");
+    char *l = read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = read_line(&e);
+    parse_kata_line(l, 9, no_keys);
+    static const char *const avoided[] = {"D4", "E4", "F4", "D6", "E6", "F6", "C5", "G5", "D5",
+                                          "F5"};
+    for (int k = 0; k < 10; k++) {
+        char pat[16];
+        snprintf(pat, sizeof pat, "move %s ", avoided[k]);
+        ck_assert_msg(!strstr(l, pat), "avoided %s in %s", avoided[k], l);
+    }
+    free(l);
+    send_line(&e, "stop");
+    for (;;) {
+        l = read_line(&e);
+        ck_assert_ptr_nonnull(l);
+        bool blank = !*l;
+        free(l);
+        if (blank)
+            break;
+    }
+    r = read_reply(&e);
+    ck_assert_str_eq(r, "=");
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
+START_TEST(test_genmove_and_variants)
+{
+    engine e;
+    start_kata(&e, "16");
+    char *r = ask(&e, "genmove b");
+    ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 9) && strcmp(r + 2, "pass"), "%s", r);
+    char play[32];
+    snprintf(play, sizeof play, "play w %s", r + 2);
+    expect_fail(&e, play);   /* the move was played: the point is taken */
+    free(r);
+    r = ask(&e, "7 genmove w");
+    ck_assert_msg(!strncmp(r, "=7 ", 3) && is_vertex(r + 3, 9), "%s", r);
+    free(r);
+    /* lz-genmove_analyze: '=', info lines, 'play V', blank line. */
+    send_line(&e, "lz-genmove_analyze b 2");
+    char *l = read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    int infos = 0;
+    for (;;) {
+        l = read_line(&e);
+        ck_assert_ptr_nonnull(l);
+        if (!strncmp(l, "play ", 5)) {
+            ck_assert_msg(is_vertex(l + 5, 9), "%s", l);
+            free(l);
+            break;
+        }
+        parse_lz_line(l, 9);
+        infos++;
+        free(l);
+    }
+    ck_assert_int_ge(infos, 1);
+    l = read_line(&e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    send_line(&e, "kata-genmove_analyze w 2 rootInfo true");
+    l = read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    for (;;) {
+        l = read_line(&e);
+        ck_assert_ptr_nonnull(l);
+        if (!strncmp(l, "play ", 5)) {
+            ck_assert_msg(is_vertex(l + 5, 9), "%s", l);
+            free(l);
+            break;
+        }
+        parse_kata_line(l, 9, (kata_keys){.root_info = true});
+        free(l);
+    }
+    l = read_line(&e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    /* Four moves were played: it is black's turn, and showboard agrees. */
+    r = ask(&e, "showboard");
+    ck_assert_msg(strstr(r, "Black to move"), "%s", r);
+    free(r);
+    expect_ok(&e, "clear_cache");
+    expect_ok(&e, "stop");
+    engine_finish(&e);
+}
+END_TEST
+
+START_TEST(test_params)
+{
+    engine e;
+    start_kata(&e, "16");
+    char *r = ask(&e, "kata-list-params");
+    ck_assert_msg(strstr(r, "max_visits") && strstr(r, "num_threads") && strstr(r, "c_puct"),
+                  "%s", r);
+    free(r);
+    expect_reply(&e, "kata-get-param max_visits", "= 16");
+    expect_ok(&e, "kata-set-param maxVisits 8");
+    expect_reply(&e, "kata-get-param maxVisits", "= 8");
+    expect_ok(&e, "lz-setoption name Visits value 12");
+    expect_reply(&e, "kata-get-param max_visits", "= 12");
+    expect_ok(&e, "lz-setoption name Playouts value 0");
+    expect_ok(&e, "lz-setoption name Threads value 1");
+    expect_ok(&e, "lz-setoption name Resign Percentage value 5");
+    expect_reply(&e, "kata-get-param resign_threshold", "= 0.05");
+    expect_ok(&e, "lz-setoption name Pondering value false");
+    expect_fail(&e, "lz-setoption name Visits value many");
+    expect_fail(&e, "kata-set-param max_visits -3");
+    expect_ok(&e, "kata-set-param c_puct 1.1");
+    expect_reply(&e, "kata-get-param c_puct", "= 1.1");
+    expect_ok(&e, "kata-set-param maxTime 2.5");
+    expect_reply(&e, "kata-get-param maxTime", "= 2.5");
+    r = ask(&e, "genmove b");
+    ck_assert_msg(r[0] == '=', "%s", r);
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
+/* Command-line settings: --set, --config (errors name the line), bad values exit 2. */
+START_TEST(test_command_line)
+{
+    char cfg[] = "/tmp/shido-test-gtp-cfg-XXXXXX";
+    int fd = mkstemp(cfg);
+    ck_assert_int_ge(fd, 0);
+    const char good[] = "# search settings\nmax_visits = 9   # few\n\nc_puct=1.25\n";
+    ck_assert(write(fd, good, sizeof good - 1) == (ssize_t)(sizeof good - 1));
+    close(fd);
+    engine e;
+    const char *args[] = {"gtp", "-w", G170, "--config", cfg, "--set", "dirichlet_eps=0.1",
+                          "--backend", "cpu", NULL};
+    engine_start(&e, args);
+    expect_reply(&e, "kata-get-param max_visits", "= 9");
+    expect_reply(&e, "kata-get-param c_puct", "= 1.25");
+    expect_reply(&e, "kata-get-param dirichlet_eps", "= 0.1");
+    engine_finish(&e);
+    FILE *f = fopen(cfg, "w");
+    fputs("max_visits = 9\nfrobnication = 3\n", f);
+    fclose(f);
+    const char *bad[] = {"gtp", "-w", G170, "--config", cfg, NULL};
+    engine_start(&e, bad);
+    fclose(e.in);
+    char *l = read_line(&e);
+    ck_assert_ptr_null(l);
+    fclose(e.out);
+    int status;
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    char *err = slurp(e.err_path);
+    char want[128];
+    snprintf(want, sizeof want, "%s:2:", cfg);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    free(err);
+    unlink(e.err_path);
+    unlink(cfg);
+    const char *bad_set[] = {"gtp", "-w", G170, "--visits", "lots", NULL};
+    engine_start(&e, bad_set);
+    fclose(e.in);
+    fclose(e.out);
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    unlink(e.err_path);
+}
+END_TEST
+
+/* A finished 9x9 game: black owns columns A-E, white F-J, with a dead white stone at B5 and a
+ * dead black stone at H5. */
+static void setup_finished_game(engine *e)
+{
+    expect_ok(e, "clear_board");
+    for (int y = 1; y <= 9; y++) {
+        char cmd[32];
+        snprintf(cmd, sizeof cmd, "play b E%d", y);
+        expect_ok(e, cmd);
+        snprintf(cmd, sizeof cmd, "play w F%d", y);
+        expect_ok(e, cmd);
+    }
+    expect_ok(e, "play b H5");
+    expect_ok(e, "play w B5");
+}
+
+START_TEST(test_final_score_and_status)
+{
+    engine e;
+    start_kata(&e, "16");
+    setup_finished_game(&e);
+    expect_reply(&e, "final_status_list dead", "= B5\nH5");
+    char *r = ask(&e, "final_status_list alive");
+    ck_assert_msg(strstr(r, "E9") && strstr(r, "F9") && !strstr(r, "B5") && !strstr(r, "H5"),
+                  "%s", r);
+    ck_assert_int_eq((int)(strchr(r, '\n') != NULL), 1);   /* one chain per line */
+    free(r);
+    expect_reply(&e, "final_status_list seki", "=");
+    /* Area: black 45 (B5 captured), white 36, komi 7. */
+    expect_reply(&e, "final_score", "= B+2");
+    expect_fail(&e, "final_status_list frobnicated");
+    engine_finish(&e);
+    /* The Leela Zero net has no ownership: Tromp-Taylor counts every stone alive. */
+    const char *args[] = {"gtp", "-w", LZ_B4C32, "--visits", "4", NULL};
+    engine_start(&e, args);
+    expect_ok(&e, "boardsize 9");
+    expect_ok(&e, "komi 7");
+    setup_finished_game(&e);
+    expect_reply(&e, "final_status_list dead", "=");
+    expect_reply(&e, "final_score", "= W+7");
+    engine_finish(&e);
+}
+END_TEST
+
+/* Leela Zero net (19x19): lz-analyze integers, genmove. */
+START_TEST(test_lz_net)
+{
+    engine e;
+    const char *args[] = {"gtp", "-w", LZ_B4C32, "--visits", "12", NULL};
+    engine_start(&e, args);
+    char *r = stream(&e, "lz-analyze b 5", 2, "name", 19, 0, no_keys);
+    ck_assert_str_eq(r, "= shido");
+    free(r);
+    r = ask(&e, "genmove b");
+    ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 19), "%s", r);
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
+/* The clock: time_settings / kgs-time_settings / time_left give a per-move budget. */
+START_TEST(test_time_management)
+{
+    engine e;
+    const char *args[] = {"gtp", "-w", G170, NULL};
+    engine_start(&e, args);
+    expect_ok(&e, "boardsize 9");
+    expect_ok(&e, "kgs-time_settings byoyomi 0 1 3");
+    expect_ok(&e, "time_left b 1 1");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *r = ask(&e, "genmove b");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 9), "%s", r);
+    ck_assert_msg(s < 3.0, "genmove took %.2f s with a 1 s byo-yomi", s);
+    free(r);
+    expect_ok(&e, "time_settings 30 0 0");
+    expect_ok(&e, "time_left w 2 0");
+    r = ask(&e, "genmove w");
+    ck_assert_msg(r[0] == '=', "%s", r);
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
+/* stdin closing during an endless analysis ends the stream and the engine (status 0). */
+START_TEST(test_eof_during_analysis)
+{
+    engine e;
+    const char *args[] = {"gtp", "-w", G170, NULL};
+    engine_start(&e, args);
+    expect_ok(&e, "boardsize 9");
+    send_line(&e, "lz-analyze 5");
+    char *l = read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = read_line(&e);
+    parse_lz_line(l, 9);
+    free(l);
+    engine_finish(&e);
+}
+END_TEST
+
+/* A script whose input ends at once (a file, or `printf ... | shido gtp`): move generation still
+ * runs to its visit limit before the engine exits. */
+START_TEST(test_genmove_at_end_of_input)
+{
+    engine e;
+    const char *args[] = {"gtp", "-w", G170, "--visits", "40", NULL};
+    engine_start(&e, args);
+    send_line(&e, "boardsize 9");
+    send_line(&e, "kata-genmove_analyze b 0");
+    fclose(e.in);
+    char *l = read_reply(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = read_line(&e);
+    line_info li = parse_kata_line(l, 9, no_keys);
+    ck_assert_msg(li.visits_sum >= 30, "%lld visits", li.visits_sum);
+    free(l);
+    l = read_line(&e);
+    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
+    free(l);
+    l = read_line(&e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    ck_assert_ptr_null(read_line(&e));
+    fclose(e.out);
+    int status;
+    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    unlink(e.err_path);
+}
+END_TEST
+
+static Suite *gtp_search_suite(void)
+{
+    Suite *s = suite_create("gtp_search");
+    TCase *tc = tcase_create("binary");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_startup_probes);
+    tcase_add_test(tc, test_kata_analyze_stream);
+    tcase_add_test(tc, test_genmove_and_variants);
+    tcase_add_test(tc, test_params);
+    tcase_add_test(tc, test_command_line);
+    tcase_add_test(tc, test_final_score_and_status);
+    tcase_add_test(tc, test_lz_net);
+    tcase_add_test(tc, test_time_management);
+    tcase_add_test(tc, test_eof_during_analysis);
+    tcase_add_test(tc, test_genmove_at_end_of_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gtp_search_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,369 @@
+/* tools/gtp_analyze.c -- the streaming analysis commands: lz-analyze, kata-analyze and their
+ * genmove variants, in the formats Lizzie, Sabaki and LizGoban parse (see gtp.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tools/gtp_internal.h"
+
+typedef enum { DIALECT_LZ, DIALECT_KATA } dialect;
+
+/* What one analysis command asked for. */
+typedef struct analyze_req {
+    dialect d;
+    bool has_color;
+    go_color color;
+    int interval_cs;
+    int min_moves, max_moves;
+    bool ownership, ownership_stdev, moves_ownership, pv_visits, pv_edge_visits, root_info;
+    int num_filters;
+    mcts_move_filter filters[MCTS_MAX_MOVE_FILTERS];
+    bool filter_allow[MCTS_MAX_MOVE_FILTERS];
+} analyze_req;
+
+static bool parse_bool(const char *s, bool *out)
+{
+    if (!strcasecmp(s, "true") || !strcmp(s, "1"))
+        *out = true;
+    else if (!strcasecmp(s, "false") || !strcmp(s, "0"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+/* avoid|allow COLOR v1,v2,... UNTIL_DEPTH */
+static bool parse_filter(gtp_engine *e, analyze_req *q, bool allow, char **argv, gtp_text *r)
+{
+    go_color c;
+    int depth;
+    if (!gtp_parse_color(argv[0], &c) || !gtp_parse_int(argv[2], &depth) || depth < 1)
+        return gtp_fail(r, "syntax error: avoid/allow COLOR VERTICES UNTIL_DEPTH");
+    char *list = strdup(argv[1]), *save = NULL;
+    if (!list)
+        return gtp_fail(r, "out of memory");
+    bool ok = true;
+    for (char *v = strtok_r(list, ",", &save); v && ok; v = strtok_r(NULL, ",", &save)) {
+        int p = go_point_from_gtp(e->game.board.size, v);
+        if (p == GO_NO_POINT) {
+            ok = gtp_fail(r, "syntax error: bad vertex in avoid/allow");
+        } else if (q->num_filters == MCTS_MAX_MOVE_FILTERS) {
+            ok = gtp_fail(r, "too many avoid/allow moves");
+        } else {
+            q->filters[q->num_filters] = (mcts_move_filter){c, p, depth};
+            q->filter_allow[q->num_filters++] = allow;
+        }
+    }
+    free(list);
+    return ok;
+}
+
+/* [color] [interval] then KEY VALUE pairs (lz: interval, minmoves, maxmoves, avoid, allow;
+ * kata adds ownership, ownershipStdev, movesOwnership, pvVisits, pvEdgeVisits, rootInfo). */
+static bool parse_request(gtp_engine *e, const gtp_args *a, dialect d, analyze_req *q,
+                          gtp_text *r)
+{
+    memset(q, 0, sizeof *q);
+    q->d = d;
+    int i = 0;
+    if (i < a->argc && gtp_parse_color(a->argv[i], &q->color)) {
+        q->has_color = true;
+        i++;
+    }
+    if (i < a->argc && gtp_parse_int(a->argv[i], &q->interval_cs)) {
+        if (q->interval_cs < 0)
+            return gtp_fail(r, "syntax error: negative interval");
+        i++;
+    }
+    while (i < a->argc) {
+        const char *key = a->argv[i];
+        bool allow = !strcasecmp(key, "allow");
+        if (allow || !strcasecmp(key, "avoid")) {
+            if (i + 3 >= a->argc)
+                return gtp_fail(r, "syntax error: avoid/allow COLOR VERTICES UNTIL_DEPTH");
+            if (!parse_filter(e, q, allow, a->argv + i + 1, r))
+                return false;
+            i += 4;
+            continue;
+        }
+        if (i + 1 >= a->argc) {
+            gtp_text_printf(r, "syntax error: '%s' needs a value", key);
+            return false;
+        }
+        const char *v = a->argv[i + 1];
+        bool ok = true, *flag = NULL;
+        int *num = NULL;
+        if (!strcasecmp(key, "interval"))
+            num = &q->interval_cs;
+        else if (!strcasecmp(key, "minmoves"))
+            num = &q->min_moves;
+        else if (!strcasecmp(key, "maxmoves"))
+            num = &q->max_moves;
+        else if (d == DIALECT_KATA && !strcmp(key, "ownership"))
+            flag = &q->ownership;
+        else if (d == DIALECT_KATA && !strcmp(key, "ownershipStdev"))
+            flag = &q->ownership_stdev;
+        else if (d == DIALECT_KATA && !strcmp(key, "movesOwnership"))
+            flag = &q->moves_ownership;
+        else if (d == DIALECT_KATA && !strcmp(key, "pvVisits"))
+            flag = &q->pv_visits;
+        else if (d == DIALECT_KATA && !strcmp(key, "pvEdgeVisits"))
+            flag = &q->pv_edge_visits;
+        else if (d == DIALECT_KATA && !strcmp(key, "rootInfo"))
+            flag = &q->root_info;
+        if (num)
+            ok = gtp_parse_int(v, num) && *num >= 0;
+        else if (flag)
+            ok = parse_bool(v, flag);
+        else {
+            gtp_text_printf(r, "unsupported analysis option '%s'", key);
+            return false;
+        }
+        if (!ok) {
+            gtp_text_printf(r, "syntax error: bad value '%s' for %s", v, key);
+            return false;
+        }
+        i += 2;
+    }
+    return true;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+typedef struct stream {
+    gtp_engine *e;
+    const analyze_req *q;
+    FILE *out;
+    gtp_text line;
+    int lines;
+} stream;
+
+static int lz_int(double v)
+{
+    if (v < 0)
+        v = 0;
+    if (v > 1)
+        v = 1;
+    return (int)lround(v * 10000.0);
+}
+
+static void add_pv(gtp_text *t, int size, const mcts_move_info *m)
+{
+    char v[8];
+    gtp_text_add(t, " pv");
+    for (int k = 0; k < m->pv_len; k++)
+        gtp_text_printf(t, " %s", go_point_to_gtp(size, m->pv[k], v));
+}
+
+/* Ownership values from the side to move's view (mcts gives white's), top row first. */
+static void add_grid(gtp_text *t, const char *key, const float *white, int size, double sign)
+{
+    gtp_text_printf(t, " %s", key);
+    for (int i = 0; i < size * size; i++)
+        gtp_text_printf(t, " %.6f", sign * white[i]);
+}
+
+/* KataGo's ownershipStdev at each point, approximated by the visit-weighted spread of the root
+ * moves' ownership around the root's (the search keeps no per-node second moments). */
+static void add_ownership_stdev(gtp_text *t, const mcts_analysis *an)
+{
+    int n = an->size * an->size;
+    gtp_text_add(t, " ownershipStdev");
+    for (int i = 0; i < n; i++) {
+        double sum_w = 0, sum = 0;
+        for (int k = 0; k < an->num_moves; k++) {
+            const mcts_move_info *m = &an->moves[k];
+            if (!m->ownership)
+                continue;
+            double dv = m->ownership[i] - an->ownership[i];
+            sum += (double)m->visits * dv * dv;
+            sum_w += (double)m->visits;
+        }
+        gtp_text_printf(t, " %.6f", sum_w > 0 ? sqrt(sum / sum_w) : 0.0);
+    }
+}
+
+/* KataGo's scoreMean is the score lead (kept under that name for older tools, Lizzie among
+ * them); scoreSelfplay is the mean final score of self-play. */
+static void format_line(stream *st, const mcts_analysis *an)
+{
+    gtp_text *t = &st->line;
+    const analyze_req *q = st->q;
+    int size = an->size;
+    double sign = an->to_move == GO_WHITE ? 1.0 : -1.0;
+    char v[8];
+    gtp_text_clear(t);
+    for (int k = 0; k < an->num_moves; k++) {
+        const mcts_move_info *m = &an->moves[k];
+        const char *mv = go_point_to_gtp(size, m->move, v);
+        if (k)
+            gtp_text_add(t, " ");
+        if (q->d == DIALECT_LZ) {
+            gtp_text_printf(t, "info move %s visits %lld winrate %d prior %d lcb %d order %d", mv,
+                            (long long)m->visits, lz_int(m->winrate), lz_int(m->prior),
+                            lz_int(m->lcb), m->order);
+            add_pv(t, size, m);
+            continue;
+        }
+        double utility_lcb = m->utility - 2.0 * (m->winrate - m->lcb);
+        gtp_text_printf(t,
+                        "info move %s visits %lld edgeVisits %lld utility %.6f winrate %.6f "
+                        "scoreMean %.6f scoreStdev %.6f scoreLead %.6f scoreSelfplay %.6f "
+                        "prior %.6f lcb %.6f utilityLcb %.6f weight %.6f order %d",
+                        mv, (long long)m->visits, (long long)m->visits, m->utility, m->winrate,
+                        m->score_lead, m->score_stdev, m->score_lead, m->score_mean, m->prior,
+                        m->lcb, utility_lcb, (double)m->visits, m->order);
+        add_pv(t, size, m);
+        if (q->pv_visits || q->pv_edge_visits) {
+            for (int pass = 0; pass < 2; pass++) {
+                if (!(pass ? q->pv_edge_visits : q->pv_visits))
+                    continue;
+                gtp_text_add(t, pass ? " pvEdgeVisits" : " pvVisits");
+                for (int j = 0; j < m->pv_len; j++)
+                    gtp_text_printf(t, " %lld", (long long)m->pv_visits[j]);
+            }
+        }
+        if (q->moves_ownership && m->ownership)
+            add_grid(t, "movesOwnership", m->ownership, size, sign);
+    }
+    if (q->d == DIALECT_KATA && q->root_info)
+        gtp_text_printf(t,
+                        "%srootInfo visits %lld utility %.6f winrate %.6f scoreMean %.6f "
+                        "scoreStdev %.6f scoreLead %.6f scoreSelfplay %.6f weight %.6f "
+                        "currentPlayer %s",
+                        t->len ? " " : "", (long long)an->root_visits, an->root_utility,
+                        an->root_winrate, an->root_score_lead, an->root_score_stdev,
+                        an->root_score_lead, an->root_score_mean, (double)an->root_visits,
+                        an->to_move == GO_WHITE ? "W" : "B");
+    if (q->d == DIALECT_KATA && q->ownership && an->ownership) {
+        if (!t->len)
+            gtp_text_add(t, "info");   /* keeps the line's first word a key GUIs look for */
+        add_grid(t, "ownership", an->ownership, size, sign);
+    }
+    if (q->d == DIALECT_KATA && q->ownership_stdev && an->ownership)
+        add_ownership_stdev(t, an);
+}
+
+static void emit(stream *st, const mcts_analysis *an)
+{
+    if (an->num_moves == 0)
+        return;
+    format_line(st, an);
+    if (st->line.oom || !st->line.len)
+        return;
+    fputs(st->line.data, st->out);
+    fputc('\n', st->out);
+    fflush(st->out);
+    st->lines++;
+}
+
+static bool on_progress(const mcts_analysis *an, void *ctx)
+{
+    emit(ctx, an);
+    return true;
+}
+
+static mcts_analysis_opts report_opts(const analyze_req *q)
+{
+    mcts_analysis_opts o = {0};
+    o.max_moves = q->max_moves;
+    o.ownership = q->ownership || q->ownership_stdev;
+    o.move_ownership = q->moves_ownership || q->ownership_stdev;
+    return o;
+}
+
+/* The analysis commands' common body; genmove: play the chosen move at the end and print
+ * "play VERTEX". */
+static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, gtp_text *r)
+{
+    analyze_req q;
+    if (!parse_request(e, a, d, &q, r))
+        return false;
+    mcts_search *s = gtp_search_get(e, r);
+    if (!s)
+        return false;
+    /* The avoid/allow lists hold for this command only. */
+    mcts_params p = e->params;
+    p.num_avoid = p.num_allow = 0;
+    for (int i = 0; i < q.num_filters; i++)
+        mcts_params_add_move_filter(&p, q.filter_allow[i], q.filters[i].color,
+                                    q.filters[i].point, q.filters[i].until_depth);
+    char err[256];
+    if (!mcts_set_params(s, &p, err, sizeof err)) {
+        gtp_text_printf(r, "cannot apply the search settings: %s", err);
+        return false;
+    }
+    e->params_changed = true;
+    /* Visits an earlier search gave to moves now avoided would still show: start afresh
+     * whenever move lists are involved. */
+    if (q.num_filters > 0 || e->tree_filtered)
+        mcts_clear_tree(s);
+    e->tree_filtered = q.num_filters > 0;
+    go_color c = q.has_color ? q.color : e->game.board.to_move;
+    if (e->game.board.to_move != c)
+        go_game_set_to_move(&e->game, c);
+
+    fprintf(a->out, "=%s\n", a->id);
+    fflush(a->out);
+    e->replied = true;
+    mcts_limits lim;
+    if (genmove) {
+        lim = gtp_search_move_limits(e);
+    } else {
+        /* Until the next input line; driven in-process (no reader), the params' limits. */
+        lim = (mcts_limits){0};
+        if (e->input && e->input->fd >= 0)
+            lim.max_visits = lim.max_playouts = lim.max_time_ms = -1;
+        else if (!p.max_visits && !p.max_playouts && !p.max_time_ms)
+            lim.max_visits = GTP_DEFAULT_VISITS;
+    }
+    lim.report_interval_cs = q.interval_cs;
+    lim.report = report_opts(&q);
+    stream st = {e, &q, a->out, {0}, 0};
+    gtp_text why = {0};
+    bool ok = gtp_search_run(e, s, &lim, q.interval_cs > 0 ? on_progress : NULL, &st, !genmove,
+                             &why);
+    if (ok && (genmove || st.lines == 0)) {
+        /* A last report: genmove shows what it chose from, and a search shorter than one
+         * interval still shows its candidates. */
+        mcts_analysis an = {0};
+        if (mcts_analysis_get(s, &lim.report, &an))
+            emit(&st, &an);
+        mcts_analysis_free(&an);
+    }
+    if (ok && genmove) {
+        char move[16];
+        if (gtp_search_play_chosen(e, s, c, move, sizeof move))
+            fprintf(a->out, "play %s\n", move);
+    }
+    /* A failed search cannot answer "?" any more: the reason goes to stderr, worded so that
+     * no GUI mistakes it for protocol. */
+    if (!ok)
+        fprintf(stderr, "shido: %s\n", why.data ? why.data : "search failed");
+    fputs("\n", a->out);
+    fflush(a->out);
+    free(st.line.data);
+    free(why.data);
+    return true;
+}
+
+bool gtp_cmd_lz_analyze(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return analyze(e, a, DIALECT_LZ, false, r);
+}
+
+bool gtp_cmd_kata_analyze(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return analyze(e, a, DIALECT_KATA, false, r);
+}
+
+bool gtp_cmd_lz_genmove_analyze(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return analyze(e, a, DIALECT_LZ, true, r);
+}
+
+bool gtp_cmd_kata_genmove_analyze(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return analyze(e, a, DIALECT_KATA, true, r);
+}
