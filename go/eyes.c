@@ -346,26 +346,100 @@ static go_life_pair empty_status(const go_shape_info *s, int outside_libs)
     }
 }
 
+/* How good a status is for the defender. */
+static int life_rank(go_life l)
+{
+    return l == GO_LIFE_ALIVE ? 3 : l == GO_LIFE_SEKI ? 2 : l == GO_LIFE_KO ? 1 : 0;
+}
+
+static go_life_pair status_with_enemy(go_bb region, go_bb enemy, int size, int outside_libs,
+                                      int budget);
+
+/* The attacker's turn after the defender has played l inside the region, capturing the enemy
+ * chains whose last liberty l was. The region left may be split: two pieces free of enemy stones
+ * are two eyes; a single piece is judged as a space of its own. */
+static go_life after_capture(go_bb region, go_bb enemy, int l, int size, int outside_libs,
+                             int budget)
+{
+    go_bb all = go_bb_board(size);
+    go_bb left = go_bb_andnot(region, go_bb_single(l));
+    go_bb empty = go_bb_andnot(left, enemy), rest = enemy;
+    for (int i = go_bb_next(enemy, 0); i >= 0; i = go_bb_next(enemy, i + 1)) {
+        go_bb chain = go_bb_flood(enemy, i, all);
+        if (!go_bb_intersects(go_bb_neighbours(chain, all), empty))
+            rest = go_bb_andnot(rest, chain);
+    }
+    if (go_bb_is_empty(left))
+        return GO_LIFE_DEAD;
+    go_bb piece = go_bb_flood(left, go_bb_next(left, 0), all);
+    if (go_bb_eq(piece, left))
+        return status_with_enemy(left, rest, size, outside_libs, budget).attacker_first;
+    int eyes = 0;
+    for (go_bb todo = left; !go_bb_is_empty(todo); todo = go_bb_andnot(todo, piece)) {
+        piece = go_bb_flood(left, go_bb_next(todo, 0), all);
+        eyes += !go_bb_intersects(piece, rest);
+    }
+    return eyes >= 2 ? GO_LIFE_ALIVE : GO_LIFE_DEAD;
+}
+
+/* Seed 003's reading of enemy stones inside an eye space. Each stone is an attacker's move
+ * already played: on the vital point of a killing shape it has killed (D); on an inner point (two
+ * region neighbours) of a living four it has spent the defender's spare move (D if the attacker
+ * moves again first). Stones the defender can capture are weighed by the space they leave: when
+ * the space is full but one point (the classical nakade), capturing there leaves the stones' own
+ * shape as the eye space with the attacker to move, and the attacker cannot prevent it, except
+ * with no outside liberty, when filling that point captures the group; any enemy chain in atari
+ * gives the defender that capture as a first move, if it is better than the shape's status. A
+ * single enemy chain that touches every empty point leaves the defender no eye point: dead. */
+static go_life_pair status_with_enemy(go_bb region, go_bb enemy, int size, int outside_libs,
+                                      int budget)
+{
+    go_bb all = go_bb_board(size);
+    go_shape_info s = go_eyes_shape(region, size);
+    go_life_pair st = empty_status(&s, outside_libs);
+    if (go_bb_is_empty(enemy))
+        return st;
+    go_bb empty = go_bb_andnot(region, enemy);
+    if (go_bb_count(empty) == 1) {
+        int l = go_bb_next(empty, 0);
+        st.defender_first = budget > 0 ? after_capture(region, enemy, l, size, outside_libs,
+                                                       budget - 1)
+                                       : GO_LIFE_DEAD;
+        st.attacker_first = outside_libs == 0 ? GO_LIFE_DEAD : st.defender_first;
+        return st;
+    }
+    go_bb chain = go_bb_flood(enemy, go_bb_next(enemy, 0), all);
+    if (go_bb_eq(chain, enemy) && go_bb_subset(empty, go_bb_neighbours(chain, all))) {
+        /* One enemy chain touching every empty point: no point of the space is the defender's
+         * own, so no eye can be made there. Dead; sometimes seki, which this rule cannot see. */
+        st.defender_first = st.attacker_first = GO_LIFE_DEAD;
+    } else if (s.vital >= 0 && go_bb_test(enemy, s.vital)) {
+        st.defender_first = st.attacker_first = GO_LIFE_DEAD;
+    } else if (st.attacker_first == GO_LIFE_ALIVE && s.size == 4) {
+        for (int i = go_bb_next(enemy, 0); i >= 0; i = go_bb_next(enemy, i + 1))
+            if (go_bb_count(go_bb_and(go_bb_neighbours(go_bb_single(i), all), region)) >= 2)
+                st.attacker_first = GO_LIFE_DEAD;
+    }
+    for (int i = go_bb_next(enemy, 0); budget > 0 && i >= 0; i = go_bb_next(enemy, i + 1)) {
+        go_bb libs = go_bb_and(go_bb_neighbours(go_bb_flood(enemy, i, all), all), empty);
+        if (go_bb_count(libs) != 1)
+            continue;
+        go_life v = after_capture(region, enemy, go_bb_next(libs, 0), size, outside_libs,
+                                  budget - 1);
+        if (life_rank(v) > life_rank(st.defender_first))
+            st.defender_first = v;
+    }
+    return st;
+}
+
 go_life_pair go_eyes_static_status(const go_board *b, go_bb group, go_bb region)
 {
     go_bb all = go_bb_board(b->size);
-    go_shape_info s = go_eyes_shape(region, b->size);
     int first = go_bb_next(group, 0);
     go_color own = first >= 0 ? (go_color)b->color[go_bb_point_of(first)] : GO_BLACK;
     go_bb enemy = go_bb_and(region, go_bb_of_color(b, go_opponent(own)));
     go_bb libs = go_bb_and(go_bb_neighbours(group, all), go_bb_of_color(b, GO_EMPTY));
     int outside_libs = go_bb_count(go_bb_andnot(libs, region));
-    go_life_pair st = empty_status(&s, outside_libs);
-    if (s.vital >= 0 && go_bb_test(enemy, s.vital)) {
-        st.defender_first = st.attacker_first = GO_LIFE_DEAD;
-    } else if (!go_bb_is_empty(enemy) && st.attacker_first == GO_LIFE_ALIVE && s.size == 4) {
-        /* An enemy stone on an inner point (two region neighbours) of a living four is the
-         * attacker's first move already played: one more and the space is split into pieces too
-         * small for two eyes, unless the defender answers first. (Five points and more have
-         * room to spare; the test's oracle tallies show how often that holds.) */
-        for (int i = go_bb_next(enemy, 0); i >= 0; i = go_bb_next(enemy, i + 1))
-            if (go_bb_count(go_bb_and(go_bb_neighbours(go_bb_single(i), all), region)) >= 2)
-                st.attacker_first = GO_LIFE_DEAD;
-    }
-    return st;
+    /* Each capture removes a stone, so the region's size bounds the captures read. */
+    return status_with_enemy(region, enemy, b->size, outside_libs, go_bb_count(region));
 }

@@ -108,9 +108,18 @@ const char *go_life_symbol(go_life_pair s, char *buf);
 
 /* What seed 003's tables say about a group whose only eye space is region: the shape's status
  * with outside liberties (liberties of the group outside the region) taken into account for the
- * shapes that need them, and enemy stones inside: an enemy stone on the vital point of a killing
- * shape has made the attacker's move already (D); otherwise the empty shape's status stands.
- * The group is the set of defender stones enclosing region. */
+ * shapes that need them, and enemy stones inside, each an attacker's move already played:
+ *   - on the vital point of a killing shape it has killed (D); on an inner point of a living
+ *     four it has spent the defender's spare move (attacker first: D);
+ *   - a space full but one point (nakade): the defender captures there and the stones' own shape
+ *     is the eye space left, the attacker to move; with no outside liberty the attacker captures
+ *     the group first (D);
+ *   - an enemy chain in atari: the defender may capture it first, judged by the space left (two
+ *     pieces free of enemy stones: two eyes);
+ *   - one enemy chain touching every empty point: no eye point is left to the defender (D).
+ * Otherwise the empty shape's status stands. tests/test_eyes.c tallies the agreement with an
+ * exact search per shape class and enemy-stone count; seki made by enemy stones inside a living
+ * shape is what these rules miss most. The group is the set of defender stones enclosing region. */
 go_life_pair go_eyes_static_status(const go_board *b, go_bb group, go_bb region);
 
 #endif

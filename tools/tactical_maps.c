@@ -20,7 +20,10 @@
  * (9e7: 418 s on two shared cores).
  *
  * Positions are independent: worker threads take them from a shared counter, and the main thread
- * draws a progress bar on stderr. */
+ * draws a progress bar on stderr.
+ *
+ * `shido tactical-maps characterise FILE.sgf...` mines the maps that best characterise the moves
+ * of a collection (go/tacmap_mine.h defines the measures and the score). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,6 +36,7 @@
 #include "go/bwgraph.h"
 #include "go/sgf.h"
 #include "go/tacmap.h"
+#include "go/tacmap_mine.h"
 #include "tools/analysis_cmds.h"
 
 #define MAX_REDUCERS 48      /* maps that shrank the intersection, kept for --verbose */
@@ -211,7 +215,8 @@ static void usage(FILE *f)
                "               uniform: uniform over all maps of the depth\n"
                "  --seed       random seed (default 1)\n"
                "  --verbose    per position: the depth, the points left and a short intersection\n"
-               "               of maps that isolates the move\n",
+               "               of maps that isolates the move\n"
+               "   or: shido tactical-maps characterise FILE.sgf... [options] (--help for them)\n",
             GO_TM_MAX_RANDOM_DEPTH);
 }
 
@@ -226,8 +231,12 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
     return true;
 }
 
+static int characterise(int argc, char **argv);
+
 int shido_cmd_tactical_maps(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "characterise"))
+        return characterise(argc - 1, argv + 1);
     const char *path = NULL;
     long max_depth = 6, tries = 400000, threads = sysconf(_SC_NPROCESSORS_ONLN), seed = 1;
     bool verbose = false, grow = true;
@@ -381,4 +390,213 @@ int shido_cmd_tactical_maps(int argc, char **argv)
     free(sh.jobs);
     go_game_free(&game);
     return broken ? 1 : 0;
+}
+
+/* ---- characterise ---- */
+
+static void usage_characterise(FILE *f)
+{
+    fprintf(f, "usage: shido tactical-maps characterise FILE.sgf... [--moves all|black|white]\n"
+               "           [--max-depth D] [--tries N] [--top K] [--threads T] [--seed S]\n"
+               "           [--refine R] [--max-overlap F]\n"
+               "Finds short tactical maps that contain the moves played in as many positions as\n"
+               "possible while selecting few legal moves. Positions are seen from the mover's side:\n"
+               "b/black are the mover's points, w/white the opponent's.\n"
+               "  --moves      which moves of the games' main lines (default all)\n"
+               "  --max-depth  deepest maps, 1..%d (default 4)\n"
+               "  --tries      random maps besides the %ld enumerated ones (default 200000)\n"
+               "  --top        maps reported (default 10)\n"
+               "  --threads    worker threads (default: one per online CPU)\n"
+               "  --seed       random seed (default 1)\n"
+               "  --refine     intersect every pair of the best R distinct maps (default 200, 0 = off)\n"
+               "  --max-overlap  skip maps whose sets overlap a better one's by more than this\n"
+               "               (mean Jaccard index over the positions; default 0.7, 1 = off)\n"
+               "score: bits per move the map saves against a uniformly random legal move (the\n"
+               "log-likelihood ratio of go/tacmap_mine.h); coverage: moves inside the map's set;\n"
+               "set: mean legal points selected; lift: coverage / (mean set / legal moves).\n",
+            GO_TM_MAX_RANDOM_DEPTH, 9600L);
+}
+
+static void progress_mine(long done, long total, void *ctx)
+{
+    enum { WIDTH = 40 };
+    double elapsed = now_seconds() - *(const double *)ctx;
+    char bar[WIDTH + 1];
+    int fill = total ? (int)(done * WIDTH / total) : WIDTH;
+    for (int i = 0; i < WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[WIDTH] = 0;
+    double eta = done ? elapsed * (double)(total - done) / (double)done : 0;
+    fprintf(stderr, "\r[%s] %ld/%ld maps, %.0f s elapsed, ~%.0f s left ", bar, done, total,
+            elapsed, eta);
+    fflush(stderr);
+}
+
+/* Adds the main-line moves of every game of path; returns the games read or -1. */
+static int add_games(go_tm_mine_set *set, const char *path, int which, char *err, int err_len)
+{
+    go_sgf_collection *col = go_sgf_read_file(path, err, err_len);
+    if (!col)
+        return -1;
+    if (col->num_games < 1) {
+        snprintf(err, (size_t)err_len, "%s: no game in the file", path);
+        go_sgf_free(col);
+        return -1;
+    }
+    int games = 0;
+    for (int gi = 0; gi < col->num_games; gi++) {
+        go_game game;
+        char why[256];
+        bool loaded = go_sgf_to_game(col->games[gi], -1, &game, why, sizeof why), ok = loaded;
+        for (int i = 0; ok && i < game.num_moves; i++) {
+            const go_move *mv = &game.moves[i];
+            if (mv->point == GO_PASS || (which && (int)mv->color != which))
+                continue;
+            ok = go_tm_mine_set_add(set, &game.before[i], mv->point, mv->color, why, sizeof why);
+            if (!ok)
+                snprintf(err, (size_t)err_len, "%s: game %d, move %d: %s", path, gi + 1, i + 1, why);
+        }
+        if (loaded)
+            go_game_free(&game);
+        else
+            snprintf(err, (size_t)err_len, "%s: game %d: %s", path, gi + 1, why);
+        if (!ok) {
+            go_sgf_free(col);
+            return -1;
+        }
+        games++;
+    }
+    go_sgf_free(col);
+    return games;
+}
+
+static int characterise(int argc, char **argv)
+{
+    const char *name = "shido tactical-maps characterise";
+    long max_depth = 4, tries = 200000, top = 10, refine = 200, seed = 1;
+    double max_overlap = 0.7;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    int which = 0, num_files = 0;
+    if (threads < 1)
+        threads = 1;
+    const char **files = calloc((size_t)argc, sizeof *files);
+    if (!files) {
+        fprintf(stderr, "%s: out of memory\n", name);
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool ok = true;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage_characterise(stdout);
+            free(files);
+            return 0;
+        } else if (!strcmp(a, "--moves") && i + 1 < argc) {
+            i++;
+            ok = !strcmp(argv[i], "all") || !strcmp(argv[i], "black") || !strcmp(argv[i], "white");
+            which = !strcmp(argv[i], "black") ? GO_BLACK : !strcmp(argv[i], "white") ? GO_WHITE : 0;
+        } else if (!strcmp(a, "--max-depth") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 1, GO_TM_MAX_RANDOM_DEPTH, &max_depth);
+        } else if (!strcmp(a, "--tries") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 0, 1000000000L, &tries);
+        } else if (!strcmp(a, "--top") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 1, 1000, &top);
+        } else if (!strcmp(a, "--refine") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 0, 1000, &refine);
+        } else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 1, 1024, &threads);
+        } else if (!strcmp(a, "--seed") && i + 1 < argc) {
+            ok = parse_long(argv[++i], 0, 0x7fffffffL, &seed);
+        } else if (!strcmp(a, "--max-overlap") && i + 1 < argc) {
+            char *end;
+            max_overlap = strtod(argv[++i], &end);
+            ok = end != argv[i] && !*end && max_overlap >= 0 && max_overlap <= 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "%s: unexpected argument '%s'\n", name, a);
+            usage_characterise(stderr);
+            free(files);
+            return 2;
+        } else {
+            files[num_files++] = a;
+        }
+        if (!ok) {
+            fprintf(stderr, "%s: bad value '%s' for %s\n", name, argv[i], a);
+            free(files);
+            return 2;
+        }
+    }
+    if (num_files == 0) {
+        usage_characterise(stderr);
+        free(files);
+        return 2;
+    }
+    char err[512];
+    go_tm_mine_set *set = go_tm_mine_set_new();
+    go_tm_mined *best = calloc((size_t)top, sizeof *best);
+    int games = 0, status = 1;
+    for (int f = 0; set && best && f < num_files; f++) {
+        int g = add_games(set, files[f], which, err, sizeof err);
+        if (g < 0) {
+            fprintf(stderr, "%s: %s\n", name, err);
+            goto done;
+        }
+        games += g;
+    }
+    if (!set || !best) {
+        fprintf(stderr, "%s: out of memory\n", name);
+        goto done;
+    }
+    double t0 = now_seconds();
+    go_tm_mine_params p = go_tm_mine_defaults();
+    p.max_depth = (int)max_depth;
+    p.tries = tries;
+    p.refine = (int)refine;
+    p.max_overlap = max_overlap;
+    p.threads = (int)threads;
+    p.seed = (uint64_t)seed;
+    p.progress = isatty(2) ? progress_mine : NULL;
+    p.progress_ctx = &t0;
+    go_tm_mine_info info;
+    int n = go_tm_mine_run(set, &p, best, (int)top, &info, err, sizeof err);
+    if (p.progress)
+        fputc('\n', stderr);
+    if (n < 0) {
+        fprintf(stderr, "%s: %s\n", name, err);
+        goto done;
+    }
+    printf("characterise: %d moves (%s) from %d game%s in %d file%s; maps of depth <= %ld, "
+           "%ld maps evaluated, %ld distinct with score > 0, %.1f s on %ld threads, seed %ld\n",
+           go_tm_mine_set_count(set), which == GO_BLACK ? "black" : which == GO_WHITE ? "white" : "all",
+           games, games == 1 ? "" : "s", num_files, num_files == 1 ? "" : "s", max_depth,
+           info.evaluated, info.distinct, info.seconds, threads, seed);
+    printf("positions are seen from the mover's side: b/black = the mover's points, "
+           "w/white = the opponent's\n");
+    printf("%4s %6s %5s %8s %6s %6s %5s  %s\n", "rank", "score", "depth", "coverage", "set",
+           "legal", "lift", "map");
+    bool used[GO_TM_OP_COUNT] = {false};
+    for (int i = 0; i < n; i++) {
+        char text[2048], words[4096];
+        const go_tm_mine_stats *st = &best[i].stats;
+        go_tm_print(&best[i].map, text, sizeof text);
+        go_tm_mine_gloss(&best[i].map, words, sizeof words);
+        printf("%4d %6.3f %5d %7.1f%% %6.1f %6.1f %5.2f  %s\n", i + 1, st->score_bits,
+               best[i].depth, 100 * st->coverage, st->mean_selected, st->mean_legal, st->lift,
+               text);
+        printf("%38s reads: %s\n", "", words);
+        for (int k = 0; k < best[i].map.num_nodes; k++)
+            used[best[i].map.node[k].op] = true;
+    }
+    if (n == 0)
+        printf("no map selects the moves more often than chance\n");
+    printf("legend (score in bits per move; coverage = moves inside the set; set = legal points "
+           "selected; lift = coverage / (set / legal)):\n");
+    for (int op = 0; op < GO_TM_OP_COUNT; op++)
+        if (used[op])
+            printf("  %s\n", go_tm_mine_op_legend(op));
+    status = 0;
+done:
+    go_tm_mine_set_free(set);
+    free(best);
+    free(files);
+    return status;
 }
