@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     int threads = 2, batch = 8, repeat = 1;
     char err[512];
     mcts_params p = mcts_params_default();
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "bench_search: %s needs a value\n", a);
@@ -92,7 +92,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_search: unknown option %s\n", a);
             return 2;
         }
-        i++;
     }
     nn_model *m = nn_model_load(net, backend, err, sizeof err);
     if (!m) {

@@ -32,9 +32,11 @@ mkdir -p build-fuzz/seeds/lz build-fuzz/seeds/kata
 [ -f ../shared/weights/lz-0k.txt ] && cp ../shared/weights/lz-0k.txt build-fuzz/seeds/lz/
 [ -f ../shared/weights/rand-b2c16-v15.bin.gz ] && cp ../shared/weights/rand-b2c16-v15.bin.gz build-fuzz/seeds/kata/
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
-                  [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata)
+                  [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata
+                  [fuzz_analysis_json]=tests/data/json)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
-declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500)
+declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
+                 [fuzz_analysis_json]=20000)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
     mkdir -p "build-fuzz/corpus-$name"
