@@ -23,6 +23,10 @@
 typedef struct nn_backend_batch {
     int n, size;
     const float *spatial, *global;                    /* global: KataGo only */
+    /* KataGo nets with a metadata encoder (meta_encoder_version 1): meta[i][meta.num_inputs],
+     * the SGF-metadata features of a human-SL profile; NULL when the net has no encoder or the
+     * caller gave no profile (the encoder's trunk bias is then left out). */
+    const float *meta;
     float *policy, *pass, *value, *score, *ownership; /* pass, score, ownership: KataGo only */
 } nn_backend_batch;
 
