@@ -32,6 +32,10 @@ typedef struct nn_backend_batch {
 
 typedef struct nn_backend_ops {
     const char *name;
+    /* NULL, or whether this machine can run the backend (false with the reason in err: no
+     * device, driver too old). A model asked for an unavailable backend falls back to the next
+     * one with a message on stderr; any other load failure is an error. */
+    bool (*available)(char *err, int err_len);
     /* Prepares d's weights for this backend (the result may point into d, which outlives it).
      * Returns NULL with a message naming the layer in err on failure. */
     void *(*load)(const nn_desc *d, char *err, int err_len);
@@ -48,6 +52,9 @@ typedef struct nn_backend_ops {
 /* The backends of this build, in nn_backend_names' order. */
 extern const nn_backend_ops nn_ref_backend;  /* nn/ref/ref_backend.c */
 extern const nn_backend_ops nn_cpu_backend;  /* nn/cpu/cpu_backend.c */
+#ifdef SHIDO_HAVE_CUDA
+extern const nn_backend_ops nn_cuda_backend; /* nn/cuda/cuda_backend.c */
+#endif
 
 /* The backend called name, or NULL when this build has none of that name. */
 const nn_backend_ops *nn_backend_find(const char *name);

@@ -33,8 +33,16 @@ struct nn_context {
     nn_kata_output *kata;      /* one position's KataGo output while it is converted */
 };
 
-static const nn_backend_ops *const backends[] = {&nn_cpu_backend, &nn_ref_backend, NULL};
-static const char *const backend_names[] = {"cpu", "ref", NULL};
+static const nn_backend_ops *const backends[] = {
+#ifdef SHIDO_HAVE_CUDA
+    &nn_cuda_backend,
+#endif
+    &nn_cpu_backend, &nn_ref_backend, NULL};
+static const char *const backend_names[] = {
+#ifdef SHIDO_HAVE_CUDA
+    "cuda",
+#endif
+    "cpu", "ref", NULL};
 
 const char *const *nn_backend_names(void) { return backend_names; }
 
@@ -43,6 +51,28 @@ const nn_backend_ops *nn_backend_find(const char *name)
     for (int i = 0; backends[i]; i++)
         if (!strcmp(backends[i]->name, name))
             return backends[i];
+    return NULL;
+}
+
+/* Loads d for backends[first], or for the next available one when that one cannot run on this
+ * machine (saying so on stderr); with any_after, also when the load itself fails. */
+static void *model_load_from(nn_model *m, int first, bool any_after, char *err, int err_len)
+{
+    for (int i = first; backends[i]; i++) {
+        const nn_backend_ops *b = backends[i];
+        char why[256] = "";
+        if (b->available && !b->available(why, sizeof why)) {
+            if (i == first && !any_after)
+                fprintf(stderr, "nn: backend %s is not available here (%s); falling back\n",
+                        b->name, why);
+            snprintf(err, (size_t)err_len, "%s: backend %s: %s", m->desc->source, b->name, why);
+            continue;
+        }
+        m->backend = b;
+        void *w = b->load(m->desc, err, err_len);
+        if (w || !any_after)
+            return w;
+    }
     return NULL;
 }
 
@@ -56,17 +86,22 @@ nn_model *nn_model_from_desc(nn_desc *d, const char *backend, char *err, int err
     }
     m->desc = d;
     if (backend) {
-        m->backend = nn_backend_find(backend);
-        if (!m->backend)
-            snprintf(err, (size_t)err_len, "%s: unknown backend \"%s\" (this build has: cpu, ref)",
-                     d->source, backend);
-        else
-            m->weights = m->backend->load(d, err, err_len);
-    } else {
-        for (int i = 0; backends[i] && !m->weights; i++) {
-            m->backend = backends[i];
-            m->weights = m->backend->load(d, err, err_len);
+        int first = -1;
+        for (int i = 0; backends[i] && first < 0; i++)
+            if (!strcmp(backends[i]->name, backend))
+                first = i;
+        if (first < 0) {
+            int len = snprintf(err, (size_t)err_len, "%s: unknown backend \"%s\" (this build has:",
+                               d->source, backend);
+            for (int i = 0; backend_names[i] && len > 0 && len < err_len; i++)
+                len += snprintf(err + len, (size_t)(err_len - len), " %s", backend_names[i]);
+            if (len > 0 && len < err_len)
+                snprintf(err + len, (size_t)(err_len - len), ")");
+        } else {
+            m->weights = model_load_from(m, first, false, err, err_len);
         }
+    } else {
+        m->weights = model_load_from(m, 0, true, err, err_len);
     }
     if (!m->weights) {
         nn_desc_free(d);

@@ -440,5 +440,11 @@ static bool cpu_forward(void *ctx, const nn_backend_batch *b, char *err, int err
     return true;
 }
 
-const nn_backend_ops nn_cpu_backend = {"cpu", cpu_load, cpu_free, cpu_context_new,
-                                       cpu_context_free, cpu_forward};
+const nn_backend_ops nn_cpu_backend = {
+    .name = "cpu",
+    .load = cpu_load,
+    .free = cpu_free,
+    .context_new = cpu_context_new,
+    .context_free = cpu_context_free,
+    .forward = cpu_forward,
+};

@@ -50,5 +50,11 @@ static bool ref_forward(void *ctx, const nn_backend_batch *b, char *err, int err
     return ok;
 }
 
-const nn_backend_ops nn_ref_backend = {"ref", ref_load, ref_free, ref_context_new,
-                                       ref_context_free, ref_forward};
+const nn_backend_ops nn_ref_backend = {
+    .name = "ref",
+    .load = ref_load,
+    .free = ref_free,
+    .context_new = ref_context_new,
+    .context_free = ref_context_free,
+    .forward = ref_forward,
+};
