@@ -37,8 +37,10 @@ typedef struct nn_backend_ops {
      * one with a message on stderr; any other load failure is an error. */
     bool (*available)(char *err, int err_len);
     /* Prepares d's weights for this backend (the result may point into d, which outlives it).
-     * Returns NULL with a message naming the layer in err on failure. */
-    void *(*load)(const nn_desc *d, char *err, int err_len);
+     * options: NULL, or the text after ':' in a backend argument such as "cuda:fp32" (each
+     * backend documents its own; unknown ones are an error). Returns NULL with a message naming
+     * the layer (or the option) in err on failure. */
+    void *(*load)(const nn_desc *d, const char *options, char *err, int err_len);
     void (*free)(void *weights);
     /* Scratch for batches of up to max_batch positions on boards up to 19x19; NULL with a
      * message when out of memory. One context serves one thread at a time. */

@@ -56,7 +56,8 @@ const nn_backend_ops *nn_backend_find(const char *name)
 
 /* Loads d for backends[first], or for the next available one when that one cannot run on this
  * machine (saying so on stderr); with any_after, also when the load itself fails. */
-static void *model_load_from(nn_model *m, int first, bool any_after, char *err, int err_len)
+static void *model_load_from(nn_model *m, int first, bool any_after, const char *options,
+                             char *err, int err_len)
 {
     for (int i = first; backends[i]; i++) {
         const nn_backend_ops *b = backends[i];
@@ -69,7 +70,7 @@ static void *model_load_from(nn_model *m, int first, bool any_after, char *err, 
             continue;
         }
         m->backend = b;
-        void *w = b->load(m->desc, err, err_len);
+        void *w = b->load(m->desc, i == first ? options : NULL, err, err_len);
         if (w || !any_after)
             return w;
     }
@@ -86,9 +87,13 @@ nn_model *nn_model_from_desc(nn_desc *d, const char *backend, char *err, int err
     }
     m->desc = d;
     if (backend) {
+        /* "name" or "name:options" */
+        const char *colon = strchr(backend, ':');
+        size_t name_len = colon ? (size_t)(colon - backend) : strlen(backend);
         int first = -1;
         for (int i = 0; backends[i] && first < 0; i++)
-            if (!strcmp(backends[i]->name, backend))
+            if (strlen(backends[i]->name) == name_len &&
+                !strncmp(backends[i]->name, backend, name_len))
                 first = i;
         if (first < 0) {
             int len = snprintf(err, (size_t)err_len, "%s: unknown backend \"%s\" (this build has:",
@@ -98,10 +103,10 @@ nn_model *nn_model_from_desc(nn_desc *d, const char *backend, char *err, int err
             if (len > 0 && len < err_len)
                 snprintf(err + len, (size_t)(err_len - len), ")");
         } else {
-            m->weights = model_load_from(m, first, false, err, err_len);
+            m->weights = model_load_from(m, first, false, colon ? colon + 1 : NULL, err, err_len);
         }
     } else {
-        m->weights = model_load_from(m, 0, true, err, err_len);
+        m->weights = model_load_from(m, 0, true, NULL, err, err_len);
     }
     if (!m->weights) {
         nn_desc_free(d);

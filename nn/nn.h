@@ -61,7 +61,9 @@ typedef struct nn_result {
 const char *const *nn_backend_names(void);
 
 /* Loads a weight file (any format weights/ reads) and prepares it for backend (NULL: the first
- * of nn_backend_names that accepts it). Returns NULL with a message naming the file in err on
+ * of nn_backend_names that this machine can run and that accepts it). backend may carry options
+ * after a colon ("cuda:fp32"). A named backend this machine cannot run (no GPU) falls back to
+ * the next one, saying so on stderr. Returns NULL with a message naming the file in err on
  * failure. The caller frees the model with nn_model_free. */
 nn_model *nn_model_load(const char *path, const char *backend, char *err, int err_len);
 

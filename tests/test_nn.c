@@ -298,6 +298,14 @@ START_TEST(eval_errors)
     nn_model *m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "nonesuch", err, sizeof err);
     ck_assert(!m);
     ck_assert_msg(strstr(err, "unknown backend"), "%s", err);
+    ck_assert_msg(strstr(err, "this build has: ") && strstr(err, " cpu ref)"), "%s", err);
+    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "cpu:turbo", err, sizeof err);
+    ck_assert(!m);
+    ck_assert_msg(strstr(err, "unknown option \"turbo\""), "%s", err);
+    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "cpu", err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    ck_assert_str_eq(nn_model_backend(m), "cpu");
+    nn_model_free(m);
     m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", NULL, err, sizeof err);
     ck_assert_msg(m, "%s", err);
     ck_assert_str_eq(nn_model_backend(m), nn_backend_names()[0]);

@@ -89,8 +89,9 @@ bool gtp_backend_check(const char *name, char *err, int err_len)
 {
     const char *const *names = nn_backend_names();
     char list[128] = "";
+    size_t name_len = strcspn(name, ":");   /* "cuda:fp32": options go to the backend */
     for (int i = 0; names[i]; i++) {
-        if (!strcmp(names[i], name))
+        if (strlen(names[i]) == name_len && !strncmp(names[i], name, name_len))
             return true;
         size_t n = strlen(list);
         snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", names[i]);

@@ -208,8 +208,13 @@ static void cpu_free(void *weights)
     free(w);
 }
 
-static void *cpu_load(const nn_desc *d, char *err, int err_len)
+static void *cpu_load(const nn_desc *d, const char *options, char *err, int err_len)
 {
+    if (options) {
+        snprintf(err, (size_t)err_len, "backend cpu: unknown option \"%s\" (it takes none)",
+                 options);
+        return NULL;
+    }
     nn_cpu_init();
     cpu_weights *w = calloc(1, sizeof *w);
     if (!w) {

@@ -10,7 +10,15 @@
 #include "nn/ref/lz_forward.h"
 
 /* The reference needs nothing beyond the description itself. */
-static void *ref_load(const nn_desc *d, char *err, int err_len) { return (void *)d; }
+static void *ref_load(const nn_desc *d, const char *options, char *err, int err_len)
+{
+    if (options) {
+        snprintf(err, (size_t)err_len, "backend ref: unknown option \"%s\" (it takes none)",
+                 options);
+        return NULL;
+    }
+    return (void *)d;
+}
 
 static void ref_free(void *weights) {}
 
