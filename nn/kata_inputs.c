@@ -416,3 +416,142 @@ void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const flo
                 dst[(size_t)c * area + ny * n + nx] = src[(size_t)c * area + y * n + x];
             }
 }
+
+/* ---- human-SL profiles --------------------------------------------------------------------- */
+
+/* "9d" .. "1d" -> 1 .. 9, "1k" .. "20k" -> 10 .. 29 (KataGo's inverse ranks); -1 otherwise. */
+static int inverse_rank_of(const char *s)
+{
+    char name[8];
+    for (int r = 1; r <= 29; r++) {
+        snprintf(name, sizeof name, r <= 9 ? "%dd" : "%dk", r <= 9 ? 10 - r : r - 9);
+        if (!strcmp(s, name))
+            return r;
+    }
+    return -1;
+}
+
+static void rank_profile(int inverse_black, int inverse_white, bool pre_az, nn_kata_profile *p)
+{
+    /* KataGo takes KGS as the source of its rank profiles: its ratings are consistent */
+    *p = (nn_kata_profile){.black = {inverse_black, false, false, true},
+                           .white = {inverse_white, false, false, true},
+                           .ratedness_unknown = true,
+                           .time_control = NN_KATA_TC_BYOYOMI,
+                           .main_time_s = 1200,
+                           .period_time_s = 30,
+                           .byoyomi_periods = 5,
+                           .year = pre_az ? 2016 : 2020,
+                           .month = pre_az ? 9 : 3,
+                           .day = 1,
+                           .source = NN_KATA_SOURCE_KGS};
+}
+
+bool nn_kata_profile_parse(const char *name, nn_kata_profile *p, char *err, int err_len)
+{
+    const char *rest = NULL;
+    bool pre_az = false;
+    if (!strncmp(name, "proyear_", 8)) {
+        const char *y = name + 8;
+        int year = 0, digits = 0;
+        while (y[digits] >= '0' && y[digits] <= '9' && digits < 5)
+            year = 10 * year + (y[digits++] - '0');
+        if (digits > 0 && y[digits] == '\0' && year >= 1800 && year <= 2023) {
+            *p = (nn_kata_profile){.black = {1, false, false, true},
+                                   .white = {1, false, false, true},
+                                   .time_control = NN_KATA_TC_UNKNOWN,
+                                   .year = year,
+                                   .month = 6,
+                                   .day = 1,
+                                   .source = year <= 2020 ? NN_KATA_SOURCE_GOGOD
+                                                          : NN_KATA_SOURCE_GO4GO};
+            return true;
+        }
+    } else if (!strncmp(name, "rank_", 5)) {
+        rest = name + 5;
+    } else if (!strncmp(name, "preaz_", 6)) {
+        rest = name + 6;
+        pre_az = true;
+    }
+    if (rest) {
+        int both = inverse_rank_of(rest);
+        if (both > 0) {
+            rank_profile(both, both, pre_az, p);
+            return true;
+        }
+        const char *sep = strchr(rest, '_');
+        char black[8];
+        if (sep && sep - rest < (long)sizeof black) {
+            snprintf(black, sizeof black, "%.*s", (int)(sep - rest), rest);
+            int b = inverse_rank_of(black), w = inverse_rank_of(sep + 1);
+            if (b > 0 && w > 0) {
+                rank_profile(b, w, pre_az, p);
+                return true;
+            }
+        }
+    }
+    snprintf(err, (size_t)err_len,
+             "unknown human SL profile \"%s\" (expected rank_9d .. rank_20k, preaz_<rank>, "
+             "proyear_1800 .. proyear_2023, or rank_<black>_<white>)", name);
+    return false;
+}
+
+/* n / d rounded towards minus infinity, d > 0 */
+static int floor_div(int n, int d) { return n >= 0 ? n / d : -1 - (-1 - n) / d; }
+
+static int leap_years_through(int year)
+{
+    return floor_div(year, 4) - floor_div(year, 100) + floor_div(year, 400);
+}
+
+static bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+/* Days from 1970-01-01 to y-m-d (negative before), Gregorian calendar. */
+static int days_since_1970(int y, int m, int d)
+{
+    static const int before_month[13] = {0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    int in_year = before_month[m < 1 ? 1 : m > 12 ? 12 : m] + (m > 2 && is_leap(y)) + d - 1;
+    return 365 * (y - 1970) + leap_years_through(y - 1) - leap_years_through(1969) + in_year;
+}
+
+static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+void nn_kata_profile_features(const nn_kata_profile *p, go_color to_move, int board_area,
+                              float *f)
+{
+    bool white = to_move == GO_WHITE;
+    const nn_kata_player_meta *pla = white ? &p->white : &p->black;
+    const nn_kata_player_meta *opp = white ? &p->black : &p->white;
+    memset(f, 0, sizeof *f * NN_KATA_META_INPUTS);
+    f[0] = pla->human;
+    f[1] = opp->human;
+    f[2] = pla->unranked;
+    f[3] = opp->unranked;
+    f[4] = pla->rank_unknown;
+    f[5] = opp->rank_unknown;
+    enum { RANK_LEN = 34 };   /* per player: inverse ranks beyond 34 (25k) all look alike */
+    for (int i = 0; !pla->unranked && i < pla->inverse_rank && i < RANK_LEN; i++)
+        f[6 + i] = 1.0f;
+    for (int i = 0; !opp->unranked && i < opp->inverse_rank && i < RANK_LEN; i++)
+        f[6 + RANK_LEN + i] = 1.0f;
+    f[74] = p->ratedness_unknown ? 0.5f : p->game_unrated ? 1.0f : 0.0f;
+    f[75 + (int)p->time_control] = 1.0f;
+    double main_s = clamp(p->main_time_s, 0, 3.0 * 86400);
+    double period_s = clamp(p->period_time_s, 0, 86400);
+    double periods = clamp(p->byoyomi_periods, 0, 50), moves = clamp(p->canadian_moves, 0, 50);
+    f[82] = (float)(0.4 * (log(main_s + 60.0) - 6.5));
+    f[83] = (float)(0.3 * (log(period_s + 1.0) - 3.0));
+    f[84] = (float)(0.5 * (log(periods + 2.0) - 1.5));
+    f[85] = (float)(0.25 * (log(moves + 2.0) - 1.5));
+    f[86] = (float)(0.5 * log(board_area / 361.0));
+    /* the date as 32 clock hands, from a week (a day-of-the-week effect) to ~1500 years */
+    double days = days_since_1970(p->year, p->month, p->day);
+    double period = 7.0, growth = pow(80000.0, 1.0 / 31.0), two_pi = 6.283185307179586476925;
+    for (int i = 0; i < 32; i++) {
+        double turns = days / period;
+        f[87 + 2 * i] = (float)cos(turns * two_pi);
+        f[88 + 2 * i] = (float)sin(turns * two_pi);
+        period *= growth;
+    }
+    f[151 + p->source] = 1.0f;
+}

@@ -76,4 +76,70 @@ void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const flo
 typedef void (*nn_kata_ladder_fn)(void *ctx, int point, const int *working, int num_working);
 bool nn_kata_ladders(const go_board *b, nn_kata_ladder_fn f, void *ctx);
 
+/* ---- human-SL profiles: KataGo's SGF metadata -------------------------------------------------
+ *
+ * KataGo's human-SL nets (model version 15 with a metadata encoder, e.g. b18c384nbt-humanv0)
+ * imitate the players of a described game record: who plays (rank, human or not), where, when,
+ * at what time control. KataGo keeps that in an SGFMetadata and turns it into
+ * NN_KATA_META_INPUTS features per position (SGFMetadata::fillMetadataRow); the net's encoder maps
+ * them to a per-channel trunk bias. KataGo refuses to evaluate such a net without a profile
+ * ("SGFMetadata is required ... Did you specify humanSLProfile"), and so does nn_eval. */
+
+typedef enum {
+    NN_KATA_TC_UNKNOWN = 0,
+    NN_KATA_TC_NONE,
+    NN_KATA_TC_ABSOLUTE,
+    NN_KATA_TC_SIMPLE,
+    NN_KATA_TC_BYOYOMI,
+    NN_KATA_TC_CANADIAN,
+    NN_KATA_TC_FISCHER,
+} nn_kata_time_control;
+
+/* Game-record sources as KataGo numbers them (0: none of these) */
+typedef enum {
+    NN_KATA_SOURCE_OGS = 1,
+    NN_KATA_SOURCE_KGS = 2,
+    NN_KATA_SOURCE_FOX = 3,
+    NN_KATA_SOURCE_TYGEM = 4,
+    NN_KATA_SOURCE_GOGOD = 5,
+    NN_KATA_SOURCE_GO4GO = 6,
+} nn_kata_source;
+
+/* One player's side of a profile. */
+typedef struct nn_kata_player_meta {
+    int inverse_rank;      /* 0 an AI ("KataGo"), 1 = 9d, ..., 9 = 1d, 10 = 1k, 11 = 2k, ... */
+    bool unranked;         /* a server's "-" rank: the rank features stay 0 */
+    bool rank_unknown;     /* the record gives no rank */
+    bool human;
+} nn_kata_player_meta;
+
+/* KataGo's SGFMetadata. */
+typedef struct nn_kata_profile {
+    nn_kata_player_meta black, white;
+    bool game_unrated, ratedness_unknown;
+    nn_kata_time_control time_control;
+    double main_time_s, period_time_s;
+    int byoyomi_periods, canadian_moves;
+    int year, month, day;  /* the game's date (Gregorian) */
+    int source;            /* nn_kata_source, or 0; 0..15 */
+} nn_kata_profile;
+
+/* Fills p from a KataGo humanSLProfile name: "rank_9d" .. "rank_1d", "rank_1k" .. "rank_20k"
+ * (KGS, byo-yomi 20 min + 5 x 30 s, ratedness unknown, 2020-03-01), "preaz_<rank>" (the same on
+ * 2016-09-01, before AlphaZero-style play), "proyear_1800" .. "proyear_2023" (professionals,
+ * GoGoD records up to 2020, Go4Go from 2021, unknown time control, 1 June of that year).
+ * "rank_5k_1d" and "preaz_5k_1d" give black and white different ranks (an extension KataGo
+ * front ends also accept). Returns false with a message in err for any other name. */
+bool nn_kata_profile_parse(const char *name, nn_kata_profile *p, char *err, int err_len);
+
+/* The NN_KATA_META_INPUTS features of p for the side to move on a board of board_area points,
+ * exactly as KataGo's SGFMetadata::fillMetadataRow (player's then opponent's view):
+ *   0-1 human, 2-3 unranked, 4-5 rank unknown; 6-39 and 40-73 the rank as a thermometer (the
+ *   first min(inverse rank, 34) set); 74 unrated (0.5 when unknown); 75-81 the time control
+ *   one-hot; 82-85 log main time, period time, periods, Canadian moves (capped); 86
+ *   0.5 ln(area / 361); 87-150 cos and sin of the days since 1970-01-01 over 32 periods from 7
+ *   days growing geometrically to 7 * 80000 days; 151 + source one-hot; the rest 0. */
+void nn_kata_profile_features(const nn_kata_profile *p, go_color to_move, int board_area,
+                              float *features);
+
 #endif

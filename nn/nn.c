@@ -28,6 +28,8 @@ struct nn_context {
     void *backend_ctx;
     size_t spatial_len, global_len, policy_len, pass_len, score_len;  /* floats per position */
     float *spatial, *global, *policy, *pass, *value, *score, *ownership;
+    float *meta;               /* [max_batch][NN_KATA_META_INPUTS] with a metadata encoder */
+    const nn_kata_profile *profile;   /* for queries without one */
     int *slot_query;           /* [max_batch]: the query in each slot of the current forward */
     nn_kata_inputs *inputs;    /* working memory of the KataGo input features */
     nn_kata_output *kata;      /* one position's KataGo output while it is converted */
@@ -148,6 +150,7 @@ void nn_context_free(nn_context *c)
     free(c->value);
     free(c->score);
     free(c->ownership);
+    free(c->meta);
     free(c->slot_query);
     free(c->inputs);
     free(c->kata);
@@ -190,10 +193,13 @@ nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len)
     c->score = calloc(b * c->score_len + 1, sizeof *c->score);
     c->ownership = calloc(b * NN_MAX_POINTS, sizeof *c->ownership);
     c->slot_query = calloc(b, sizeof *c->slot_query);
+    bool meta = d->family == NN_FAMILY_KATA && d->kata->meta_encoder_version > 0;
+    c->meta = meta ? calloc(b * NN_KATA_META_INPUTS, sizeof *c->meta) : NULL;
     c->inputs = d->family == NN_FAMILY_KATA ? malloc(sizeof *c->inputs) : NULL;
     c->kata = d->family == NN_FAMILY_KATA ? malloc(sizeof *c->kata) : NULL;
     if (!c->spatial || !c->global || !c->policy || !c->pass || !c->value || !c->score ||
-        !c->ownership || !c->slot_query || (d->family == NN_FAMILY_KATA && (!c->inputs || !c->kata))) {
+        !c->ownership || !c->slot_query || (meta && !c->meta) ||
+        (d->family == NN_FAMILY_KATA && (!c->inputs || !c->kata))) {
         snprintf(err, (size_t)err_len, "nn_context_new: out of memory");
         nn_context_free(c);
         return NULL;
@@ -204,6 +210,32 @@ nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len)
         return NULL;
     }
     return c;
+}
+
+void nn_context_set_profile(nn_context *c, const nn_kata_profile *p) { c->profile = p; }
+
+/* The metadata features of query q into slot s, for a net with a metadata encoder; false with a
+ * message when the query has no profile (KataGo: "SGFMetadata is required") or a broken one. */
+static bool fill_meta(nn_context *c, int s, const nn_query *q, char *err, int err_len)
+{
+    const nn_kata_profile *p = q->profile ? q->profile : c->profile;
+    const char *source = c->model->desc->source;
+    if (!p) {
+        snprintf(err, (size_t)err_len,
+                 "%s: eval: a human SL net (metadata encoder) needs a profile such as rank_5k, "
+                 "as KataGo needs humanSLProfile", source);
+        return false;
+    }
+    if (p->source < 0 || p->source > 15 || (int)p->time_control < NN_KATA_TC_UNKNOWN ||
+        (int)p->time_control > NN_KATA_TC_FISCHER || p->month < 1 || p->month > 12) {
+        snprintf(err, (size_t)err_len, "%s: eval: bad profile (source %d, time control %d, "
+                 "month %d)", source, p->source, (int)p->time_control, p->month);
+        return false;
+    }
+    int size = q->game->board.size;
+    nn_kata_profile_features(p, q->game->board.to_move, size * size,
+                             c->meta + (size_t)s * NN_KATA_META_INPUTS);
+    return true;
 }
 
 static void kata_result(const nn_kata_output *k, nn_result *r)
@@ -248,8 +280,8 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
     memset(r->white_ownership, 0, sizeof r->white_ownership);
 }
 
-/* Writes the inputs of query q into slot s of a batch of its board size; false with a message on a query the net cannot
- * take. */
+/* Writes the inputs of query q into slot s of a batch of its board size; false with a message
+ * on a query the net cannot take. */
 static bool fill_slot(nn_context *c, int s, const nn_query *q, char *err, int err_len)
 {
     const nn_desc *d = c->model->desc;
@@ -258,7 +290,9 @@ static bool fill_slot(nn_context *c, int s, const nn_query *q, char *err, int er
     float *spatial = c->spatial + (size_t)s * (c->spatial_len / NN_MAX_POINTS) * area;
     if (d->family == NN_FAMILY_KATA)
         return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, c->inputs,
-                                   spatial, c->global + (size_t)s * c->global_len, err, err_len);
+                                   spatial, c->global + (size_t)s * c->global_len, err,
+                                   err_len) &&
+               (!c->meta || fill_meta(c, s, q, err, err_len));
     if (q->game->board.size != NN_LZ_BOARD_SIZE || q->symmetry < 0 ||
         q->symmetry >= NN_LZ_SYMMETRIES || !nn_lz_inputs(q->game, q->symmetry, spatial)) {
         snprintf(err, (size_t)err_len,
@@ -278,7 +312,8 @@ static bool forward_slots(nn_context *c, int n, int size, const nn_query *q, nn_
     const nn_model *m = c->model;
     const nn_desc *d = m->desc;
     nn_backend_batch b = {.n = n, .size = size, .spatial = c->spatial, .global = c->global,
-                          .policy = c->policy, .pass = c->pass, .value = c->value,
+                          .meta = c->meta, .policy = c->policy, .pass = c->pass,
+                          .value = c->value,
                           .score = c->score, .ownership = c->ownership};
     if (!m->backend->forward(c->backend_ctx, &b, err, err_len))
         return false;
@@ -339,7 +374,7 @@ bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double 
     int n = 0;
     for (int s = 0; s < 8; s++)
         if (sym_mask & (1u << s))
-            q[n++] = (nn_query){g, s, policy_optimism};
+            q[n++] = (nn_query){.game = g, .symmetry = s, .policy_optimism = policy_optimism};
     if (n == 0) {
         snprintf(err, (size_t)err_len, "nn_eval_average: no symmetry chosen");
         return false;

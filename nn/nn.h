@@ -19,6 +19,7 @@
 #include "go/board.h"
 #include "go/game.h"
 #include "nn/desc.h"
+#include "nn/kata_inputs.h"
 
 #define NN_MAX_POINTS (GO_MAX_SIZE * GO_MAX_SIZE)
 #define NN_MAX_MOVES (NN_MAX_POINTS + 1)   /* every point, then pass */
@@ -35,6 +36,10 @@ typedef struct nn_query {
     int symmetry;             /* 0..7: KataGo's numbering for KataGo nets, Leela Zero's for its */
     double policy_optimism;   /* KataGo nets with an optimistic policy channel (version 12 on);
                                  ignored by the others */
+    /* The human-SL profile for KataGo nets with a metadata encoder (nn_kata_profile_parse makes
+     * one from a name such as "rank_5k"); NULL: the context's (nn_context_set_profile). Other
+     * nets ignore it. Only read, during nn_eval. */
+    const nn_kata_profile *profile;
 } nn_query;
 
 typedef struct nn_result {
@@ -84,15 +89,22 @@ nn_family nn_model_family(const nn_model *m);
 nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len);
 void nn_context_free(nn_context *c);
 
+/* The profile for queries that give none (NULL: no default; the caller keeps p alive while the
+ * context uses it). A net with a metadata encoder (KataGo's human-SL nets) needs a profile for
+ * every query: as KataGo refuses to evaluate one without humanSLProfile, nn_eval refuses a
+ * query that has none. */
+void nn_context_set_profile(nn_context *c, const nn_kata_profile *p);
+
 /* Evaluates n (1..max_batch) positions: out[i] gets the result of q[i]. Positions may differ in
  * board size. Returns false with a message in err on a bad query (board size the net cannot
- * take, symmetry out of range, rules the inputs cannot express) or when out of memory; out is
- * then unspecified. */
+ * take, symmetry out of range, rules the inputs cannot express, no profile for a net with a
+ * metadata encoder) or when out of memory; out is then unspecified. */
 bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len);
 
-/* Evaluates g under every symmetry set in sym_mask (bit s = symmetry s; 0xff all eight) in one
- * batch and averages the results (policy, values, scores, ownership) into out, as KataGo does
- * for several symmetries. Needs a context with max_batch >= the number of bits set. */
+/* Evaluates g (with the context's profile) under every symmetry set in sym_mask (bit s =
+ * symmetry s; 0xff all eight) in one batch and averages the results (policy, values, scores,
+ * ownership) into out, as KataGo does for several symmetries. Needs a context with max_batch >=
+ * the number of bits set. */
 bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double policy_optimism,
                      nn_result *out, char *err, int err_len);
 

@@ -11,9 +11,13 @@
 #include <string.h>
 
 #include "go/game.h"
+#include "nn/backend.h"
 #include "nn/cpu/cpu_layers.h"
 #include "nn/desc.h"
 #include "nn/nn.h"
+#ifdef SHIDO_HAVE_CUDA
+#include "nn/cuda/cuda_device.h"
+#endif
 #include "nn/ref/ref_ops.h"
 #include "tests/vectors.h"
 #include "tools/synth_nets.h"
@@ -80,7 +84,8 @@ START_TEST(vectors_through_nn_eval)
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
         ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
-        q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"), NN_DEFAULT_POLICY_OPTIMISM};
+        q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"), NN_DEFAULT_POLICY_OPTIMISM,
+                          NULL};
         recs[n++] = rec;
         if (n < VEC_BATCH && r + vec_stride() < vf.num_records)
             continue;
@@ -176,7 +181,7 @@ START_TEST(batch_equals_single)
     static const int sizes[] = {9, 13, 19};
     for (int i = 0; i < n; i++) {
         make_game(&g[i], sizes[i % 3], 3 + 5 * i, (unsigned)i);
-        q[i] = (nn_query){&g[i], (i * 5) % 8, i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM};
+        q[i] = (nn_query){&g[i], (i * 5) % 8, i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM, NULL};
     }
     ck_assert_msg(nn_eval(cb, n, q, batch, err, sizeof err), "%s", err);
     bool exact = !strcmp(backend, "ref");
@@ -223,7 +228,7 @@ START_TEST(synthetic_cpu_matches_ref)
     static const int sizes[] = {19, 9, 2};
     for (int i = 0; i < 3; i++) {
         make_game(&g[i], lz ? 19 : sizes[i], 4 + i, (unsigned)i);
-        q[i] = (nn_query){&g[i], 3 * i + 1, 0.2};
+        q[i] = (nn_query){&g[i], 3 * i + 1, 0.2, NULL};
     }
     nn_result *r = malloc(sizeof *r * 6);
     ck_assert(r);
@@ -263,7 +268,7 @@ START_TEST(average_is_mean)
     for (int s = 0; s < 8; s++) {
         if (!(mask & (1u << s)))
             continue;
-        nn_query q = {&g, s, 0.2};
+        nn_query q = {&g, s, 0.2, NULL};
         ck_assert_msg(nn_eval(c, 1, &q, one, err, sizeof err), "%s", err);
         sum->white_win += one->white_win;
         sum->white_lead += one->white_lead;
@@ -308,13 +313,18 @@ START_TEST(eval_errors)
     nn_model_free(m);
     m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", NULL, err, sizeof err);
     ck_assert_msg(m, "%s", err);
+    /* no backend named: the first of this build's that runs here (cuda only with a device) */
+#ifdef SHIDO_HAVE_CUDA
+    ck_assert_str_eq(nn_model_backend(m), nn_cuda_device_count() > 0 ? "cuda" : "cpu");
+#else
     ck_assert_str_eq(nn_model_backend(m), nn_backend_names()[0]);
+#endif
     ck_assert(!nn_context_new(m, 0, err, sizeof err));
     nn_context *c = nn_context_new(m, 2, err, sizeof err);
     ck_assert_msg(c, "%s", err);
     go_game g;
     make_game(&g, 19, 4, 1);
-    nn_query q[3] = {{&g, 0, 0.2}, {&g, 1, 0.2}, {&g, 2, 0.2}};
+    nn_query q[3] = {{&g, 0, 0.2, NULL}, {&g, 1, 0.2, NULL}, {&g, 2, 0.2, NULL}};
     nn_result *out = malloc(sizeof *out * 3);
     ck_assert(out);
     ck_assert(!nn_eval(c, 0, q, out, err, sizeof err));
@@ -336,7 +346,7 @@ START_TEST(eval_errors)
     ck_assert_msg(c, "%s", err);
     go_game small;
     make_game(&small, 9, 2, 3);
-    nn_query bad = {&small, 0, 0};
+    nn_query bad = {&small, 0, 0, NULL};
     ck_assert(!nn_eval(c, 1, &bad, out, err, sizeof err));
     ck_assert_msg(strstr(err, "19x19"), "%s", err);
     go_game_free(&small);
@@ -484,9 +494,9 @@ START_TEST(winograd_matches_ref)
     rng_state = 1000u + (unsigned)_i;
     nn_conv_desc c = random_conv(3, c_in, c_out, _i % 2 == 0);
     size_t in_len = (size_t)n * c_in * area, out_len = (size_t)n * c_out * area;
-    size_t tiles = nn_cpu_wino_tiles(n, size);
-    float *x = random_floats(in_len), *u = malloc(sizeof *u * 36 * (size_t)c_out * c_in);
-    float *v = malloc(sizeof *v * 36 * c_in * tiles), *mm = calloc(36 * c_out * tiles, sizeof *mm);
+    float *x = random_floats(in_len), *u = malloc(sizeof *u * nn_cpu_wino_filter_len(c_in, c_out));
+    float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, size, c_in));
+    float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, size, c_out));
     float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
     float *sc = random_floats((size_t)c_out), *sh = random_floats((size_t)c_out);
     float *img = random_floats((size_t)n * c_out), *res = random_floats(out_len);
@@ -502,11 +512,10 @@ START_TEST(winograd_matches_ref)
     if (e.residual)
         e.residual = rest;
     nn_cpu_wino_filter(c_out, c_in, c.w, u);
+    /* every fifth case through the portable kernel, which this machine would not pick */
+    nn_cpu_force_portable(_i % 5 == 0);
     nn_cpu_wino_conv(c_in, c_out, u, n, size, xt, p, &e, v, mm, got);
-    size_t left = 0;
-    for (size_t i = 0; i < 36 * c_out * tiles; i++)
-        left += mm[i] != 0.0f;
-    ck_assert_msg(left == 0, "%zu products left behind", left);
+    nn_cpu_force_portable(false);
     char what[160];
     snprintf(what, sizeof what, "winograd %d->%d %dx%d batch %d case %d", c_in, c_out, size, size,
              n, _i);
@@ -600,6 +609,274 @@ START_TEST(matmul_matches_ref)
 }
 END_TEST
 
+/* ---- human-SL metadata ---------------------------------------------------------------------- */
+
+#define TWO_PI 6.283185307179586
+
+/* |got - want| <= 1e-6 for feature i */
+static void feature_is(const float *f, int i, double want, const char *profile)
+{
+    ck_assert_msg(fabs(f[i] - want) <= 1e-6, "%s: feature %d is %.9g, want %.9g", profile, i,
+                  f[i], want);
+}
+
+/* features [from, to) all equal to v */
+static void features_are(const float *f, int from, int to, double v, const char *profile)
+{
+    for (int i = from; i < to; i++)
+        feature_is(f, i, v, profile);
+}
+
+/* KataGo's fillMetadataRow worked out by hand for a few profiles: day counts from 1970-01-01
+ * (2020-03-01 is day 18322 = 7 * 2617 + 3, 2016-09-01 day 17045 = 7 * 2435, 1990-06-01 day
+ * 7456 = 7 * 1065 + 1), so the weekly hand (features 87, 88) sits at 3/7, 0 and 1/7 of a turn. */
+START_TEST(profile_features_by_hand)
+{
+    char err[256];
+    nn_kata_profile p;
+    float f[NN_KATA_META_INPUTS];
+
+    ck_assert_msg(nn_kata_profile_parse("rank_9d", &p, err, sizeof err), "%s", err);
+    nn_kata_profile_features(&p, GO_BLACK, 361, f);
+    features_are(f, 0, 2, 1, "rank_9d");          /* both human */
+    features_are(f, 2, 6, 0, "rank_9d");          /* ranked, ranks known */
+    feature_is(f, 6, 1, "rank_9d");               /* inverse rank 1: one step each */
+    features_are(f, 7, 40, 0, "rank_9d");
+    feature_is(f, 40, 1, "rank_9d");
+    features_are(f, 41, 74, 0, "rank_9d");
+    feature_is(f, 74, 0.5, "rank_9d");            /* ratedness unknown */
+    features_are(f, 75, 79, 0, "rank_9d");
+    feature_is(f, 79, 1, "rank_9d");              /* byo-yomi */
+    features_are(f, 80, 82, 0, "rank_9d");
+    feature_is(f, 82, 0.4 * (log(1200.0 + 60) - 6.5), "rank_9d");
+    feature_is(f, 83, 0.3 * (log(30.0 + 1) - 3), "rank_9d");
+    feature_is(f, 84, 0.5 * (log(5.0 + 2) - 1.5), "rank_9d");
+    feature_is(f, 85, 0.25 * (log(2.0) - 1.5), "rank_9d");
+    feature_is(f, 86, 0, "rank_9d");              /* 19x19 */
+    feature_is(f, 87, cos(2 * TWO_PI / 2 * 3 / 7), "rank_9d");
+    feature_is(f, 88, sin(2 * TWO_PI / 2 * 3 / 7), "rank_9d");
+    feature_is(f, 149, cos(2 * TWO_PI / 2 * 18322 / 560000.0), "rank_9d");   /* 7 * 80000 days */
+    feature_is(f, 150, sin(2 * TWO_PI / 2 * 18322 / 560000.0), "rank_9d");
+    features_are(f, 151, 153, 0, "rank_9d");
+    feature_is(f, 153, 1, "rank_9d");             /* KGS */
+    features_are(f, 154, NN_KATA_META_INPUTS, 0, "rank_9d");
+
+    ck_assert(nn_kata_profile_parse("rank_20k", &p, err, sizeof err));
+    nn_kata_profile_features(&p, GO_WHITE, 81, f);
+    features_are(f, 6, 35, 1, "rank_20k");        /* inverse rank 29 */
+    features_are(f, 35, 40, 0, "rank_20k");
+    features_are(f, 40, 69, 1, "rank_20k");
+    features_are(f, 69, 74, 0, "rank_20k");
+    feature_is(f, 86, 0.5 * log(81 / 361.0), "rank_20k");
+
+    /* black 5k (inverse 14), white 1d (9), white to move: the player's rank comes first */
+    ck_assert(nn_kata_profile_parse("preaz_5k_1d", &p, err, sizeof err));
+    nn_kata_profile_features(&p, GO_WHITE, 169, f);
+    features_are(f, 6, 15, 1, "preaz_5k_1d");
+    features_are(f, 15, 40, 0, "preaz_5k_1d");
+    features_are(f, 40, 54, 1, "preaz_5k_1d");
+    features_are(f, 54, 74, 0, "preaz_5k_1d");
+    feature_is(f, 87, 1, "preaz_5k_1d");
+    feature_is(f, 88, 0, "preaz_5k_1d");
+    feature_is(f, 153, 1, "preaz_5k_1d");
+
+    ck_assert(nn_kata_profile_parse("proyear_1990", &p, err, sizeof err));
+    nn_kata_profile_features(&p, GO_BLACK, 361, f);
+    feature_is(f, 6, 1, "proyear_1990");
+    feature_is(f, 7, 0, "proyear_1990");
+    feature_is(f, 74, 0, "proyear_1990");         /* rated */
+    feature_is(f, 75, 1, "proyear_1990");         /* time control unknown */
+    features_are(f, 76, 82, 0, "proyear_1990");
+    feature_is(f, 82, 0.4 * (log(60.0) - 6.5), "proyear_1990");
+    feature_is(f, 83, -0.9, "proyear_1990");
+    feature_is(f, 84, 0.5 * (log(2.0) - 1.5), "proyear_1990");
+    feature_is(f, 87, cos(2 * TWO_PI / 2 / 7), "proyear_1990");
+    feature_is(f, 88, sin(2 * TWO_PI / 2 / 7), "proyear_1990");
+    feature_is(f, 156, 1, "proyear_1990");        /* GoGoD */
+    ck_assert(nn_kata_profile_parse("proyear_2022", &p, err, sizeof err));
+    nn_kata_profile_features(&p, GO_BLACK, 361, f);
+    feature_is(f, 156, 0, "proyear_2022");
+    feature_is(f, 157, 1, "proyear_2022");        /* Go4Go */
+
+    static const char *const bad[] = {"", "rank_", "rank_21k", "rank_0d", "rank_10d", "rank_9d_",
+                                      "rank_9dx", "preaz_", "proyear_1799", "proyear_2024",
+                                      "proyear_19x0", "human", "rank_5k_1d_2d"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_msg(!nn_kata_profile_parse(bad[i], &p, err, sizeof err), "%s accepted", bad[i]);
+        ck_assert_msg(strstr(err, "unknown human SL profile"), "%s", err);
+    }
+}
+END_TEST
+
+/* A small version 15 net with a metadata encoder (192 -> 16 -> 16 -> trunk), the same weights
+ * for the same seed. */
+static nn_desc *meta_net(void)
+{
+    nn_desc *d = synth_kata(&synth_shapes[0], 5);
+    ck_assert(d);
+    nn_kata_desc *k = d->kata;
+    nn_kata_meta_encoder *m = &k->meta;
+    rng_state = 77;
+    k->meta_encoder_version = 1;
+    snprintf(m->name, sizeof m->name, "test meta encoder");
+    m->num_inputs = NN_KATA_META_INPUTS;
+    nn_matmul_desc *mul[3] = {&m->mul1, &m->mul2, &m->mul3};
+    int dims[4] = {NN_KATA_META_INPUTS, 16, 16, k->trunk.trunk_channels};
+    for (int l = 0; l < 3; l++) {
+        snprintf(mul[l]->name, sizeof mul[l]->name, "mul%d", l + 1);
+        mul[l]->c_in = dims[l];
+        mul[l]->c_out = dims[l + 1];
+        mul[l]->w = random_floats((size_t)dims[l] * dims[l + 1]);
+        for (int i = 0; i < dims[l] * dims[l + 1]; i++)
+            mul[l]->w[i] *= 2.0f / sqrtf((float)dims[l]);
+        mul[l]->bias = l < 2 ? random_floats((size_t)dims[l + 1]) : NULL;
+    }
+    m->act1 = m->act2 = NN_ACT_MISH;
+    return d;
+}
+
+#define META_BATCH 4
+static const char *const meta_profiles[META_BATCH] = {"rank_9d", "rank_20k", "proyear_1990",
+                                                      "preaz_5k_1d"};
+
+/* Through nn_eval: a batch mixing profiles, boards and sides to move on the cpu backend equals
+ * the reference; one position alone equals its slot of the batch; the profile changes the
+ * outputs; no profile is refused as KataGo refuses, and the context's profile stands in for a
+ * query's. */
+START_TEST(meta_net_through_nn_eval)
+{
+    char err[1024];
+    nn_model *m[2];
+    nn_context *c[2];
+    for (int b = 0; b < 2; b++) {
+        m[b] = nn_model_from_desc(meta_net(), backends[b], err, sizeof err);
+        ck_assert_msg(m[b], "%s", err);
+        c[b] = nn_context_new(m[b], META_BATCH, err, sizeof err);
+        ck_assert_msg(c[b], "%s", err);
+    }
+    nn_kata_profile prof[META_BATCH];
+    go_game g[META_BATCH];
+    nn_query q[META_BATCH];
+    static const int sizes[META_BATCH] = {19, 9, 13, 19};
+    for (int i = 0; i < META_BATCH; i++) {
+        ck_assert(nn_kata_profile_parse(meta_profiles[i], &prof[i], err, sizeof err));
+        make_game(&g[i], sizes[i], 5 + i, (unsigned)i + 20);
+        q[i] = (nn_query){&g[i], (3 * i) % 8, 0.2, &prof[i]};
+    }
+    nn_result *r = malloc(sizeof *r * 3 * META_BATCH);
+    ck_assert(r);
+    for (int b = 0; b < 2; b++)
+        ck_assert_msg(nn_eval(c[b], META_BATCH, q, r + b * META_BATCH, err, sizeof err), "%s",
+                      err);
+    for (int i = 0; i < META_BATCH; i++) {
+        double d = max_diff(&r[i], &r[META_BATCH + i]);
+        printf("meta net %s position %d: cpu - ref max |diff| %.3g\n", meta_profiles[i], i, d);
+        ck_assert_msg(d <= 1e-4, "%s: cpu differs from ref by %g", meta_profiles[i], d);
+        ck_assert_msg(nn_eval(c[0], 1, &q[i], &r[2 * META_BATCH], err, sizeof err), "%s", err);
+        ck_assert(max_diff(&r[i], &r[2 * META_BATCH]) == 0);
+    }
+    /* the same position under another profile: rank_9d against rank_20k */
+    nn_query other = q[0];
+    other.profile = &prof[1];
+    ck_assert(nn_eval(c[0], 1, &other, &r[2 * META_BATCH], err, sizeof err));
+    double moved = max_diff(&r[0], &r[2 * META_BATCH]);
+    printf("meta net: rank_9d against rank_20k, max |diff| %.3g\n", moved);
+    ck_assert_msg(moved > 1e-3, "the profile does not change the outputs (%g)", moved);
+
+    other.profile = NULL;
+    for (int b = 0; b < 2; b++) {
+        ck_assert(!nn_eval(c[b], 1, &other, &r[2 * META_BATCH], err, sizeof err));
+        ck_assert_msg(strstr(err, "needs a profile"), "%s", err);
+        nn_context_set_profile(c[b], &prof[1]);
+        ck_assert_msg(nn_eval(c[b], 1, &other, &r[2 * META_BATCH + b], err, sizeof err), "%s",
+                      err);
+        nn_context_set_profile(c[b], NULL);
+    }
+    ck_assert(max_diff(&r[2 * META_BATCH], &r[2 * META_BATCH + 1]) <= 1e-4);
+    prof[1].source = 16;
+    other.profile = &prof[1];
+    ck_assert(!nn_eval(c[1], 1, &other, r, err, sizeof err));
+    ck_assert_msg(strstr(err, "bad profile"), "%s", err);
+    free(r);
+    for (int i = 0; i < META_BATCH; i++)
+        go_game_free(&g[i]);
+    for (int b = 0; b < 2; b++) {
+        nn_context_free(c[b]);
+        nn_model_free(m[b]);
+    }
+}
+END_TEST
+
+/* The backends themselves (nn/backend.h): cpu equals ref with the metadata features of several
+ * profiles and without any (the encoder left out), and the features move the outputs. */
+START_TEST(meta_net_backends)
+{
+    char err[1024];
+    const int n = META_BATCH, size = 13, area = size * size;
+    nn_desc *d = meta_net();
+    const nn_kata_desc *k = d->kata;
+    int oc = k->policy.out_channels, sc = k->score_channels;
+    float *spatial = random_floats((size_t)n * k->num_spatial * area);
+    float *global = random_floats((size_t)n * k->num_global);
+    float *meta = malloc(sizeof *meta * n * NN_KATA_META_INPUTS);
+    ck_assert(meta);
+    for (size_t i = 0; i < (size_t)n * k->num_spatial * area; i++)
+        spatial[i] = spatial[i] > 0;   /* planes hold 0/1 */
+    for (int i = 0; i < n; i++) {
+        nn_kata_profile p;
+        ck_assert(nn_kata_profile_parse(meta_profiles[i], &p, err, sizeof err));
+        nn_kata_profile_features(&p, i % 2 ? GO_WHITE : GO_BLACK, area,
+                                 meta + (size_t)i * NN_KATA_META_INPUTS);
+    }
+    /* [backend][with meta]: policy, pass, value, score, ownership back to back per position */
+    size_t per = (size_t)oc * area + oc + 3 + sc + area;
+    float *out[2][2];
+    for (int b = 0; b < 2; b++) {
+        const nn_backend_ops *ops = nn_backend_find(backends[b]);
+        ck_assert(ops);
+        void *w = ops->load(d, NULL, err, sizeof err);
+        ck_assert_msg(w, "%s", err);
+        void *ctx = ops->context_new(d, w, n, err, sizeof err);
+        ck_assert_msg(ctx, "%s", err);
+        for (int with = 0; with < 2; with++) {
+            float *o = out[b][with] = malloc(sizeof *o * per * n);
+            ck_assert(o);
+            nn_backend_batch batch = {.n = n, .size = size, .spatial = spatial, .global = global,
+                                      .meta = with ? meta : NULL, .policy = o,
+                                      .pass = o + (size_t)n * oc * area};
+            batch.value = batch.pass + n * oc;
+            batch.score = batch.value + n * 3;
+            batch.ownership = batch.score + n * sc;
+            ck_assert_msg(ops->forward(ctx, &batch, err, sizeof err), "%s", err);
+        }
+        ops->context_free(ctx);
+        ops->free(w);
+    }
+    double moved = 0;
+    for (int with = 0; with < 2; with++) {
+        double worst = 0;
+        for (size_t i = 0; i < per * n; i++) {
+            double r = out[0][with][i], e = fabs(out[1][with][i] - r);
+            ck_assert_msg(e <= 1e-4 * (1 + fabs(r)), "%s meta: output %zu cpu %.9g ref %.9g",
+                          with ? "with" : "without", i, out[1][with][i], r);
+            worst = fmax(worst, e);
+            if (with)
+                moved = fmax(moved, fabs(out[0][1][i] - out[0][0][i]));
+        }
+        printf("meta net backends %s meta: cpu - ref max |diff| %.3g\n", with ? "with" : "without",
+               worst);
+    }
+    ck_assert_msg(moved > 1e-3, "the metadata features do not change the outputs (%g)", moved);
+    for (int b = 0; b < 2; b++)
+        for (int with = 0; with < 2; with++)
+            free(out[b][with]);
+    free(spatial);
+    free(global);
+    free(meta);
+    nn_desc_free(d);
+}
+END_TEST
+
 Suite *nn_suite(void)
 {
     Suite *s = suite_create("nn");
@@ -616,6 +893,9 @@ Suite *nn_suite(void)
     tcase_add_test(eval, average_is_mean);
     tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 3);
     tcase_add_test(eval, eval_errors);
+    tcase_add_test(eval, profile_features_by_hand);
+    tcase_add_test(eval, meta_net_through_nn_eval);
+    tcase_add_test(eval, meta_net_backends);
     suite_add_tcase(s, eval);
 
     TCase *vec = tcase_create("vectors");

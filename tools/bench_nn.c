@@ -1,7 +1,9 @@
 /* tools/bench_nn.c -- `shido bench nn` (see bench_nn.h). Positions: the empty 19x19 board and
  * the same board after 1..4 moves, cycled through the batch with symmetries 0..7. Each worker
  * thread owns a context and evaluates whole batches through nn_eval, as a search worker would;
- * all of them share one model. */
+ * all of them share one model. Two more options: --profile NAME, the human-SL profile a net
+ * with a metadata encoder is evaluated under (default rank_1d), and --only TEXT, which runs only
+ * the synthetic nets whose name contains TEXT ("lz-b10c128"). */
 #include "tools/bench_nn.h"
 
 #include <pthread.h>
@@ -53,6 +55,7 @@ typedef struct bench_worker {
     pthread_t thread;
     nn_model *model;
     const go_game *positions;
+    const nn_kata_profile *profile;   /* for human SL nets; ignored by the others */
     int batch;
     double seconds;
     long evals, batches;
@@ -81,7 +84,8 @@ static void *worker_run(void *arg)
         w->ok = false;
     }
     for (int i = 0; w->ok && i < w->batch; i++)
-        q[i] = (nn_query){&w->positions[i % BENCH_POSITIONS], i % 8, NN_DEFAULT_POLICY_OPTIMISM};
+        q[i] = (nn_query){&w->positions[i % BENCH_POSITIONS], i % 8, NN_DEFAULT_POLICY_OPTIMISM,
+                          w->profile};
     /* one warm-up batch: first-touch page faults and BLAS buffers are not what is measured */
     w->ok = w->ok && nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
     double start = now_seconds(), cpu_start = thread_cpu_seconds();
@@ -99,8 +103,9 @@ static void *worker_run(void *arg)
 }
 
 /* Runs `threads` workers of batch `batch` on m for `seconds`; prints one line. */
-static bool bench_model(const char *name, nn_model *m, const go_game *pos, int threads, int batch,
-                        double seconds, char *err, int err_len)
+static bool bench_model(const char *name, nn_model *m, const go_game *pos,
+                        const nn_kata_profile *profile, int threads, int batch, double seconds,
+                        char *err, int err_len)
 {
     bench_worker *w = calloc((size_t)threads, sizeof *w);
     if (!w) {
@@ -109,7 +114,8 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos, int t
     }
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        w[t] = (bench_worker){.model = m, .positions = pos, .batch = batch, .seconds = seconds};
+        w[t] = (bench_worker){.model = m, .positions = pos, .profile = profile, .batch = batch,
+                              .seconds = seconds};
         if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
             break;
         started++;
@@ -189,7 +195,7 @@ int shido_bench_nn(int argc, char **argv)
     const char *nets[BENCH_MAX_NETS];
     int num_nets = 0, batches[BENCH_MAX_BATCHES] = {1}, num_batches = 1, threads = 1;
     double seconds = 2.0;
-    const char *backend = "cpu";
+    const char *backend = "cpu", *profile_name = "rank_1d", *only = NULL;
     for (int i = 1; i < argc; i++) {
         bool more = i + 1 < argc;
         if (!strcmp(argv[i], "--weights") && more) {
@@ -210,11 +216,19 @@ int shido_bench_nn(int argc, char **argv)
                 return usage("--threads must be 1..64");
         } else if (!strcmp(argv[i], "--backend") && more) {
             backend = argv[++i];
+        } else if (!strcmp(argv[i], "--profile") && more) {
+            profile_name = argv[++i];
+        } else if (!strcmp(argv[i], "--only") && more) {
+            only = argv[++i];
         } else {
             fprintf(stderr, "shido bench nn: unknown option '%s'\n", argv[i]);
             return 2;
         }
     }
+    nn_kata_profile profile;
+    char err[2048];
+    if (!nn_kata_profile_parse(profile_name, &profile, err, sizeof err))
+        return usage(err);
     go_game pos[BENCH_POSITIONS];
     if (!setup_positions(pos)) {
         fprintf(stderr, "shido bench nn: cannot set up the positions\n");
@@ -223,7 +237,6 @@ int shido_bench_nn(int argc, char **argv)
     printf("%-34s %-4s %7s %5s %7s %10s %12s %10s\n", "net (19x19)", "back", "threads", "batch",
            "evals", "evals/s", "ms/batch", "evals/cpu-s");
     int status = 0, total = num_nets ? num_nets : NUM_SYNTH;
-    char err[2048];
     for (int n = 0; n < total && status == 0; n++) {
         nn_model *m = NULL;
         const char *name;
@@ -233,6 +246,8 @@ int shido_bench_nn(int argc, char **argv)
         } else {
             const bench_synth *s = &synth_nets[n];
             name = s->name;
+            if (only && !strstr(name, only))
+                continue;
             nn_desc *d = s->lz ? synth_lz(s->lz_blocks, s->lz_filters, (unsigned)n)
                                : synth_kata(&s->kata, (unsigned)n);
             if (d)
@@ -241,7 +256,8 @@ int shido_bench_nn(int argc, char **argv)
                 snprintf(err, sizeof err, "%s: out of memory", name);
         }
         for (int b = 0; m && b < num_batches && status == 0; b++)
-            if (!bench_model(name, m, pos, threads, batches[b], seconds, err, sizeof err))
+            if (!bench_model(name, m, pos, &profile, threads, batches[b], seconds, err,
+                             sizeof err))
                 status = 1;
         if (!m)
             status = 1;

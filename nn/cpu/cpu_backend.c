@@ -1,6 +1,6 @@
 /* nn/cpu/cpu_backend.c -- the "cpu" backend (nn/backend.h): whole batches in NCHW through the
- * layers of cpu_layers.h, single-threaded OpenBLAS (one BLAS per search worker, each with its
- * own context).
+ * layers of cpu_layers.h, single-threaded (one BLAS per search worker, each with its own
+ * context).
  *
  * Activations are NHWC inside (cpu_layers.h says why); inputs and outputs are transposed at the
  * edges. At load every 3x3 convolution gets its Winograd-transformed filter, other kernels
@@ -110,7 +110,7 @@ static void prep_conv(cpu_weights *w, const nn_conv_desc *c)
             nn_cpu_gemm_weights(c, p->a);
         return;
     }
-    cpu_prep *p = prep_add(w, c, (size_t)NN_WINO_POINTS * c->c_out * c->c_in, 0);
+    cpu_prep *p = prep_add(w, c, nn_cpu_wino_filter_len(c->c_in, c->c_out), 0);
     if (p) {
         p->wino = true;
         nn_cpu_wino_filter(c->c_out, c->c_in, c->w, p->a);
@@ -152,6 +152,11 @@ static void prep_kata(cpu_weights *w, const nn_kata_desc *k)
     const nn_kata_trunk *t = &k->trunk;
     prep_conv(w, &t->initial_conv);
     note_matmul(w, &t->initial_matmul);
+    if (k->meta_encoder_version > 0) {
+        note_matmul(w, &k->meta.mul1);
+        note_matmul(w, &k->meta.mul2);
+        note_matmul(w, &k->meta.mul3);
+    }
     for (int i = 0; i < t->num_blocks; i++)
         prep_kata_block(w, &t->blocks[i], 0);
     prep_bn(w, &t->tip_bn);
@@ -268,7 +273,7 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
     }
     C->w = w;
     size_t act = (size_t)max_batch * w->max_c * CPU_MAX_AREA;
-    size_t wino = (size_t)NN_WINO_POINTS * w->max_c * nn_cpu_wino_tiles(max_batch, 19);
+    size_t wino = nn_cpu_wino_scratch(max_batch, 19, w->max_c);
     size_t vec = (size_t)max_batch * w->max_vec + 1;
     bool ok = (C->lv = calloc((size_t)w->depth + 1, sizeof *C->lv)) != NULL;
     for (int l = 0; ok && l <= w->depth; l++) {
@@ -279,7 +284,7 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
     }
     /* calloc where a BLAS product is written with beta = 0 over memory never yet written */
     ok = ok && (C->x = malloc(sizeof(float) * act)) && (C->v = malloc(sizeof(float) * wino)) &&
-         (C->m = calloc(wino, sizeof(float))) &&
+         (C->m = malloc(sizeof(float) * wino)) &&
          (C->scratch = calloc(w->gemm_scratch * (size_t)max_batch + 1, sizeof(float))) &&
          (C->pooled = malloc(sizeof(float) * vec)) && (C->bias = malloc(sizeof(float) * vec)) &&
          (C->hidden = malloc(sizeof(float) * vec));
@@ -363,6 +368,19 @@ static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int
     }
 }
 
+/* bias[n][trunk channels] += the metadata encoder's output for meta[n][num_inputs] */
+static void kata_meta_bias(cpu_ctx *C, const nn_kata_meta_encoder *m, int n, const float *meta,
+                           float *bias)
+{
+    nn_cpu_matmul_batch(&m->mul1, n, meta, C->hidden);
+    activate_all(m->act1, (size_t)n * m->mul1.c_out, C->hidden);
+    nn_cpu_matmul_batch(&m->mul2, n, C->hidden, C->pooled);
+    activate_all(m->act2, (size_t)n * m->mul2.c_out, C->pooled);
+    nn_cpu_matmul_batch(&m->mul3, n, C->pooled, C->hidden);
+    for (size_t i = 0; i < (size_t)n * m->mul3.c_out; i++)
+        bias[i] += C->hidden[i];
+}
+
 static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_batch *b)
 {
     int n = b->n, size = b->size, area = size * size;
@@ -370,6 +388,8 @@ static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_bat
     cpu_level *L = &C->lv[0];
     nn_cpu_transpose(n, k->num_spatial, area, b->spatial, L->g);
     nn_cpu_matmul_batch(&t->initial_matmul, n, b->global, C->bias);
+    if (b->meta && k->meta_encoder_version > 0)
+        kata_meta_bias(C, &k->meta, n, b->meta, C->bias);
     nn_cpu_epilogue e0 = {.image_bias = C->bias, .act = NN_ACT_IDENTITY};
     conv(C, &t->initial_conv, n, size, L->g, NULL, &e0, C->x);
     for (int i = 0; i < t->num_blocks; i++)

@@ -10,7 +10,9 @@
  * outputs plus a 1-point halo, tiles overlapping by 2) becomes B^T d B, the 3x3 filter g becomes
  * G g G^T, and the 36 points of the transformed tiles are 36 independent matrix products
  * M[k][tiles][c_out] = V[k][tiles][c_in] U[k][c_in][c_out] over every tile of the whole batch:
- * 2.25x fewer multiplies than direct convolution, in large BLAS-friendly shapes. The output
+ * 2.25x fewer multiplies than direct convolution, in large shapes. A 6 x 16 AVX2/FMA kernel
+ * computes them from U packed at load and V as the input transform writes it (OpenBLAS would
+ * pack both on every call). The output
  * transform A^T m A applies the layer's epilogue (bias, batch norm, residual add, activation)
  * while each value is in registers; the input transform can apply the preceding batch norm and
  * activation (KataGo's pre-activation blocks) the same way. Other kernels go through im2col.
@@ -18,6 +20,7 @@
 #ifndef SHIDO_NN_CPU_CPU_LAYERS_H
 #define SHIDO_NN_CPU_CPU_LAYERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "nn/desc.h"
@@ -26,6 +29,8 @@
 #define NN_WINO_IN 6                           /* input tile side */
 #define NN_WINO_POINTS (NN_WINO_IN * NN_WINO_IN)
 #define NN_CPU_MAX_CHANNELS 2048               /* widest layer the backend takes */
+#define NN_WINO_MR 6                           /* tiles per step of the Winograd GEMM kernel */
+#define NN_WINO_NR 16                          /* output channels per packed filter panel */
 
 /* y = act(x * scale[c] + shift[c]) per channel: a batch norm folded with its activation. */
 typedef struct nn_cpu_affine {
@@ -46,17 +51,27 @@ typedef struct nn_cpu_epilogue {
  * call it any number of times. */
 void nn_cpu_init(void);
 
+/* Tests only, with no evaluation running: on, the Winograd products use the portable C kernel
+ * that machines without AVX2 and FMA get; off, the best this CPU has again. */
+void nn_cpu_force_portable(bool on);
+
 /* Tiles of a batch: n * ceil(size / 4)^2. */
 size_t nn_cpu_wino_tiles(int n, int size);
 
-/* u[36][c_in][c_out] = G g G^T for every 3x3 filter g of w[c_out][c_in][3][3]. */
+/* Floats of the scratch a Winograd convolution needs for c channels (its transformed inputs
+ * with c = c_in, its products with c = c_out) on a batch of n boards of size x size. */
+size_t nn_cpu_wino_scratch(int n, int size, int c);
+
+/* U = G g G^T for every 3x3 filter g of w[c_out][c_in][3][3], packed for the GEMM kernel:
+ * u[36][panel][c_in][NN_WINO_NR], panel = output channel / NN_WINO_NR, the last panel padded
+ * with zeros; nn_cpu_wino_filter_len floats. */
+size_t nn_cpu_wino_filter_len(int c_in, int c_out);
 void nn_cpu_wino_filter(int c_out, int c_in, const float *w, float *u);
 
 /* y[n][size][size][c_out] = epilogue(conv(pre(x))) for x[n][size][size][c_in] with a
  * pre-transformed 3x3 filter u, zero padding (padding is not put through pre). v and m are
- * scratch of 36 * tiles * c_in and 36 * tiles * c_out floats; m must hold zeros on entry (the
- * first time: calloc) and holds zeros again on return. y must not overlap x; the residual may
- * be y. */
+ * scratch of nn_cpu_wino_scratch(n, size, c_in) and (n, size, c_out) floats. y must not overlap
+ * x; the residual may be y. */
 void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
                       const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *v, float *m,
                       float *y);

@@ -104,15 +104,39 @@ static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
     free(bias);
 }
 
-/* The trunk's output planes [trunk channels][area], or NULL when out of memory. */
-static float *run_trunk(kata_pass *P, const nn_kata_trunk *t, const float *spatial,
-                        const float *global)
+/* The metadata encoder: act2(mul2(act1(mul1(meta)))) . mul3, a bias per trunk channel. */
+static void run_meta_encoder(kata_pass *P, const nn_kata_meta_encoder *m, const float *meta,
+                             float *bias)
 {
+    float *h1 = values(P, m->mul1.c_out), *h2 = values(P, m->mul2.c_out);
+    if (!P->oom) {
+        P->ops->matmul(&m->mul1, meta, h1);
+        for (int i = 0; i < m->mul1.c_out; i++)
+            h1[i] = (float)nn_ref_activate(m->act1, h1[i]);
+        P->ops->matmul(&m->mul2, h1, h2);
+        for (int i = 0; i < m->mul2.c_out; i++)
+            h2[i] = (float)nn_ref_activate(m->act2, h2[i]);
+        P->ops->matmul(&m->mul3, h2, bias);
+    }
+    free(h1);
+    free(h2);
+}
+
+/* The trunk's output planes [trunk channels][area], or NULL when out of memory. */
+static float *run_trunk(kata_pass *P, const nn_kata_desc *k, const float *spatial,
+                        const float *global, const float *meta)
+{
+    const nn_kata_trunk *t = &k->trunk;
     float *x = planes(P, t->trunk_channels), *bias = values(P, t->trunk_channels);
     if (!P->oom) {
         P->ops->conv(&t->initial_conv, P->n, P->n, spatial, x);
         P->ops->matmul(&t->initial_matmul, global, bias);
         add_channel_bias(P, t->trunk_channels, bias, x);
+        if (meta && k->meta_encoder_version > 0) {
+            run_meta_encoder(P, &k->meta, meta, bias);
+            if (!P->oom)
+                add_channel_bias(P, t->trunk_channels, bias, x);
+        }
         for (int i = 0; i < t->num_blocks; i++)
             run_block(P, &t->blocks[i], x);
         P->ops->bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
@@ -261,11 +285,12 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
 }
 
 bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
-                         const float *spatial, const float *global, const nn_kata_raw *raw)
+                         const float *spatial, const float *global, const float *meta,
+                         const nn_kata_raw *raw)
 {
     kata_pass P = {.ops = ops, .n = size, .area = size * size,
                    .sqrt_area = sqrt((double)(size * size))};
-    float *trunk = run_trunk(&P, &k->trunk, spatial, global);
+    float *trunk = run_trunk(&P, k, spatial, global, meta);
     if (trunk) {
         run_policy(&P, &k->policy, trunk, raw->policy, raw->pass);
         run_value(&P, &k->value, trunk, raw->value, raw->score, raw->ownership);
@@ -357,7 +382,7 @@ bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int
             raw.value = raw.pass + oc;
             raw.score = raw.value + 3;
         }
-        ok = mem && nn_kata_forward_ops(ops, k, n, spatial, global, &raw);
+        ok = mem && nn_kata_forward_ops(ops, k, n, spatial, global, NULL, &raw);
         if (ok)
             nn_kata_post_outputs(k, g, symmetry, policy_optimism, &raw, out);
         else

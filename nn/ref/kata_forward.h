@@ -58,7 +58,8 @@ typedef struct nn_kata_output {
 
 /* Evaluates d (a KataGo description) on g for the side to move, with KataGo's symmetry 0..7
  * and policy optimism (NN_KATA_DEFAULT_OPTIMISM as kata-raw-nn; ignored by nets without the
- * optimistic channel). The rules the model version understands are used (see
+ * optimistic channel), without metadata (a human SL net's encoder is left out; nn_eval feeds
+ * it a profile). The rules the model version understands are used (see
  * nn_kata_supported_rules). Fills out; returns false with a message in err on a bad argument,
  * rules the inputs cannot express, or out of memory. */
 bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double policy_optimism,
@@ -90,10 +91,13 @@ bool nn_kata_eval_inputs(const nn_desc *d, const go_game *g, int symmetry,
                          double policy_optimism, nn_kata_inputs *scratch, float *spatial,
                          float *global, char *err, int err_len);
 
-/* One forward pass of k on a size x size tensor with the layers of ops; fills raw. Returns
- * false only when out of memory for the activations. */
+/* One forward pass of k on a size x size tensor with the layers of ops; fills raw. meta: NULL,
+ * or the k->meta.num_inputs features of nn_kata_profile_features for a net with a metadata
+ * encoder, whose output is then added to the trunk per channel beside the global inputs' (no
+ * meta: that bias is left out). Returns false only when out of memory for the activations. */
 bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
-                         const float *spatial, const float *global, const nn_kata_raw *raw);
+                         const float *spatial, const float *global, const float *meta,
+                         const nn_kata_raw *raw);
 
 /* KataGo's post-processing (top of this file) of raw outputs of g under symmetry into out. */
 void nn_kata_post_outputs(const nn_kata_desc *k, const go_game *g, int symmetry,

@@ -49,9 +49,10 @@ static bool ref_forward(void *ctx, const nn_backend_batch *b, char *err, int err
                            .value = b->value + (size_t)i * 3,
                            .score = b->score + (size_t)i * k->score_channels,
                            .ownership = b->ownership + (size_t)i * area};
+        const float *meta = b->meta ? b->meta + (size_t)i * k->meta.num_inputs : NULL;
         ok = nn_kata_forward_ops(&nn_ref_ops, k, b->size,
                                  b->spatial + (size_t)i * k->num_spatial * area,
-                                 b->global + (size_t)i * k->num_global, &raw);
+                                 b->global + (size_t)i * k->num_global, meta, &raw);
     }
     if (!ok)
         snprintf(err, (size_t)err_len, "%s: ref forward: out of memory", d->source);
