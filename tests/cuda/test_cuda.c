@@ -1,12 +1,34 @@
-/* tests/cuda/test_cuda.c -- the CUDA toolchain pieces on a real device: our kernel, cuBLAS and
- * cuDNN against CPU results. Built only with -DSHIDO_CUDA=ON; without a device every test
- * prints why it is skipped. No CUDA call happens before Check forks. */
+/* tests/cuda/test_cuda.c -- the "cuda" backend: its option parser and the fallback to the CPU
+ * (both run everywhere), then on a real device the toolchain pieces, our layout and pooling
+ * kernels against plain CPU loops on awkward shapes with guard bands, and whole networks
+ * through nn_eval: every ../shared/vectors record in fp32 within the CPU tolerances and in fp16
+ * within policy KL 1e-3 and winrate 5e-3, synthetic nets and mixed batches against the cpu
+ * backend. Built only with -DSHIDO_CUDA=ON; without a device every GPU test prints why it is
+ * skipped. No CUDA call happens before Check forks (each test asks for the device itself). */
 #include <check.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h>
+
+#include "go/game.h"
 #include "nn/cuda/cuda_device.h"
+#include "nn/cuda/cuda_options.h"
+#include "nn/cuda/kernels/kernels.h"
+#include "nn/nn.h"
+#include "tests/vectors.h"
+#include "tools/synth_nets.h"
+#include "weights/weights.h"
+
+#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
+#define VECTORS SHIDO_SHARED_DIR "/vectors/"
+#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
+
+#define GUARD 64           /* elements of guard band on each side of a kernel's output */
+#define MAX_REPORTS 10
 
 static bool have_device(void)
 {
@@ -15,6 +37,92 @@ static bool have_device(void)
     printf("SKIP: no CUDA device present; GPU tests did not run\n");
     return false;
 }
+
+/* ---- options (no device needed) ------------------------------------------------------------- */
+
+START_TEST(options_accepted)
+{
+    nn_cuda_options o;
+    char err[256] = "";
+    ck_assert_msg(nn_cuda_options_parse(NULL, &o, err, sizeof err), "%s", err);
+    ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_AUTO);
+    ck_assert_int_eq(o.conv, NN_CUDA_CONV_CUDNN);
+    ck_assert(o.graphs);
+    ck_assert_int_eq(o.device, 0);
+    ck_assert_msg(nn_cuda_options_parse("", &o, err, sizeof err), "%s", err);
+    ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_AUTO);
+    ck_assert_msg(nn_cuda_options_parse("fp32", &o, err, sizeof err), "%s", err);
+    ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_FP32);
+    ck_assert_msg(nn_cuda_options_parse("fp16,conv=igemm,graphs=0,device=3", &o, err, sizeof err),
+                  "%s", err);
+    ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_FP16);
+    ck_assert_int_eq(o.conv, NN_CUDA_CONV_IGEMM);
+    ck_assert(!o.graphs);
+    ck_assert_int_eq(o.device, 3);
+    ck_assert_msg(nn_cuda_options_parse("graphs=1,conv=cudnn,fp32,device=12", &o, err, sizeof err),
+                  "%s", err);
+    ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_FP32);
+    ck_assert_int_eq(o.conv, NN_CUDA_CONV_CUDNN);
+    ck_assert(o.graphs);
+    ck_assert_int_eq(o.device, 12);
+}
+END_TEST
+
+static const struct { const char *text, *says; } refused[] = {
+    {"fp64", "unknown option \"fp64\""},
+    {"FP32", "unknown option \"FP32\""},
+    {" fp32", "unknown option \" fp32\""},
+    {"conv=winograd", "unknown option \"conv=winograd\""},
+    {"graphs=2", "unknown option \"graphs=2\""},
+    {"fp32,fp16", "\"fp16\" repeats"},
+    {"conv=cudnn,graphs=0,conv=cudnn", "\"conv=cudnn\" repeats"},
+    {"device=", "\"device=\""},
+    {"device=-1", "\"device=-1\""},
+    {"device=1x", "\"device=1x\""},
+    {"device=256", "\"device=256\""},
+    {",", "empty option"},
+    {"fp32,", "empty option"},
+    {",fp32", "empty option"},
+    {"fp32,,graphs=0", "empty option"},
+    {"fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16fp16", "overlong"},
+};
+
+START_TEST(options_refused)
+{
+    nn_cuda_options o;
+    char err[256] = "";
+    ck_assert_msg(!nn_cuda_options_parse(refused[_i].text, &o, err, sizeof err), "accepted %s",
+                  refused[_i].text);
+    ck_assert_msg(strstr(err, refused[_i].says), "\"%s\": message \"%s\" lacks \"%s\"",
+                  refused[_i].text, err, refused[_i].says);
+}
+END_TEST
+
+/* A model asked for "cuda" runs on the cpu backend when this machine has no device (options
+ * are then dropped with the backend); with a device, bad options and a device that is not
+ * there are clean load errors. */
+START_TEST(no_device_falls_back_to_cpu)
+{
+    char err[1024] = "";
+    bool device = nn_cuda_device_count() > 0;
+    static const char *const asks[] = {"cuda", "cuda:fp32", "cuda:warp9", "cuda:device=200"};
+    static const char *const refusals[] = {NULL, NULL, "unknown option \"warp9\"",
+                                           "device 200 not present"};
+    for (int i = 0; i < 4; i++) {
+        nn_model *m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", asks[i], err, sizeof err);
+        if (device && refusals[i]) {
+            ck_assert_msg(!m, "%s loaded", asks[i]);
+            ck_assert_msg(strstr(err, refusals[i]), "%s", err);
+            continue;
+        }
+        ck_assert_msg(m, "%s: %s", asks[i], err);
+        ck_assert_str_eq(nn_model_backend(m), device ? "cuda" : "cpu");
+        nn_model_free(m);
+    }
+}
+END_TEST
+
+/* ---- the toolchain on a device -------------------------------------------------------------- */
 
 START_TEST(describe_devices)
 {
@@ -36,14 +144,592 @@ START_TEST(selftest_matches_cpu)
 }
 END_TEST
 
+/* ---- kernels against CPU loops -------------------------------------------------------------- */
+
+static float half_to_float(uint16_t h)
+{
+    int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    float v;
+    if (exp == 0)
+        v = ldexpf((float)mant, -24);
+    else if (exp == 31)
+        v = mant ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(mant | 0x400), exp - 25);
+    return sign ? -v : v;
+}
+
+/* A device buffer of count elements of elt bytes with GUARD elements of 0xff bytes (NaN in
+ * both float types) on each side; data is the first element after the front guard. */
+typedef struct guarded {
+    unsigned char *base;
+    void *data;
+    size_t count, elt;
+} guarded;
+
+static guarded guarded_new(size_t count, size_t elt)
+{
+    guarded g = {.count = count, .elt = elt};
+    size_t bytes = (count + 2 * GUARD) * elt;
+    ck_assert_int_eq(cudaMalloc((void **)&g.base, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(g.base, 0xff, bytes), cudaSuccess);
+    g.data = g.base + GUARD * elt;
+    return g;
+}
+
+/* The payload as floats (converted from half when elt is 2); asserts the guards are intact. */
+static float *guarded_read(const guarded *g, const char *what)
+{
+    size_t bytes = (g->count + 2 * GUARD) * g->elt;
+    unsigned char *host = malloc(bytes);
+    float *out = malloc(sizeof *out * (g->count + 1));
+    ck_assert(host && out);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(host, g->base, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (size_t i = 0; i < GUARD * g->elt; i++) {
+        ck_assert_msg(host[i] == 0xff, "%s: front guard byte %zu overwritten", what, i);
+        ck_assert_msg(host[bytes - 1 - i] == 0xff, "%s: back guard byte %zu overwritten", what,
+                      i);
+    }
+    const unsigned char *p = host + GUARD * g->elt;
+    for (size_t i = 0; i < g->count; i++) {
+        if (g->elt == 2) {
+            uint16_t h;
+            memcpy(&h, p + 2 * i, 2);
+            out[i] = half_to_float(h);
+        } else {
+            memcpy(&out[i], p + 4 * i, 4);
+        }
+    }
+    free(host);
+    return out;
+}
+
+static void guarded_free(guarded *g) { cudaFree(g->base); }
+
+/* Device copy of host floats, in half precision when elt is 2. */
+static void *upload(const float *x, size_t count, size_t elt)
+{
+    float *f = NULL;
+    ck_assert_int_eq(cudaMalloc((void **)&f, sizeof *f * count), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(f, x, sizeof *f * count, cudaMemcpyHostToDevice), cudaSuccess);
+    if (elt == 4)
+        return f;
+    void *h = NULL;
+    ck_assert_int_eq(cudaMalloc(&h, 2 * count), cudaSuccess);
+    ck_assert_int_eq(nn_cuda_f32_to_f16((long)count, f, h, NULL), 0);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    cudaFree(f);
+    return h;
+}
+
+/* Per element |got-want| <= atol + rtol * |want|; NaN/Inf must match. where(i) names the
+ * element's (n, c, y, x). Prints at most MAX_REPORTS mismatches; returns their count. */
+static int compare(const float *got, const float *want, size_t count, double atol, double rtol,
+                   const char *what, void (*where)(size_t i, char *buf, size_t len))
+{
+    int bad = 0;
+    for (size_t i = 0; i < count; i++) {
+        bool ok = isfinite(want[i]) ? isfinite(got[i]) &&
+                                          fabs(got[i] - want[i]) <= atol + rtol * fabs(want[i])
+                                    : !isfinite(got[i]);
+        if (ok)
+            continue;
+        if (bad++ < MAX_REPORTS) {
+            char at[96];
+            where(i, at, sizeof at);
+            printf("%s: %s: got %.7g, want %.7g\n", what, at, (double)got[i], (double)want[i]);
+        }
+    }
+    return bad;
+}
+
+static const int kernel_batches[] = {1, 3, 17}, kernel_channels[] = {1, 7, 96},
+                 kernel_sizes[] = {9, 13, 19};
+#define KERNEL_SHAPES 27
+
+static struct {
+    int n, c, c_pad, size;
+} shape;  /* the shape under test, for the where() callbacks */
+
+static void shape_of(int i)
+{
+    shape.n = kernel_batches[i / 9];
+    shape.c = kernel_channels[i / 3 % 3];
+    shape.size = kernel_sizes[i % 3];
+    shape.c_pad = (shape.c + 7) / 8 * 8;
+}
+
+static void where_nhwc(size_t i, char *buf, size_t len)
+{
+    size_t c = (size_t)shape.c_pad, area = (size_t)shape.size * shape.size;
+    size_t p = i / c % area;
+    snprintf(buf, len, "(n %zu, c %zu, y %zu, x %zu)", i / c / area, i % c, p / shape.size,
+             p % shape.size);
+}
+
+static void where_nchw(size_t i, char *buf, size_t len)
+{
+    size_t area = (size_t)shape.size * shape.size, p = i % area;
+    snprintf(buf, len, "(n %zu, c %zu, y %zu, x %zu)", i / area / shape.c, i / area % shape.c,
+             p / shape.size, p % shape.size);
+}
+
+static void where_pooled(size_t i, char *buf, size_t len)
+{
+    size_t c = (size_t)shape.c;
+    snprintf(buf, len, "(n %zu, term %zu, c %zu)", i / (3 * c), i / c % 3, i % c);
+}
+
+static float *random_floats(size_t count, unsigned seed)
+{
+    float *x = malloc(sizeof *x * count);
+    ck_assert(x);
+    unsigned s = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < count; i++) {
+        s = s * 1103515245u + 12345u;
+        x[i] = (float)((s >> 8) & 0xffff) / 16384.0f - 2.0f;   /* [-2, 2) */
+    }
+    return x;
+}
+
+/* nchw_to_nhwc (with channel padding) and nhwc_to_nchw in both types, _i a shape index. */
+START_TEST(layout_kernels_match_cpu)
+{
+    if (!have_device())
+        return;
+    shape_of(_i);
+    int n = shape.n, c = shape.c, cp = shape.c_pad, area = shape.size * shape.size;
+    size_t planes = (size_t)n * c * area, padded = (size_t)n * area * cp;
+    float *x = random_floats(planes, (unsigned)_i);
+    float *want = malloc(sizeof *want * padded);
+    ck_assert(want);
+    for (int i = 0; i < n; i++)
+        for (int p = 0; p < area; p++)
+            for (int ch = 0; ch < cp; ch++)
+                want[((size_t)i * area + p) * cp + ch] =
+                    ch < c ? x[((size_t)i * c + ch) * area + p] : 0.0f;
+    float *dx = upload(x, planes, 4);
+    int bad = 0;
+    for (size_t elt = 4; elt >= 2; elt -= 2) {
+        /* a copy is exact in fp32; fp16 rounds to 11 significant bits */
+        double atol = elt == 4 ? 0.0 : 1e-6, rtol = elt == 4 ? 0.0 : 3e-2;
+        char what[96];
+        /* planes -> NHWC */
+        guarded g = guarded_new(padded, elt);
+        int e = elt == 4 ? nn_cuda_nchw_to_nhwc_f32(n, c, cp, area, dx, g.data, NULL)
+                         : nn_cuda_nchw_to_nhwc_f16(n, c, cp, area, dx, g.data, NULL);
+        ck_assert_int_eq(e, 0);
+        snprintf(what, sizeof what, "nchw_to_nhwc_f%d n %d c %d size %d", (int)elt * 8, n, c,
+                 shape.size);
+        float *got = guarded_read(&g, what);
+        bad += compare(got, want, padded, atol, rtol, what, where_nhwc);
+        free(got);
+        guarded_free(&g);
+        /* NHWC -> planes */
+        float *nhwc = malloc(sizeof *nhwc * planes);
+        ck_assert(nhwc);
+        for (int i = 0; i < n; i++)
+            for (int p = 0; p < area; p++)
+                for (int ch = 0; ch < c; ch++)
+                    nhwc[((size_t)i * area + p) * c + ch] = x[((size_t)i * c + ch) * area + p];
+        void *dn = upload(nhwc, planes, elt);
+        g = guarded_new(planes, 4);
+        e = elt == 4 ? nn_cuda_nhwc_to_nchw_f32(n, c, area, dn, g.data, NULL)
+                     : nn_cuda_nhwc_to_nchw_f16(n, c, area, dn, g.data, NULL);
+        ck_assert_int_eq(e, 0);
+        snprintf(what, sizeof what, "nhwc_to_nchw_f%d n %d c %d size %d", (int)elt * 8, n, c,
+                 shape.size);
+        got = guarded_read(&g, what);
+        bad += compare(got, x, planes, atol, rtol, what, where_nchw);
+        free(got);
+        guarded_free(&g);
+        cudaFree(dn);
+        free(nhwc);
+    }
+    cudaFree(dx);
+    free(x);
+    free(want);
+    ck_assert_msg(bad == 0, "%d mismatches", bad);
+}
+END_TEST
+
+/* KataGo's pooling, both kinds, both types, _i a shape index; the CPU side in double. */
+START_TEST(pool_kernels_match_cpu)
+{
+    if (!have_device())
+        return;
+    shape_of(_i);
+    int n = shape.n, c = shape.c, area = shape.size * shape.size;
+    size_t count = (size_t)n * area * c;
+    float *x = random_floats(count, 100u + (unsigned)_i);
+    float *want = malloc(sizeof *want * (size_t)n * 3 * c);
+    ck_assert(want);
+    int bad = 0;
+    for (int value_head = 0; value_head < 2; value_head++) {
+        double scale = (sqrt((double)area) - 14.0) * 0.1;
+        for (int i = 0; i < n; i++)
+            for (int ch = 0; ch < c; ch++) {
+                double sum = 0, max = -INFINITY;
+                for (int p = 0; p < area; p++) {
+                    double v = x[((size_t)i * area + p) * c + ch];
+                    sum += v;
+                    max = v > max ? v : max;
+                }
+                double mean = sum / area;
+                float *o = want + (size_t)i * 3 * c;
+                o[ch] = (float)mean;
+                o[c + ch] = (float)(mean * scale);
+                o[2 * c + ch] = (float)(value_head ? mean * (scale * scale - 0.1) : max);
+            }
+        for (size_t elt = 4; elt >= 2; elt -= 2) {
+            void *dx = upload(x, count, elt);
+            guarded g = guarded_new((size_t)n * 3 * c, 4);
+            int e = elt == 4 ? nn_cuda_kata_pool_f32(n, c, area, value_head, dx, g.data, NULL)
+                             : nn_cuda_kata_pool_f16(n, c, area, value_head, dx, g.data, NULL);
+            ck_assert_int_eq(e, 0);
+            char what[96];
+            snprintf(what, sizeof what, "kata_pool_f%d%s n %d c %d size %d", (int)elt * 8,
+                     value_head ? " (value head)" : "", n, c, shape.size);
+            float *got = guarded_read(&g, what);
+            /* means of up to 361 values of [-2, 2) sit near 0, so relative error alone is no
+             * measure: the absolute part bounds float summation (fp32) and the rounding of
+             * every input to half (fp16, at most 2^-11 * 2 per value) */
+            bad += compare(got, want, (size_t)n * 3 * c, elt == 4 ? 1e-5 : 1e-3,
+                           elt == 4 ? 1e-4 : 3e-2, what, where_pooled);
+            free(got);
+            guarded_free(&g);
+            cudaFree(dx);
+        }
+    }
+    free(x);
+    free(want);
+    ck_assert_msg(bad == 0, "%d mismatches", bad);
+}
+END_TEST
+
+/* ---- whole networks --------------------------------------------------------------------------- */
+
+static const struct { const char *weights, *vectors; bool kata; } vec_cases[] = {
+    {"g170-b6c96-s175395328-d26788732.bin.gz", "katago-g170-b6c96.jsonl", true},
+    {"rand-b2c16-v15.bin.gz", "katago-rand-b2c16-v15.jsonl", true},
+    {"rand-b5c192nbt-v15.bin.gz", "katago-rand-b5c192nbt-v15.jsonl", true},
+    {"lz-0k.txt", "lz-0k.jsonl", false},
+    {"lz-rand-b4c32.txt.gz", "lz-rand-b4c32.jsonl", false},
+    {"lz-rand-b2c16-v2.txt.gz", "lz-rand-b2c16-v2.jsonl", false},
+};
+#define NUM_VEC_CASES ((int)(sizeof vec_cases / sizeof vec_cases[0]))
+#define VEC_BATCH 7
+
+/* fp32 runs are held to the CPU tolerances; fp16 ones to policy KL and winrate. */
+static const struct { const char *backend; bool fp16; } vec_backends[] = {
+    {"cuda:fp32", false},
+    {"cuda:fp32,graphs=0", false},
+    {"cuda:fp16", true},
+    {"cuda:fp16,conv=igemm", true},
+};
+#define NUM_VEC_BACKENDS ((int)(sizeof vec_backends / sizeof vec_backends[0]))
+#define FP16_MAX_KL 1e-3
+#define FP16_MAX_WINRATE 5e-3
+
+/* KL(record's policy || ours) over the legal moves and pass (KataGo) or all 362 (Leela Zero). */
+static double policy_kl(const cJSON *rec, const nn_result *o, bool kata)
+{
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(out, "policy");
+    int area = o->size * o->size;
+    double kl = 0;
+    for (int i = 0; i <= area; i++) {
+        const cJSON *pv = i < area ? cJSON_GetArrayItem(pol, i) : NULL;
+        if (kata && pv && cJSON_IsNull(pv)) {
+            ck_assert_msg(isnan(o->policy[i]), "point %d illegal in the record", i);
+            continue;
+        }
+        double p = pv ? pv->valuedouble : vec_num(out, "policyPass"), q = o->policy[i];
+        ck_assert_msg(isfinite(q), "policy %d not finite", i);
+        if (p > 0)
+            kl += p * log(p / fmax(q, 1e-30));
+    }
+    return kl;
+}
+
+/* _i = case * NUM_VEC_BACKENDS + backend. Every record through nn_eval VEC_BATCH at a time,
+ * twice: plans are new on the first pass and replay their CUDA graphs on the second. */
+START_TEST(vectors_through_nn_eval)
+{
+    if (!have_device())
+        return;
+    int ci = _i / NUM_VEC_BACKENDS;
+    const char *backend = vec_backends[_i % NUM_VEC_BACKENDS].backend;
+    bool fp16 = vec_backends[_i % NUM_VEC_BACKENDS].fp16, kata = vec_cases[ci].kata;
+    char err[2048], path[1024], label[256];
+    snprintf(path, sizeof path, "%s%s", WEIGHTS, vec_cases[ci].weights);
+    nn_model *m = nn_model_load(path, backend, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    ck_assert_str_eq(nn_model_backend(m), "cuda");
+    nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    snprintf(path, sizeof path, "%s%s", VECTORS, vec_cases[ci].vectors);
+    vec_file vf;
+    ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
+    ck_assert_int_gt(vf.num_records, 0);
+    go_game games[VEC_BATCH];
+    nn_query q[VEC_BATCH];
+    const cJSON *recs[VEC_BATCH];
+    nn_result *out = malloc(sizeof *out * VEC_BATCH);
+    ck_assert(out);
+    for (int pass = 0; pass < 2; pass++) {
+        vec_kata_stats st = {0};
+        double max_policy = 0, max_winrate = 0, max_kl = 0;
+        int n = 0;
+        for (int r = 0; r < vf.num_records; r++) {
+            const cJSON *rec = vf.records[r];
+            const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
+            ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
+            q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"),
+                              NN_DEFAULT_POLICY_OPTIMISM, NULL};
+            recs[n++] = rec;
+            if (n < VEC_BATCH && r + 1 < vf.num_records)
+                continue;
+            ck_assert_msg(nn_eval(c, n, q, out, err, sizeof err), "%s: %s", id, err);
+            for (int i = 0; i < n; i++) {
+                const nn_result *o = &out[i];
+                const cJSON *rec_i = recs[i];
+                const char *id_i = cJSON_GetObjectItemCaseSensitive(rec_i, "id")->valuestring;
+                ck_assert_int_eq(o->size, games[i].board.size);
+                bool white = games[i].board.to_move == GO_WHITE;
+                if (fp16) {
+                    const cJSON *want = cJSON_GetObjectItemCaseSensitive(rec_i, "outputs");
+                    double kl = policy_kl(rec_i, o, kata);
+                    double w = kata ? fabs(o->white_win - vec_num(want, "whiteWin"))
+                                    : fabs((white ? o->white_win : o->white_loss) -
+                                           vec_num(want, "winrate"));
+                    ck_assert_msg(kl < FP16_MAX_KL, "%s: %s: policy KL %.3g", backend, id_i, kl);
+                    ck_assert_msg(w <= FP16_MAX_WINRATE, "%s: %s: winrate off by %.3g", backend,
+                                  id_i, w);
+                    max_kl = fmax(max_kl, kl);
+                    max_winrate = fmax(max_winrate, w);
+                } else if (kata) {
+                    vec_kata_got got = {{o->white_win, o->white_loss, o->no_result,
+                                         o->white_lead, o->white_score_selfplay,
+                                         o->white_score_selfplay_sq, o->var_time_left,
+                                         o->shortterm_winloss_error, o->shortterm_score_error},
+                                        o->policy, o->white_ownership,
+                                        o->policy[o->size * o->size]};
+                    vec_kata_compare(rec_i, o->size, &got, &st);
+                } else {
+                    vec_lz_compare(rec_i, o->policy, white ? o->white_win : o->white_loss,
+                                   &max_policy, &max_winrate);
+                }
+                go_game_free(&games[i]);
+            }
+            n = 0;
+        }
+        snprintf(label, sizeof label, "%s %s (pass %d)", backend, vec_cases[ci].vectors, pass);
+        if (fp16)
+            printf("%s: max policy KL %.3g, max |winrate error| %.3g\n", label, max_kl,
+                   max_winrate);
+        else if (kata)
+            vec_kata_finish(label, vf.num_records, &st);
+        else
+            printf("%s: max |policy error| %.3g, max |winrate error| %.3g\n", label, max_policy,
+                   max_winrate);
+    }
+    free(out);
+    vec_file_free(&vf);
+    nn_context_free(c);
+    nn_model_free(m);
+}
+END_TEST
+
+/* A game of `size` after `moves` pseudo-random legal moves. */
+static void make_game(go_game *g, int size, int moves, unsigned seed)
+{
+    go_rules rules;
+    go_rules_preset(&rules, "tromp-taylor");
+    ck_assert(go_game_init(g, size, &rules, 7.5f));
+    unsigned s = seed * 2654435761u + 12345u;
+    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
+        s = s * 1103515245u + 12345u;
+        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
+        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
+            played++;
+    }
+}
+
+/* The largest difference between two results in probabilities, ownership and score / 100. */
+static double max_diff(const nn_result *a, const nn_result *b)
+{
+    ck_assert_int_eq(a->size, b->size);
+    int area = a->size * a->size;
+    double d = fmax(fabs(a->white_win - b->white_win), fabs(a->no_result - b->no_result));
+    d = fmax(d, fabs(a->white_lead - b->white_lead) * 1e-2);
+    d = fmax(d, fabs(a->white_score_selfplay - b->white_score_selfplay) * 1e-2);
+    for (int i = 0; i <= area; i++) {
+        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
+        if (!isnan(a->policy[i]))
+            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
+    }
+    for (int i = 0; i < area; i++)
+        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
+    return d;
+}
+
+/* Evaluates n positions (boards from sizes[], cycling) with both backends' contexts twice and
+ * asserts cuda:fp32 agrees with cpu within tol on each; label names the case. profile: NULL,
+ * or the contexts' human-SL profile (nets with a metadata encoder). */
+static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, const int *sizes,
+                             int num_sizes, const nn_kata_profile *profile, double tol,
+                             const char *label)
+{
+    char err[1024];
+    static const char *const pair[] = {"cuda:fp32", "cpu"};
+    nn_model *m[2];
+    nn_context *c[2];
+    for (int b = 0; b < 2; b++) {
+        nn_desc *d = make(which);
+        ck_assert(d);
+        m[b] = nn_model_from_desc(d, pair[b], err, sizeof err);
+        ck_assert_msg(m[b], "%s", err);
+        c[b] = nn_context_new(m[b], n, err, sizeof err);
+        ck_assert_msg(c[b], "%s", err);
+        if (profile)
+            nn_context_set_profile(c[b], profile);
+    }
+    go_game *g = malloc(sizeof *g * (size_t)n);
+    nn_query *q = malloc(sizeof *q * (size_t)n);
+    nn_result *r = malloc(sizeof *r * 2 * (size_t)n);
+    ck_assert(g && q && r);
+    for (int i = 0; i < n; i++) {
+        make_game(&g[i], sizes[i % num_sizes], 3 + 2 * i, (unsigned)i);
+        q[i] = (nn_query){&g[i], i % 8, 0.2, NULL};
+    }
+    for (int round = 0; round < 2; round++) {
+        for (int b = 0; b < 2; b++)
+            ck_assert_msg(nn_eval(c[b], n, q, r + b * n, err, sizeof err), "%s", err);
+        double worst = 0;
+        for (int i = 0; i < n; i++)
+            worst = fmax(worst, max_diff(&r[i], &r[n + i]));
+        printf("%s, batch %d, round %d: cuda:fp32 - cpu max |diff| %.3g\n", label, n, round,
+               worst);
+        ck_assert_msg(worst <= tol, "%s: cuda:fp32 differs from cpu by %g", label, worst);
+    }
+    for (int i = 0; i < n; i++)
+        go_game_free(&g[i]);
+    free(g);
+    free(q);
+    free(r);
+    for (int b = 0; b < 2; b++) {
+        nn_context_free(c[b]);
+        nn_model_free(m[b]);
+    }
+}
+
+/* Shapes no shared file has: mish, a 5x5 input convolution, flat gpool blocks, version 15
+ * heads; and a Leela Zero tower. */
+static const synth_kata_shape synth_shapes[] = {
+    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
+    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
+};
+
+static nn_desc *make_synth(int which)
+{
+    return which == 2 ? synth_lz(2, 16, 3) : synth_kata(&synth_shapes[which], 3);
+}
+
+START_TEST(synthetic_nets_match_cpu)
+{
+    if (!have_device())
+        return;
+    static const int kata_sizes[] = {19, 9, 2}, lz_sizes[] = {19};
+    char label[64];
+    snprintf(label, sizeof label, "synthetic net %d", _i);
+    if (_i == 2)
+        cuda_against_cpu(make_synth, _i, 3, lz_sizes, 1, NULL, 1e-4, label);
+    else
+        cuda_against_cpu(make_synth, _i, 3, kata_sizes, 3, NULL, 1e-4, label);
+}
+END_TEST
+
+/* The first synthetic shape with a version 15 metadata encoder of random weights (mish, KataGo's
+ * human-SL layout: 192 inputs -> 16 -> 16 -> trunk channels). */
+static nn_desc *make_meta_net(int which)
+{
+    nn_desc *d = synth_kata(&synth_shapes[0], 5);
+    ck_assert(d);
+    nn_kata_desc *k = d->kata;
+    nn_kata_meta_encoder *m = &k->meta;
+    k->meta_encoder_version = 1;
+    snprintf(m->name, sizeof m->name, "test meta encoder");
+    m->num_inputs = NN_KATA_META_INPUTS;
+    nn_matmul_desc *mul[3] = {&m->mul1, &m->mul2, &m->mul3};
+    int dims[4] = {NN_KATA_META_INPUTS, 16, 16, k->trunk.trunk_channels};
+    for (int l = 0; l < 3; l++) {
+        snprintf(mul[l]->name, sizeof mul[l]->name, "mul%d", l + 1);
+        mul[l]->c_in = dims[l];
+        mul[l]->c_out = dims[l + 1];
+        mul[l]->w = random_floats((size_t)dims[l] * dims[l + 1], 500u + (unsigned)l);
+        for (int i = 0; i < dims[l] * dims[l + 1]; i++)
+            mul[l]->w[i] *= 0.5f / sqrtf((float)dims[l]);   /* fan-in scaling */
+        mul[l]->bias = l < 2 ? random_floats((size_t)dims[l + 1], 600u + (unsigned)l) : NULL;
+    }
+    m->act1 = m->act2 = NN_ACT_MISH;
+    return d;
+}
+
+/* The metadata encoder's trunk bias, on boards 19 and 9, under two profiles. */
+START_TEST(meta_net_matches_cpu)
+{
+    if (!have_device())
+        return;
+    static const char *const profiles[] = {"rank_9d", "proyear_1990"};
+    static const int sizes[] = {19, 9};
+    char err[256], label[64];
+    nn_kata_profile p;
+    ck_assert_msg(nn_kata_profile_parse(profiles[_i], &p, err, sizeof err), "%s", err);
+    snprintf(label, sizeof label, "meta net %s", profiles[_i]);
+    cuda_against_cpu(make_meta_net, 0, 4, sizes, 2, &p, 1e-4, label);
+}
+END_TEST
+
+static nn_desc *load_g170(int which)
+{
+    char err[1024];
+    nn_desc *d = weights_load(G170, err, sizeof err);
+    ck_assert_msg(d, "%s", err);
+    return d;
+}
+
+/* Batches of 1, 3 and 17 mixing boards 9, 13 and 19 on g170 against the cpu backend. */
+START_TEST(batches_match_cpu)
+{
+    if (!have_device())
+        return;
+    static const int batches[] = {1, 3, 17}, sizes[] = {19, 9, 13};
+    cuda_against_cpu(load_g170, 0, batches[_i], sizes, 3, NULL, 1e-4, "g170");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cuda");
-    TCase *t = tcase_create("device");
-    tcase_set_timeout(t, 120);
-    tcase_add_test(t, describe_devices);
-    tcase_add_test(t, selftest_matches_cpu);
-    suite_add_tcase(s, t);
+    TCase *host = tcase_create("host");
+    tcase_add_test(host, options_accepted);
+    tcase_add_loop_test(host, options_refused, 0, (int)(sizeof refused / sizeof refused[0]));
+    tcase_add_test(host, no_device_falls_back_to_cpu);
+    tcase_set_timeout(host, 60);
+    suite_add_tcase(s, host);
+    TCase *dev = tcase_create("device");
+    tcase_set_timeout(dev, 300);
+    tcase_add_test(dev, describe_devices);
+    tcase_add_test(dev, selftest_matches_cpu);
+    tcase_add_loop_test(dev, layout_kernels_match_cpu, 0, KERNEL_SHAPES);
+    tcase_add_loop_test(dev, pool_kernels_match_cpu, 0, KERNEL_SHAPES);
+    tcase_add_loop_test(dev, vectors_through_nn_eval, 0, NUM_VEC_CASES * NUM_VEC_BACKENDS);
+    tcase_add_loop_test(dev, synthetic_nets_match_cpu, 0, 3);
+    tcase_add_loop_test(dev, batches_match_cpu, 0, 3);
+    tcase_add_loop_test(dev, meta_net_matches_cpu, 0, 2);
+    suite_add_tcase(s, dev);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

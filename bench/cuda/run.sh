@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# bench/cuda/run.sh -- the whole GPU session in one run, within 600 s of device time: builds the
+# CUDA Release build, runs the GPU tests (test_cuda, test_conv_igemm), then times
+#   1. bench_conv: our implicit-GEMM convolution against cuDNN on the trunk shapes (3x3 and 1x1,
+#      c 96/256/384/512, batch 1/16/64/256), TFLOP/s and fraction of the dense fp16 peak;
+#   2. `shido bench nn` over the synthetic standard nets with cuda:fp16 (threads 1 and 2),
+#      the PyTorch baseline (bench/cuda/torch_baseline.py), cuda:fp16,conv=igemm and cuda:fp32,
+#      and the real nets in the shared weights directory;
+# and writes everything to one log plus results.md (tables to paste into bench/RESULTS.md),
+# both rewritten as each step finishes, under $OUT (or $OUT_DIR, default /tmp/shido-bench-cuda).
+#
+# Run from the repository root on the GPU machine: bash bench/cuda/run.sh
+# Environment: BUDGET_S (default 570: seconds for everything), BUILD (default build-cuda),
+# SECONDS_PER (default 1: timed seconds per shido bench measurement), JOBS (default nproc),
+# REBUILD (default 1; 0 uses an existing $BUILD as it is, e.g. one carried to the machine).
+# Steps run in order of importance and each gets at most its cap and what is left of the budget
+# minus a reserve for the later ones; a step that fails or times out is recorded and the run
+# goes on.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+START=$(date +%s)
+BUDGET_S=${BUDGET_S:-570}
+BUILD=${BUILD:-build-cuda}
+SECONDS_PER=${SECONDS_PER:-1}
+JOBS=${JOBS:-$(nproc)}
+REBUILD=${REBUILD:-1}
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the tree
+DIR=${OUT:-${OUT_DIR:-/tmp/shido-bench-cuda}}
+mkdir -p "$DIR" || exit 1
+LOG=$DIR/run.log
+MD=$DIR/results.md
+: >"$LOG"
+: >"$MD"
+BATCHES=1,16,64,256
+
+elapsed() { echo $(($(date +%s) - START)); }
+left() { echo $((BUDGET_S - $(elapsed))); }
+log() { echo "[$(elapsed)s] $*" | tee -a "$LOG"; }
+md() { printf '%s\n' "$@" >>"$MD"; }
+
+# step NAME CAP RESERVE OUTFILE CMD...: runs CMD with a time limit of min(CAP, left - RESERVE)
+# seconds, output to OUTFILE and the log; returns CMD's status (124: timed out, 125: no time).
+step() {
+    local name=$1 cap=$2 reserve=$3 outfile=$4
+    shift 4
+    local limit
+    limit=$(($(left) - reserve))
+    ((limit > cap)) && limit=$cap
+    if ((limit < 5)); then
+        log "SKIP $name: no time left (budget ${BUDGET_S}s)"
+        md "* $name: skipped, no time left"
+        return 125
+    fi
+    log "START $name (limit ${limit}s): $*"
+    timeout -k 5 "$limit" "$@" >"$outfile" 2>&1
+    local rc=$?
+    cat "$outfile" >>"$LOG"
+    log "END $name: exit $rc"
+    ((rc == 124)) && md "* $name: timed out after ${limit}s (partial output kept)"
+    return $rc
+}
+
+# ---------------------------------------------------------------- machine
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+[ -d "$CUDA_HOME/bin" ] && export PATH=$CUDA_HOME/bin:$PATH
+CUDA_LIBS=$CUDA_HOME/lib64
+[ -d "$CUDA_LIBS" ] || CUDA_LIBS=$CUDA_HOME/lib
+export LD_LIBRARY_PATH=$CUDA_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+GPU=${GPU:-unknown GPU}
+PEAK=$(python3 bench/cuda/summarize.py peak "$GPU")
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown commit")
+DIRTY=$(git status --porcelain 2>/dev/null | head -n1)
+SHARED=../shared
+[ -d "$SHARED/weights" ] || SHARED=shared
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "commit: $COMMIT${DIRTY:+ (with uncommitted changes)}"
+    echo "device: $GPU (dense fp16 peak ${PEAK} TFLOP/s)"
+    nvidia-smi --query-gpu=driver_version,memory.total,clocks.max.sm --format=csv 2>/dev/null ||
+        echo "nvidia-smi: not available"
+    nvcc --version 2>&1 | tail -n1
+    echo "cpu: $(nproc) cores; shared data: $SHARED"
+} | tee -a "$LOG" >"$DIR/machine.txt"
+md "## CUDA benchmarks: $GPU, $(date -u '+%Y-%m-%d'), commit $COMMIT${DIRTY:+ (+ local changes)}" ""
+md '```' "$(cat "$DIR/machine.txt")" '```' ""
+
+# ---------------------------------------------------------------- build
+HAVE_TEST_TARGET=0
+if ((REBUILD)); then
+    step "configure" 60 400 "$DIR/configure.txt" \
+        cmake -S . -B "$BUILD" -DSHIDO_CUDA=ON -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo nvcc)"
+    TARGETS=(shido test_cuda)
+    if cmake --build "$BUILD" --target help 2>/dev/null | grep -q test_conv_igemm; then
+        TARGETS+=(test_conv_igemm)
+        HAVE_TEST_TARGET=1
+    fi
+    step "build" 240 300 "$DIR/build.txt" cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+    md "* build ($BUILD, Release, SHIDO_CUDA=ON): exit $?"
+else
+    [ -x "$BUILD/test_conv_igemm" ] && HAVE_TEST_TARGET=1
+    md "* build: the existing $BUILD (REBUILD=0)"
+fi
+
+# The kernel benchmark (and, until CMake registers it, test_conv_igemm) are built by hand from
+# the kernel sources, so that they do not depend on the rest of the project building.
+HAND=$DIR/hand
+mkdir -p "$HAND"
+build_by_hand() {
+    set -e
+    local f
+    for f in conv_igemm epilogue axpy; do
+        nvcc -std=c++17 -O3 -arch=sm_90 -I. -c "nn/cuda/kernels/$f.cu" -o "$HAND/$f.o" &
+    done
+    wait
+    gcc -std=c11 -O2 -Wall -D_POSIX_C_SOURCE=200809L -I. -I"$CUDA_HOME/include" \
+        bench/cuda/bench_conv.c "$HAND/conv_igemm.o" "$HAND/epilogue.o" -L"$CUDA_LIBS" \
+        -lcudnn -lcudart -lstdc++ -lm -o "$HAND/bench_conv"
+    if ((HAVE_TEST_TARGET == 0)); then
+        local check_libs
+        read -ra check_libs <<<"$(pkg-config --libs check)"
+        gcc -std=c11 -O2 -Wall -D_POSIX_C_SOURCE=200809L -I. -I"$CUDA_HOME/include" \
+            tests/cuda/test_conv_igemm.c nn/cuda/cuda_device.c "$HAND/conv_igemm.o" \
+            "$HAND/epilogue.o" "$HAND/axpy.o" -L"$CUDA_LIBS" -lcudnn -lcublas -lcudart \
+            "${check_libs[@]}" -lstdc++ -lm -o "$HAND/test_conv_igemm"
+    fi
+}
+export CUDA_HOME CUDA_LIBS HAND HAVE_TEST_TARGET
+step "build by hand (bench_conv, test_conv_igemm)" 120 250 "$DIR/build_hand.txt" \
+    bash -c "$(declare -f build_by_hand); build_by_hand"
+
+# ---------------------------------------------------------------- tests
+md "" "### GPU tests" ""
+TEST_IGEMM=$BUILD/test_conv_igemm
+((HAVE_TEST_TARGET)) || TEST_IGEMM=$HAND/test_conv_igemm
+for t in "$BUILD/test_cuda" "$TEST_IGEMM"; do
+    name=$(basename "$t")
+    if [ ! -x "$t" ]; then
+        md "* $name: not built"
+        continue
+    fi
+    # test_conv_igemm in one process: one CUDA start-up instead of one per case (Check
+    # would fork for each of its ~60 loop cases)
+    if [ "$name" = test_conv_igemm ]; then
+        CK_FORK=no step "$name" 120 250 "$DIR/$name.txt" "$t"
+    else
+        step "$name" 120 250 "$DIR/$name.txt" "$t"
+    fi
+    rc=$?
+    ((rc == 125)) && continue
+    md "* $name: exit $rc -- $(grep -E '^[0-9]+%: Checks' "$DIR/$name.txt" | tail -n1)"
+    grep -E 'SKIP|mismatch|Failure|Error' "$DIR/$name.txt" | grep -v '^[0-9]*%: Checks' |
+        uniq -c | head -n 12 | sed 's/^/    /' >>"$MD"
+done
+
+# ---------------------------------------------------------------- kernels
+md "" "### Convolution kernels: igemm (fused BN + ReLU) against cuDNN, 19x19, NHWC fp16" ""
+if [ -x "$HAND/bench_conv" ]; then
+    step "bench_conv" 100 200 "$DIR/bench_conv.txt" "$HAND/bench_conv" --batch "$BATCHES"
+    rc=$?
+    grep -E '^(\||device:)' "$DIR/bench_conv.txt" >>"$MD"
+    if ((rc != 0)); then
+        md "" "* bench_conv: exit $rc"
+        grep -vE '^(\||device:)' "$DIR/bench_conv.txt" | tail -n 5 | sed 's/^/    /' >>"$MD"
+    fi
+else
+    md "* bench_conv: not built (see build_hand.txt)"
+fi
+
+# ---------------------------------------------------------------- whole networks
+NN_FILES=()
+bench_nn() {   # LABEL CAP RESERVE ARGS...
+    local label=$1 cap=$2 reserve=$3
+    shift 3
+    if [ ! -x "$BUILD/shido" ]; then
+        md "* shido bench nn $label: shido not built"
+        return
+    fi
+    step "shido bench nn $label" "$cap" "$reserve" "$DIR/nn_$label.txt" \
+        "$BUILD/shido" bench nn --batch "$BATCHES" --seconds "$SECONDS_PER" "$@"
+    NN_FILES+=("$DIR/nn_$label.txt")
+    python3 bench/cuda/summarize.py nn --peak "$PEAK" "${NN_FILES[@]}" >"$DIR/nn_table.md"
+}
+bench_nn cuda-fp16 90 150 --backend cuda:fp16 --threads 1
+
+TORCH_JSON=$DIR/torch.json
+torch_left=$(($(left) - 110))
+((torch_left > 180)) && torch_left=180
+if ((torch_left > 20)); then
+    step "PyTorch baseline" "$((torch_left + 10))" 0 "$DIR/torch.txt" \
+        python3 bench/cuda/torch_baseline.py --batch "$BATCHES" --budget "$torch_left" \
+        --json "$TORCH_JSON"
+fi
+
+bench_nn cuda-fp16-threads2 40 70 --backend cuda:fp16 --threads 2
+bench_nn cuda-fp16-igemm 60 40 --backend cuda:fp16,conv=igemm --threads 1
+bench_nn cuda-fp32 60 15 --backend cuda:fp32 --threads 1
+if [ -d "$SHARED/weights" ]; then
+    WEIGHTS=()
+    for w in "$SHARED"/weights/*; do WEIGHTS+=(--weights "$w"); done
+    SECONDS_PER=0.5 bench_nn real-cuda-fp16 40 5 --backend cuda:fp16 --threads 1 "${WEIGHTS[@]}"
+fi
+
+md "" "### Whole networks: \`shido bench nn\` (19x19, evaluations per second)" ""
+if [ -s "$DIR/nn_table.md" ]; then cat "$DIR/nn_table.md" >>"$MD"; else md "* no results"; fi
+md "" "### PyTorch baseline (same architectures, random weights, fp16, channels_last)" ""
+if grep -qE '^(\||PyTorch)' "$DIR/torch.txt" 2>/dev/null; then
+    grep -E '^(\||PyTorch)' "$DIR/torch.txt" >>"$MD"
+else
+    md "* not run or failed:" "$(tail -n 3 "$DIR/torch.txt" 2>/dev/null | sed 's/^/    /')"
+fi
+if [ -s "$TORCH_JSON" ] && ((${#NN_FILES[@]} > 0)); then
+    md "" "### shido / PyTorch (best PyTorch variant at the same batch)" ""
+    python3 bench/cuda/summarize.py ratio --torch "$TORCH_JSON" "${NN_FILES[@]}" >>"$MD" 2>>"$LOG"
+fi
+log "done in $(elapsed)s; log $LOG, tables $MD"
+cat "$MD"

@@ -1,0 +1,217 @@
+/* nn/cuda/cuda_layers.c -- one layer on the device for the plan under way (see
+ * cuda_internal.h): convolutions by the implicit-GEMM kernel, cuDNN or cuBLAS with the fused
+ * epilogue, float matmuls by cuBLAS, and the layout kernels. cuDNN's algorithm for a shape is
+ * searched on the first run of a plan (the search runs convolutions, which a graph capture
+ * cannot hold) and kept in the plan. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "nn/cuda/cuda_internal.h"
+#include "nn/cuda/kernels/kernels.h"
+
+bool nn_cuda_fail(cuda_ctx *C, const char *call, const char *why, const char *file, int line)
+{
+    snprintf(C->err, sizeof C->err, "%s failed: %s (%s:%d, CUDA device %d)", call, why, file,
+             line, C->W->opt.device);
+    return false;
+}
+
+static bool epilogue_is_noop(const nn_cuda_epilogue *e)
+{
+    return !e->scale && !e->bias && !e->bias_nc && !e->residual && e->act == NN_ACT_IDENTITY &&
+           !e->mask && !e->out2;
+}
+
+static void algo_destroy(cuda_algo *a)
+{
+    if (a->xd)
+        cudnnDestroyTensorDescriptor(a->xd);
+    if (a->yd)
+        cudnnDestroyTensorDescriptor(a->yd);
+    if (a->wd)
+        cudnnDestroyFilterDescriptor(a->wd);
+    if (a->cd)
+        cudnnDestroyConvolutionDescriptor(a->cd);
+}
+
+void nn_cuda_plan_free(cuda_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->num_algos; i++)
+        algo_destroy(&p->algos[i]);
+    free(p->algos);
+    if (p->graph)
+        cudaGraphExecDestroy(p->graph);
+    free(p);
+}
+
+/* Describes c's shape for the plan's batch in a and searches the fastest algorithm whose
+ * workspace fits, running it on in with the output going to C->find_out. */
+static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_algo *a)
+{
+    const cuda_plan *P = C->plan;
+    const cuda_weights *W = C->W;
+    cudnnDataType_t type = W->fp16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+    int pad = c->k / 2 * c->dil;
+    CUDNN_CHECK(C, cudnnCreateTensorDescriptor(&a->xd));
+    CUDNN_CHECK(C, cudnnCreateTensorDescriptor(&a->yd));
+    CUDNN_CHECK(C, cudnnCreateFilterDescriptor(&a->wd));
+    CUDNN_CHECK(C, cudnnCreateConvolutionDescriptor(&a->cd));
+    CUDNN_CHECK(C, cudnnSetTensor4dDescriptor(a->xd, CUDNN_TENSOR_NHWC, type, P->n, c->c_in,
+                                              P->size, P->size));
+    CUDNN_CHECK(C, cudnnSetTensor4dDescriptor(a->yd, CUDNN_TENSOR_NHWC, type, P->n, c->c_out,
+                                              P->size, P->size));
+    CUDNN_CHECK(C, cudnnSetFilter4dDescriptor(a->wd, type, CUDNN_TENSOR_NHWC, c->c_out, c->c_in,
+                                              c->k, c->k));
+    CUDNN_CHECK(C, cudnnSetConvolution2dDescriptor(a->cd, pad, pad, 1, 1, c->dil, c->dil,
+                                                   CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    /* fp32 must stay fp32: FMA math keeps cuDNN off TF32 tensor cores, which would cost the
+     * reference tolerance */
+    CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, W->fp16 ? CUDNN_TENSOR_OP_MATH
+                                                              : CUDNN_FMA_MATH));
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int found = 0;
+    CUDNN_CHECK(C, cudnnFindConvolutionForwardAlgorithmEx(
+                       C->dnn, a->xd, in, a->wd, c->w, a->cd, a->yd, C->find_out,
+                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf, C->dnn_ws,
+                       C->dnn_ws_bytes));
+    for (int i = 0; i < found; i++) {
+        bool tensor_math = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+                           perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > C->dnn_ws_bytes ||
+            (!W->fp16 && tensor_math))
+            continue;
+        if (W->fp16)
+            CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, perf[i].mathType));
+        a->algo = perf[i].algo;
+        a->ws_bytes = perf[i].memory;
+        return true;
+    }
+    char why[160];
+    snprintf(why, sizeof why, "no algorithm for %s (batch %d, %dx%d, %d -> %d channels)",
+             c->name, P->n, P->size, P->size, c->c_in, c->c_out);
+    return nn_cuda_fail(C, "cudnnFindConvolutionForwardAlgorithmEx", why, __FILE__, __LINE__);
+}
+
+/* The plan's algorithm for c's shape, searched now on the plan's first run. */
+static bool algo_for(cuda_ctx *C, const cuda_conv *c, const void *in, const cuda_algo **out)
+{
+    cuda_plan *P = C->plan;
+    for (int i = 0; i < P->num_algos; i++) {
+        const cuda_algo *a = &P->algos[i];
+        if (a->k == c->k && a->dil == c->dil && a->c_in == c->c_in && a->c_out == c->c_out) {
+            *out = a;
+            return true;
+        }
+    }
+    if (C->capturing)
+        return nn_cuda_fail(C, "graph capture", "a convolution shape the first run never saw",
+                            __FILE__, __LINE__);
+    if (P->num_algos == P->cap_algos) {
+        int cap = P->cap_algos ? 2 * P->cap_algos : 8;
+        cuda_algo *grown = realloc(P->algos, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return nn_cuda_fail(C, "realloc", "out of host memory", __FILE__, __LINE__);
+        P->algos = grown;
+        P->cap_algos = cap;
+    }
+    cuda_algo a = {.k = c->k, .dil = c->dil, .c_in = c->c_in, .c_out = c->c_out};
+    if (!algo_search(C, c, in, &a)) {
+        algo_destroy(&a);
+        return false;
+    }
+    P->algos[P->num_algos] = a;
+    *out = &P->algos[P->num_algos++];
+    return true;
+}
+
+bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
+                  const nn_cuda_epilogue *ep)
+{
+    const cuda_weights *W = C->W;
+    int n = C->plan->n, size = C->plan->size;
+    if (c->w_igemm && nn_cuda_conv_igemm_supported(c->k, c->c_in, c->c_out, size)) {
+        CUDA_CHECK(C, nn_cuda_conv_igemm_f16(in, c->w_igemm, out, n, size, c->c_in, c->c_out,
+                                             c->k, ep, C->stream));
+        return true;
+    }
+    bool accumulate = ep->residual == out;
+    if (accumulate && (ep->scale || ep->bias || ep->bias_nc)) {
+        fprintf(stderr, "%s: %s: an in-place residual cannot follow a scale or bias\n", __func__,
+                c->name);
+        abort();
+    }
+    const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+    if (c->k == 1) {
+        /* NHWC makes a 1x1 convolution the product out[n*area][c_out] = in[n*area][c_in] .
+         * w[c_out][c_in]^T; column-major cuBLAS sees out^T = w^T-as-stored . in^T */
+        cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
+        CUBLAS_CHECK(C, cublasGemmEx(C->blas, CUBLAS_OP_T, CUBLAS_OP_N, c->c_out, n * size * size,
+                                     c->c_in, &one, c->w, type, c->c_in, in, type, c->c_in, &beta,
+                                     out, type, c->c_out, CUBLAS_COMPUTE_32F,
+                                     CUBLAS_GEMM_DEFAULT));
+    } else {
+        const cuda_algo *a = NULL;
+        if (!algo_for(C, c, in, &a))
+            return false;
+        CUDNN_CHECK(C, cudnnConvolutionForward(C->dnn, &one, a->xd, in, a->wd, c->w, a->cd,
+                                               a->algo, C->dnn_ws, a->ws_bytes, &beta, a->yd,
+                                               out));
+    }
+    nn_cuda_epilogue rest = *ep;
+    if (accumulate)
+        rest.residual = NULL;
+    if (!epilogue_is_noop(&rest)) {
+        if (W->fp16)
+            CUDA_CHECK(C, nn_cuda_epilogue_f16(out, n, size, c->c_out, &rest, C->stream));
+        else
+            CUDA_CHECK(C, nn_cuda_epilogue_f32(out, n, size, c->c_out, &rest, C->stream));
+    }
+    return true;
+}
+
+bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y, int act,
+                    bool accumulate)
+{
+    int n = C->plan->n;
+    const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+    /* row-major y[n][c_out] = x[n][c_in] . w[c_in][c_out] is column-major y^T = w^T . x^T */
+    CUBLAS_CHECK(C, cublasSgemm(C->blas, CUBLAS_OP_N, CUBLAS_OP_N, m->c_out, n, m->c_in, &one,
+                                m->w, m->c_out, x, m->c_in, &beta, y, m->c_out));
+    if (m->bias || act != NN_ACT_IDENTITY) {
+        nn_cuda_epilogue e = {.bias = m->bias, .act = act};
+        CUDA_CHECK(C, nn_cuda_epilogue_f32(y, n, 1, m->c_out, &e, C->stream));
+    }
+    return true;
+}
+
+bool nn_cuda_pool(cuda_ctx *C, int c, const void *x, bool value_head, float *out)
+{
+    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_kata_pool_f16(n, c, area, value_head, x, out, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_kata_pool_f32(n, c, area, value_head, x, out, C->stream));
+    return true;
+}
+
+bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out)
+{
+    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f16(n, c, area, x, out, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f32(n, c, area, x, out, C->stream));
+    return true;
+}
+
+bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *out)
+{
+    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f16(n, c, c_pad, area, in, out, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f32(n, c, c_pad, area, in, out, C->stream));
+    return true;
+}

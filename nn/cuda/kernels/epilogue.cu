@@ -1,0 +1,88 @@
+// nn/cuda/kernels/epilogue.cu -- the convolution epilogue (scale, bias, per-position bias,
+// residual, activation, board mask, second output) on its own, in place, for the outputs of
+// cuDNN convolutions and cuBLAS matmuls. The per-element math is nn_cuda_ep_apply in
+// conv_igemm.h, the same code the implicit-GEMM convolution runs on its accumulators.
+//
+// Memory-bound: each thread handles V consecutive channels of one point with one 16-byte (8
+// halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
+// count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar).
+#include <stdint.h>
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "nn/cuda/kernels/conv_igemm.h"
+
+template <int V, typename T>
+static __global__ void epilogue_kernel(T *out, unsigned groups, int c, unsigned points,
+                                       nn_cuda_epilogue ep)
+{
+    const unsigned groups_per_point = (unsigned)c / V;
+    for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
+         g += gridDim.x * blockDim.x) {
+        unsigned m = g / groups_per_point;
+        int ch = (int)(g - m * groups_per_point) * V;
+        unsigned e = m * (unsigned)c + (unsigned)ch;
+        float v[V];
+        nn_cuda_ep_load_vec<V>(out + e, v);
+        nn_cuda_ep_apply<V>(ep, v, m, m / points, ch, c, e, out);
+    }
+}
+
+static bool aligned(const void *p, size_t bytes)
+{
+    return ((uintptr_t)p % bytes) == 0;
+}
+
+// Whether out, residual and out2 all allow V-element accesses of elem-byte elements.
+static bool vector_ok(const void *out, const nn_cuda_epilogue *ep, int c, int v, size_t elem)
+{
+    size_t bytes = (size_t)v * elem;
+    return c % v == 0 && aligned(out, bytes) && aligned(ep->residual, bytes) &&
+           aligned(ep->out2, bytes);
+}
+
+template <int V, typename T>
+static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue *ep,
+                          cudaStream_t s)
+{
+    unsigned points = (unsigned)(size * size);
+    unsigned groups = (unsigned)n * points * (unsigned)(c / V);
+    const int threads = 256;
+    // Enough blocks to fill an H100 several times over; the grid-stride loop takes the rest.
+    unsigned blocks = (groups + threads - 1) / threads;
+    if (blocks > 132u * 16u)
+        blocks = 132u * 16u;
+    epilogue_kernel<V, T><<<blocks, threads, 0, s>>>(out, groups, c, points, *ep);
+    return cudaGetLastError();
+}
+
+// Shapes the launchers take: element indices are 32-bit (n * size^2 * c < 2^31: batch 4096 at
+// 19x19 with 1,024 channels still fits).
+static bool shape_ok(int n, int size, int c)
+{
+    return n >= 1 && size >= 1 && c >= 1 && (double)n * size * size * c < 2147483647.0;
+}
+
+extern "C" cudaError_t nn_cuda_epilogue_f16(void *out, int n, int size, int c,
+                                            const nn_cuda_epilogue *ep, cudaStream_t s)
+{
+    if (!shape_ok(n, size, c) || !out || !ep)
+        return cudaErrorInvalidValue;
+    __half *o = static_cast<__half *>(out);
+    if (vector_ok(out, ep, c, 8, sizeof(__half)))
+        return launch<8>(o, n, size, c, ep, s);
+    if (vector_ok(out, ep, c, 2, sizeof(__half)))
+        return launch<2>(o, n, size, c, ep, s);
+    return launch<1>(o, n, size, c, ep, s);
+}
+
+extern "C" cudaError_t nn_cuda_epilogue_f32(float *out, int n, int size, int c,
+                                            const nn_cuda_epilogue *ep, cudaStream_t s)
+{
+    if (!shape_ok(n, size, c) || !out || !ep)
+        return cudaErrorInvalidValue;
+    if (vector_ok(out, ep, c, 4, sizeof(float)))
+        return launch<4>(out, n, size, c, ep, s);
+    return launch<1>(out, n, size, c, ep, s);
+}
