@@ -8,10 +8,38 @@
 /* The node's averages from the view of `me`. */
 typedef struct node_view {
     int64_t visits;
-    double winrate, lcb, lead, score_mean, score_stdev, utility;
+    double winrate, lcb, lead, score_mean, score_stdev, utility, utility_lcb;
 } node_view;
 
-static node_view view_of(const mcts_node *n, go_color me)
+/* Half the width of the utility's range: win/loss in [-1, 1] plus the two score terms. */
+static double utility_range(const struct mcts_search *s)
+{
+    double r = 1.0;
+    if (s->has_score)
+        r += s->p.static_score_utility_factor + s->p.dynamic_score_utility_factor;
+    return r;
+}
+
+/* The radius of the utility lower confidence bound of a node with `visits` backups of mean u
+ * and mean square u_sq: lcb_stdevs standard errors. While there are few visits the sample
+ * variance says little (one visit has none), so one pseudo-backup of weight 1 / visits^2 at the
+ * widest variance the range allows is mixed in: it dominates at 1 or 2 visits and vanishes
+ * after a few dozen. KataGo bounds its utility the same way. */
+static double lcb_radius(const struct mcts_search *s, int64_t visits, double u, double u_sq)
+{
+    double n = (double)visits, w0 = 1.0 / (n * n), range = utility_range(s);
+    double var = fmax(u_sq - u * u, 1e-8) + range * range * w0 / (n + w0);
+    double ess = (n + w0) * (n + w0) / (n + w0 * w0);
+    return s->p.lcb_stdevs * sqrt(var / ess);
+}
+
+/* The bound of a move with no visits: below anything a visited move can have. */
+static double zero_visit_radius(const struct mcts_search *s)
+{
+    return 2.0 * utility_range(s) * fmax(s->p.lcb_stdevs, 1.0);
+}
+
+static node_view view_of(const struct mcts_search *s, const mcts_node *n, go_color me)
 {
     node_view v = {0};
     int visits = atomic_load_explicit(&((mcts_node *)n)->visits, memory_order_acquire);
@@ -19,33 +47,41 @@ static node_view view_of(const mcts_node *n, go_color me)
         return v;
     double sign = me == GO_WHITE ? 1.0 : -1.0, inv = 1.0 / visits;
     double wl = atomic_load(&((mcts_node *)n)->wl_sum) * inv;
-    double wl_sq = atomic_load(&((mcts_node *)n)->wl_sq_sum) * inv;
     double smean = atomic_load(&((mcts_node *)n)->smean_sum) * inv;
     double ssq = atomic_load(&((mcts_node *)n)->ssq_sum) * inv;
+    double u = atomic_load(&((mcts_node *)n)->u_sum) * inv;
+    double u_sq = atomic_load(&((mcts_node *)n)->u_sq_sum) * inv;
     v.visits = visits;
     v.winrate = 0.5 * (1.0 + sign * wl);
-    /* Winrate variance from the backed-up win/loss values, pulled towards the widest (0.25)
-     * by one pseudo-visit so that few visits give a wide bound. */
-    double var = fmax(0.0, wl_sq - wl * wl) / 4.0;
-    var = (var * visits + 0.25) / (visits + 1.0);
-    v.lcb = v.winrate - 1.96 * sqrt(var / visits);
     v.lead = sign * atomic_load(&((mcts_node *)n)->lead_sum) * inv;
     v.score_mean = sign * smean;
     v.score_stdev = sqrt(fmax(0.0, ssq - smean * smean));
-    v.utility = sign * atomic_load(&((mcts_node *)n)->u_sum) * inv;
+    v.utility = sign * u;
+    double radius = lcb_radius(s, visits, u, u_sq);
+    v.utility_lcb = v.utility - radius;
+    /* the same radius in winrate units (win/loss is 1 / range of the utility, and winrate
+     * half of win/loss): for nets without a score, exactly the utility bound as a winrate */
+    v.lcb = v.winrate - 0.5 * radius / utility_range(s);
     return v;
 }
 
-/* Copies n's ownership average (white's view) into out; false when n has none. */
-static bool ownership_of(mcts_node *n, float *out, int len)
+/* Copies n's ownership average (white's view) into mean and its standard deviation per point
+ * into stdev (either may be NULL); false when n has none. */
+static bool ownership_of(mcts_node *n, float *mean, float *stdev, int len)
 {
     bool ok = false;
     while (atomic_flag_test_and_set_explicit(&n->lock, memory_order_acquire))
         ;
     if (n->own_sum && n->own_n > 0) {
-        float inv = 1.0f / (float)n->own_n;
-        for (int i = 0; i < len; i++)
-            out[i] = n->own_sum[i] * inv;
+        double inv = 1.0 / (double)n->own_n;
+        const float *sq = n->own_sum + n->own_area;
+        for (int i = 0; i < len && i < n->own_area; i++) {
+            double m = n->own_sum[i] * inv;
+            if (mean)
+                mean[i] = (float)m;
+            if (stdev)
+                stdev[i] = (float)sqrt(fmax(0.0, sq[i] * inv - m * m));
+        }
         ok = true;
     }
     atomic_flag_clear_explicit(&n->lock, memory_order_release);
@@ -71,11 +107,9 @@ static mcts_node *most_visited_child(mcts_node *n, int *move)
     return best;
 }
 
-/* The root child the search plays without temperature: among the allowed moves with at least
- * lcb_visit_fraction of the most visited one's visits, the highest winrate lower confidence
- * bound (Leela Zero's rule: a move the search barely visited cannot win on a lucky average, and
- * a much visited move whose value collapsed does not win on visits alone); ties and
- * lcb_visit_fraction <= 0 fall back to visits. -1 when no allowed move has visits. */
+/* The root child the search plays without temperature (see use_lcb_for_selection): the most
+ * visited allowed move, unless another allowed move with at least lcb_visit_fraction of its
+ * visits has a strictly better utility lower bound. -1 when no allowed move has visits. */
 static int play_choice(struct mcts_search *s)
 {
     mcts_node *root = s->root;
@@ -91,17 +125,18 @@ static int play_choice(struct mcts_search *s)
             most = i;
         }
     }
-    if (most < 0 || s->p.lcb_visit_fraction <= 0)
+    if (most < 0 || !s->p.use_lcb_for_selection)
         return most;
     int best = most;
-    double best_lcb = view_of(atomic_load(&ch[most].node), me).lcb;
+    double best_lcb = view_of(s, atomic_load(&ch[most].node), me).utility_lcb;
     for (int i = 0; i < n; i++) {
         mcts_node *c = atomic_load(&ch[i].node);
         if (!s->root_allowed[i] || !c)
             continue;
-        node_view v = view_of(c, me);
-        if ((double)v.visits >= s->p.lcb_visit_fraction * (double)most_visits && v.lcb > best_lcb) {
-            best_lcb = v.lcb;
+        node_view v = view_of(s, c, me);
+        if (v.visits > 0 && (double)v.visits >= s->p.lcb_visit_fraction * (double)most_visits &&
+            v.utility_lcb > best_lcb) {
+            best_lcb = v.utility_lcb;
             best = i;
         }
     }
@@ -111,7 +146,7 @@ static int play_choice(struct mcts_search *s)
 typedef struct ranked {
     mcts_move_info info;
     bool allowed, chosen;
-    mcts_node *node;
+    mcts_node *node;         /* NULL: an unvisited move filled in for min_moves */
 } ranked;
 
 static int cmp_ranked(const void *a, const void *b)
@@ -123,7 +158,91 @@ static int cmp_ranked(const void *a, const void *b)
         return x->allowed ? -1 : 1;
     if (x->info.visits != y->info.visits)
         return x->info.visits > y->info.visits ? -1 : 1;
-    return (x->info.lcb < y->info.lcb) - (x->info.lcb > y->info.lcb);
+    if (x->info.lcb != y->info.lcb)
+        return x->info.lcb > y->info.lcb ? -1 : 1;
+    if (x->info.prior != y->info.prior)
+        return x->info.prior > y->info.prior ? -1 : 1;
+    return (x->info.move > y->info.move) - (x->info.move < y->info.move);
+}
+
+static int cmp_prior(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->info.prior != y->info.prior)
+        return x->info.prior > y->info.prior ? -1 : 1;
+    return (x->info.move > y->info.move) - (x->info.move < y->info.move);
+}
+
+/* Appends to r (at *k) the unvisited root moves the root may play, best prior first, until
+ * there are min_moves; their values are the root's as KataGo reports them: utility is the
+ * first-play urgency value and win/loss moves with it. */
+static void fill_unvisited(struct mcts_search *s, const node_view *rv, int min_moves, ranked *r,
+                           int *k)
+{
+    mcts_node *root = s->root;
+    mcts_child *ch = atomic_load_explicit(&root->children, memory_order_acquire);
+    go_color me = s->root_game.board.to_move;
+    bool prepared = s->root_prior_set && s->root_prior;
+    int n = ch ? root->num_children : 0, c = *k;
+    double visited_prior = 0;
+    for (int i = 0; i < n; i++) {
+        mcts_node *node = atomic_load_explicit(&ch[i].node, memory_order_acquire);
+        float prior = prepared ? s->root_prior[i] : ch[i].prior;
+        if (node && atomic_load(&node->visits) > 0) {
+            visited_prior += prior;
+            continue;
+        }
+        if ((prepared && !s->root_allowed[i]) ||
+            mcts_move_filtered(&s->p, ch[i].move, me, 0))
+            continue;
+        mcts_move_info *m = &r[c].info;
+        memset(m, 0, sizeof *m);
+        m->move = ch[i].move;
+        m->prior = prior;
+        r[c].allowed = true;
+        r[c].chosen = false;
+        r[c].node = NULL;
+        c++;
+    }
+    qsort(r + *k, (size_t)(c - *k), sizeof *r, cmp_prior);
+    if (c > min_moves)
+        c = min_moves;
+    double fpu = rv->utility - 2.0 * s->p.root_fpu_reduction * sqrt(visited_prior);
+    double wl = fmin(1.0, fmax(-1.0, 2.0 * rv->winrate - 1.0 + fpu - rv->utility));
+    double radius = zero_visit_radius(s);
+    for (int i = *k; i < c; i++) {
+        mcts_move_info *m = &r[i].info;
+        m->winrate = 0.5 * (1.0 + wl);
+        m->white_winrate = me == GO_WHITE ? m->winrate : 1.0 - m->winrate;
+        m->utility = fpu;
+        m->utility_lcb = fpu - radius;
+        m->lcb = m->winrate - 0.5 * radius / utility_range(s);
+        m->score_lead = rv->lead;
+        m->score_mean = rv->score_mean;
+        m->score_stdev = rv->score_stdev;
+    }
+    *k = c;
+}
+
+/* Makes sure the analysis has its storage for opts. */
+static bool analysis_storage(struct mcts_search *s, const mcts_analysis_opts *opts,
+                             mcts_analysis *out)
+{
+    bool own = s->has_ownership;
+    if (opts->ownership && own && !out->ownership)
+        out->ownership = calloc(NN_MAX_POINTS, sizeof *out->ownership);
+    if (opts->ownership_stdev && own && !out->ownership_stdev)
+        out->ownership_stdev = calloc(NN_MAX_POINTS, sizeof *out->ownership_stdev);
+    if (!out->moves) {
+        out->moves = calloc(NN_MAX_MOVES, sizeof *out->moves);
+        out->cap_moves = out->moves ? NN_MAX_MOVES : 0;
+    }
+    size_t grid = sizeof(float) * NN_MAX_POINTS * NN_MAX_MOVES;
+    if (opts->move_ownership && own && !out->move_ownership_store)
+        out->move_ownership_store = malloc(grid);
+    if (opts->move_ownership_stdev && own && !out->move_ownership_stdev_store)
+        out->move_ownership_stdev_store = malloc(grid);
+    return out->moves != NULL;
 }
 
 bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_analysis *out)
@@ -142,7 +261,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
     if (!root || atomic_load(&root->visits) == 0)
         return false;
     go_color me = out->to_move;
-    node_view rv = view_of(root, me);
+    node_view rv = view_of(s, root, me);
     out->root_visits = rv.visits;
     out->root_winrate = rv.winrate;
     out->root_white_winrate = me == GO_WHITE ? rv.winrate : 1.0 - rv.winrate;
@@ -150,21 +269,17 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
     out->root_score_mean = rv.score_mean;
     out->root_score_stdev = rv.score_stdev;
     out->root_utility = rv.utility;
+    if (!analysis_storage(s, opts, out))
+        return false;
     int area = out->size * out->size;
-    if (opts->ownership && s->has_ownership) {
-        if (!out->ownership)
-            out->ownership = calloc(NN_MAX_POINTS, sizeof *out->ownership);
-        if (out->ownership && !ownership_of(root, out->ownership, area))
-            memset(out->ownership, 0, sizeof(float) * NN_MAX_POINTS);
+    float *own = opts->ownership ? out->ownership : NULL;
+    float *own_sd = opts->ownership_stdev ? out->ownership_stdev : NULL;
+    if ((own || own_sd) && !ownership_of(root, own, own_sd, area)) {
+        if (own)
+            memset(own, 0, sizeof(float) * NN_MAX_POINTS);
+        if (own_sd)
+            memset(own_sd, 0, sizeof(float) * NN_MAX_POINTS);
     }
-    if (!out->moves) {
-        out->moves = calloc(NN_MAX_MOVES, sizeof *out->moves);
-        if (!out->moves)
-            return false;
-        out->cap_moves = NN_MAX_MOVES;
-    }
-    if (opts->move_ownership && s->has_ownership && !out->move_ownership_store)
-        out->move_ownership_store = malloc(sizeof(float) * NN_MAX_POINTS * NN_MAX_MOVES);
     mcts_child *ch = atomic_load_explicit(&root->children, memory_order_acquire);
     int n = ch ? root->num_children : 0;
     ranked *r = malloc(sizeof *r * (size_t)(n > 0 ? n : 1));
@@ -178,7 +293,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         mcts_node *c = atomic_load_explicit(&ch[i].node, memory_order_acquire);
         if (!c || atomic_load(&c->visits) < min_visits)
             continue;
-        node_view v = view_of(c, me);
+        node_view v = view_of(s, c, me);
         mcts_move_info *m = &r[k].info;
         memset(m, 0, sizeof *m);
         m->move = ch[i].move;
@@ -186,6 +301,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         m->winrate = v.winrate;
         m->white_winrate = me == GO_WHITE ? v.winrate : 1.0 - v.winrate;
         m->lcb = v.lcb;
+        m->utility_lcb = v.utility_lcb;
         m->prior = prepared ? s->root_prior[i] : ch[i].prior;
         m->score_lead = v.lead;
         m->score_mean = v.score_mean;
@@ -196,6 +312,8 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         r[k].node = c;
         k++;
     }
+    if (opts->min_moves > k)
+        fill_unvisited(s, &rv, opts->min_moves, r, &k);
     qsort(r, (size_t)k, sizeof *r, cmp_ranked);
     if (opts->max_moves > 0 && k > opts->max_moves)
         k = opts->max_moves;
@@ -208,17 +326,21 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         m->pv_len = 1;
         mcts_node *node = r[i].node;
         int move;
-        while (m->pv_len < pv_cap && (node = most_visited_child(node, &move))) {
+        while (node && m->pv_len < pv_cap && (node = most_visited_child(node, &move))) {
             m->pv[m->pv_len] = move;
             m->pv_visits[m->pv_len] = atomic_load(&node->visits);
             m->pv_len++;
         }
-        m->ownership = NULL;
-        if (opts->move_ownership && out->move_ownership_store) {
-            float *own = out->move_ownership_store + (size_t)i * NN_MAX_POINTS;
-            if (ownership_of(r[i].node, own, area))
-                m->ownership = own;
-        }
+        /* an unvisited move shows the root's ownership, as it shows the root's scores */
+        mcts_node *from = r[i].node ? r[i].node : root;
+        float *mo = NULL, *msd = NULL;
+        if (opts->move_ownership && out->move_ownership_store)
+            mo = out->move_ownership_store + (size_t)i * NN_MAX_POINTS;
+        if (opts->move_ownership_stdev && out->move_ownership_stdev_store)
+            msd = out->move_ownership_stdev_store + (size_t)i * NN_MAX_POINTS;
+        bool has = (mo || msd) && ownership_of(from, mo, msd, area);
+        m->ownership = has ? mo : NULL;
+        m->ownership_stdev = has ? msd : NULL;
     }
     out->num_moves = k;
     free(r);
@@ -230,6 +352,8 @@ void mcts_analysis_free(mcts_analysis *a)
     free(a->moves);
     free(a->ownership);
     free(a->move_ownership_store);
+    free(a->ownership_stdev);
+    free(a->move_ownership_stdev_store);
     memset(a, 0, sizeof *a);
 }
 
@@ -285,7 +409,7 @@ int mcts_choose_move(mcts_search *s)
         }
     }
     if (s->p.resign_threshold >= 0 && atomic_load(&root->visits) >= s->p.resign_min_visits) {
-        node_view rv = view_of(root, me), bv = view_of(atomic_load(&ch[best].node), me);
+        node_view rv = view_of(s, root, me), bv = view_of(s, atomic_load(&ch[best].node), me);
         if (rv.winrate < s->p.resign_threshold && bv.winrate < s->p.resign_threshold)
             return MCTS_RESIGN;
     }

@@ -47,13 +47,16 @@ struct mcts_node {
     _Atomic int state;                 /* MCTS_UNEXPANDED / EXPANDING / EXPANDED */
     _Atomic int visits;
     _Atomic int vloss;                 /* descents in flight through this node */
-    _Atomic double u_sum, u_sq_sum, wl_sum, wl_sq_sum, lead_sum, smean_sum, ssq_sum;
+    _Atomic double u_sum, u_sq_sum, wl_sum, lead_sum, smean_sum, ssq_sum;
     int num_children;
     _Atomic(mcts_child *) children;    /* legal moves in board order, then pass; set before
                                           state becomes EXPANDED */
     mcts_eval *terminal;               /* the game ended here: the value every visit backs up */
-    float *own_sum;                    /* root and root children only: ownership sums */
+    /* Root and root children only: 2 * own_area floats, the ownership sums per point, then the
+     * sums of their squares (for the standard deviation). A tree holds one board size. */
+    float *own_sum;
     int own_n;                         /* backups counted in own_sum */
+    int own_area;                      /* points per half of own_sum */
 };
 
 /* Network cache: a two-way set-associative table, each entry under its own spinlock. Ownership is kept as
@@ -150,7 +153,7 @@ void mcts_node_add(mcts_node *n, const mcts_eval *e, const float *own_white, int
 bool mcts_node_expand(struct mcts_search *s, mcts_node *n, const go_game *g, const float *policy);
 /* The child node of c, made when missing (NULL when over the memory bound). */
 mcts_node *mcts_child_node(struct mcts_search *s, mcts_child *c);
-/* Ownership sums for n (root or root child), made when missing. */
+/* Ownership sums for n (root or root child) on the root's board, made when missing. */
 bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n);
 double mcts_now_s(void);
 
@@ -158,6 +161,8 @@ double mcts_now_s(void);
 /* The score utility of a leaf (white's view) with the search's centre and board. */
 double mcts_score_utility(const struct mcts_search *s, double score_mean, double score_sq,
                           int size);
+/* Whether the avoid/allow lists keep `mover` from `move` at ply (0 = the root's move). */
+bool mcts_move_filtered(const mcts_params *p, int move, go_color mover, int ply);
 /* Fills e from a network (or cached) result. */
 void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts_eval *e);
 /* Evaluates g once (cache first) with context ctx. Returns false with a message on failure. */

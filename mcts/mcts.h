@@ -20,9 +20,15 @@
  *    already claimed (by any thread) is a collision: that descent is undone, so no leaf is
  *    evaluated twice. Visit limits are exact: playouts are claimed from one atomic budget.
  *  - Values: every node sums leaf values in white's view (win-loss, KataGo utility = win-loss +
- *    static and dynamic score utility, score lead, score mean and mean square); selection turns
- *    them to the mover's view, with Q in winrate units so c_puct means what it does in Leela
- *    Zero. Ownership is summed only at the root and its children.
+ *    static and dynamic score utility and its square, score lead, score mean and mean square);
+ *    selection turns them to the mover's view, with Q in winrate units so c_puct means what it
+ *    does in Leela Zero. Ownership and its square are summed only at the root and its
+ *    children (mean and standard deviation per point, KataGo's ownership and ownershipStdev).
+ *  - Move choice: KataGo's useLcbForSelection. A lower confidence bound on each root move's
+ *    utility (mean - lcb_stdevs * standard error, the variance pulled towards the widest the
+ *    utility range allows while there are few visits); among the moves with at least
+ *    lcb_visit_fraction of the most visited move's visits, the best bound is played. The lcb
+ *    and utility_lcb of an analysis are these bounds, so its first move is the one played.
  *  - Cache: network results keyed by position (stones, side, ko, last 8 moves, komi, rules) and
  *    symmetry; the symmetry is a pseudo-random function of position and seed, so a position is
  *    always looked up under the symmetry it was evaluated with. Two-way buckets, bounded.
@@ -100,13 +106,19 @@ typedef struct mcts_params {
     double dirichlet_alpha;
     double dirichlet_eps;
     /* Move choice by visits^(1/temperature) while the game has fewer than temperature_moves
-     * moves (temperature 0, the default: no randomness, see lcb_visit_fraction). */
+     * moves (temperature 0, the default: no randomness, see use_lcb_for_selection). */
     double temperature;
     int temperature_moves;
-    /* Without temperature the move played is the best winrate lower confidence bound among
-     * moves with at least this fraction of the most visited move's visits (Leela Zero 0.1);
-     * 0 plays the most visited move. */
+    /* Without temperature, KataGo's useLcbForSelection (on by default): the move played is the
+     * one of best utility lower confidence bound among the moves with at least
+     * lcb_visit_fraction of the most visited move's visits (KataGo's minVisitPropForLCB 0.15),
+     * the most visited move unless another's bound is strictly better. Off: the most visited
+     * move. The bound is utility - lcb_stdevs * stderr (KataGo's lcbStdevs 5): a barely visited
+     * move cannot win on a lucky average, and a much visited move whose value collapsed late
+     * does not win on visits alone. */
+    bool use_lcb_for_selection;
     double lcb_visit_fraction;
+    double lcb_stdevs;
     /* Resign when the side to move's winrate (root and best move) is below this; negative
      * (default -1) never resigns, which teaching modes rely on. */
     double resign_threshold;
@@ -192,11 +204,19 @@ void mcts_clear_cache(mcts_search *s);
 
 /* What an analysis holds. */
 typedef struct mcts_analysis_opts {
-    int max_moves;          /* report at most this many moves (0: all visited moves) */
+    int max_moves;          /* report at most this many moves (0: all visited moves); applied
+                               after min_moves, so it wins when smaller */
+    /* Report at least this many moves where the root has them (kata-analyze / lz-analyze
+     * minmoves): after the visited moves come unvisited root moves the root may play, by
+     * prior, with 0 visits and, as KataGo reports them, the root's values except utility (the
+     * first-play urgency value) and winrate (the root's moved by the same amount). */
+    int min_moves;
     int64_t min_visits;     /* report moves with at least this many visits (0 means 1) */
     bool ownership;         /* fill the root's ownership (KataGo nets) */
+    bool ownership_stdev;   /* and its standard deviation per point (KataGo's ownershipStdev) */
     bool move_ownership;    /* and each reported move's ownership (KataGo's movesOwnership),
-                               averaged over the move's subtree */
+                               averaged over the move's subtree (an unvisited move: the root's) */
+    bool move_ownership_stdev;   /* and its standard deviation (movesOwnershipStdev) */
     int pv_len;             /* longest pv (0: MCTS_MAX_PV) */
 } mcts_analysis_opts;
 
@@ -215,7 +235,11 @@ typedef struct mcts_move_info {
     int64_t visits;
     double winrate;          /* to move's view, [0, 1] */
     double white_winrate;
-    double lcb;              /* to move's winrate lower confidence bound (may fall below 0) */
+    double lcb;              /* to move's winrate lower confidence bound (may fall below 0):
+                                winrate less the utility bound's radius in winrate units (as
+                                KataGo reports it to lz-analyze); for Leela Zero nets exactly
+                                utility_lcb as a winrate */
+    double utility_lcb;      /* to move's utility lower bound, what the move choice compares */
     double prior;            /* policy prior after noise and legality masking */
     double score_lead;       /* to move's view, points (KataGo scoreLead) */
     double score_mean;       /* to move's view (KataGo scoreMean = selfplay score) */
@@ -227,6 +251,7 @@ typedef struct mcts_move_info {
     int64_t pv_visits[MCTS_MAX_PV];    /* visits of each pv node */
     const float *ownership;  /* move_ownership: NN_MAX_POINTS values [y*size+x], white's view;
                                 NULL otherwise or for nets without ownership */
+    const float *ownership_stdev;   /* move_ownership_stdev: the same layout, NULL likewise */
 } mcts_move_info;
 
 typedef struct mcts_analysis {
@@ -242,14 +267,18 @@ typedef struct mcts_analysis {
     bool has_score, has_ownership;
     int num_moves;
     mcts_move_info *moves;   /* the move mcts_choose_move would play without temperature first,
-                                then by visits, then lcb (moves the root may not play, such as
-                                a pass the pass policy forbids, after those it may) */
+                                then by visits, then lcb, then prior (min_moves' unvisited moves
+                                last of the moves the root may play; moves it may not, such as a
+                                pass the pass policy forbids, after all those) */
     float *ownership;        /* root's averaged ownership (opts.ownership), white's view */
+    float *ownership_stdev;  /* its standard deviation per point (opts.ownership_stdev):
+                                sqrt(E[o^2] - E[o]^2) over the backed-up evaluations */
     int64_t playouts;        /* made by the last / current run */
     double elapsed_s;        /* of the last / current run */
     /* storage, managed by mcts_analysis_get / mcts_analysis_free */
     int cap_moves;
     float *move_ownership_store;
+    float *move_ownership_stdev_store;
 } mcts_analysis;
 
 /* Progress callback for interval output: called on the thread that called mcts_run, with an
@@ -277,7 +306,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
 void mcts_analysis_free(mcts_analysis *a);
 
 /* The move to play from the finished search, for the side to move at the root: the allowed
- * move of best lower confidence bound among the much visited ones (see lcb_visit_fraction), or
+ * move of best lower confidence bound among the much visited ones (use_lcb_for_selection), or
  * one drawn by visits^(1/T) under temperature; GO_PASS when the pass policy allows it and the
  * search prefers it, when nothing else is allowed or the game is over; MCTS_RESIGN under the
  * resign policy. Searches nothing, except that with no search done it evaluates the root once

@@ -28,7 +28,9 @@ mcts_params mcts_params_default(void)
         .dirichlet_eps = 0.0,
         .temperature = 0.0,
         .temperature_moves = 0,
-        .lcb_visit_fraction = 0.1,
+        .use_lcb_for_selection = true,
+        .lcb_visit_fraction = 0.15,
+        .lcb_stdevs = 5.0,
         .resign_threshold = -1.0,
         .resign_min_visits = 500,
         .pass_policy = MCTS_PASS_SAFE,
@@ -44,7 +46,7 @@ mcts_params mcts_params_default(void)
     };
 }
 
-typedef enum { P_DOUBLE, P_INT, P_INT64, P_U64, P_PASS, P_ACTION } param_kind;
+typedef enum { P_DOUBLE, P_INT, P_INT64, P_U64, P_BOOL, P_PASS, P_ACTION } param_kind;
 
 typedef struct param_entry {
     mcts_param_info info;
@@ -83,8 +85,12 @@ static const param_entry table[] = {
      "chosenMoveTemperature", P_DOUBLE, F(temperature), 0, 100},
     {{"temperature_moves", "int", "apply the temperature for the game's first N moves"},
      NULL, P_INT, F(temperature_moves), 0, 100000},
-    {{"lcb_visit_fraction", "double", "play the best LCB among moves with this share of visits"},
-     NULL, P_DOUBLE, F(lcb_visit_fraction), 0, 1},
+    {{"use_lcb_for_selection", "bool", "play the best utility LCB among much visited moves"},
+     "useLcbForSelection", P_BOOL, F(use_lcb_for_selection), 0, 1},
+    {{"lcb_visit_fraction", "double", "share of the top visits a move needs to win on LCB"},
+     "minVisitPropForLCB", P_DOUBLE, F(lcb_visit_fraction), 0, 1},
+    {{"lcb_stdevs", "double", "standard errors below the mean utility of the LCB (KataGo 5)"},
+     "lcbStdevs", P_DOUBLE, F(lcb_stdevs), 0, 100},
     {{"resign_threshold", "double", "resign below this winrate (negative: never)"},
      "resignThreshold", P_DOUBLE, F(resign_threshold), -1, 1},
     {{"resign_min_visits", "int64", "root visits needed before resigning"},
@@ -166,6 +172,16 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
         return true;
     }
     char *field = (char *)p + e->offset;
+    if (e->kind == P_BOOL) {
+        bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
+        if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
+            snprintf(err, (size_t)err_len, "%s: %s: expected true or false, got '%s'", __func__,
+                     e->info.name, value);
+            return false;
+        }
+        *(bool *)field = on;
+        return true;
+    }
     if (e->kind == P_PASS) {
         for (int i = 0; i < 3; i++)
             if (strcasecmp(value, pass_names[i]) == 0) {
@@ -220,6 +236,7 @@ bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
     case P_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
     case P_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
     case P_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
+    case P_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
     case P_PASS: snprintf(buf, (size_t)len, "%s", pass_names[*(const mcts_pass_policy *)field]);
         break;
     case P_ACTION: snprintf(buf, (size_t)len, "%d", p->num_avoid + p->num_allow); break;

@@ -68,7 +68,7 @@ bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g, dou
         atomic_fetch_add(&s->cache_hits, 1);
         return true;
     }
-    nn_query q = {g, sym, optimism};
+    nn_query q = {.game = g, .symmetry = sym, .policy_optimism = optimism};
     if (!nn_eval(ctx, 1, &q, r, err, err_len))
         return false;
     mcts_result_canonical(r);
@@ -102,7 +102,7 @@ static void final_eval(const struct mcts_search *s, const go_game *g, mcts_eval 
 
 /* ---------------------------------------------------------------- selection */
 
-static bool filtered(const mcts_params *p, int move, go_color mover, int ply)
+bool mcts_move_filtered(const mcts_params *p, int move, go_color mover, int ply)
 {
     int depth = ply / 2 + 1;   /* the mover's move number counted from the root */
     for (int i = 0; i < p->num_avoid; i++)
@@ -155,7 +155,7 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
             q = 0.5 * (sign * atomic_load_explicit(&c->u_sum, memory_order_relaxed) - cvl) /
                 (cv + cvl);
         double v = q + p->c_puct * prior * sqrt_n / (1.0 + cv + cvl);
-        if (use_filters && filtered(p, ch[i].move, mover, ply)) {
+        if (use_filters && mcts_move_filtered(p, ch[i].move, mover, ply)) {
             if (v > fallback_v) {
                 fallback_v = v;
                 fallback = i;
@@ -284,7 +284,7 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
                 return ok ? DESCENT_DONE : DESCENT_FAILED;
             }
             w->keys[slot] = key;
-            w->queries[slot] = (nn_query){g, sym, opt};
+            w->queries[slot] = (nn_query){.game = g, .symmetry = sym, .policy_optimism = opt};
             return DESCENT_QUEUED;
         }
         if (st == MCTS_EXPANDING || len >= MCTS_MAX_PATH) {

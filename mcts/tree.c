@@ -61,7 +61,7 @@ void mcts_node_free_tree(struct mcts_search *s, mcts_node *n)
         tree_release(s, ch, sizeof *ch * (size_t)n->num_children);
     }
     tree_release(s, n->terminal, sizeof *n->terminal);
-    tree_release(s, n->own_sum, sizeof(float) * NN_MAX_POINTS);
+    tree_release(s, n->own_sum, sizeof(float) * 2 * (size_t)n->own_area);
     tree_release(s, n, sizeof *n);
     atomic_fetch_sub_explicit(&s->tree_nodes, 1, memory_order_relaxed);
 }
@@ -79,13 +79,15 @@ void mcts_node_add(mcts_node *n, const mcts_eval *e, const float *own_white, int
     add_double(&n->u_sum, e->utility);
     add_double(&n->u_sq_sum, e->utility * e->utility);
     add_double(&n->wl_sum, e->wl);
-    add_double(&n->wl_sq_sum, e->wl * e->wl);
     add_double(&n->lead_sum, e->lead);
     add_double(&n->smean_sum, e->score_mean);
     add_double(&n->ssq_sum, e->score_sq);
     if (n->own_sum && own_white) {
-        for (int i = 0; i < own_len; i++)
+        float *sq = n->own_sum + n->own_area;
+        for (int i = 0; i < own_len && i < n->own_area; i++) {
             n->own_sum[i] += own_white[i];
+            sq[i] += own_white[i] * own_white[i];
+        }
         n->own_n++;
     }
     /* the visit is published last so that a reader seeing it also sees the sums */
@@ -97,13 +99,15 @@ bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n)
 {
     if (n->own_sum)
         return true;
-    float *own = tree_alloc(s, sizeof(float) * NN_MAX_POINTS);
+    int area = s->root_game.board.size * s->root_game.board.size;
+    float *own = tree_alloc(s, sizeof(float) * 2 * (size_t)area);
     if (!own)
         return false;
     while (atomic_flag_test_and_set_explicit(&n->lock, memory_order_acquire))
         ;
     n->own_sum = own;
     n->own_n = 0;
+    n->own_area = area;
     atomic_flag_clear_explicit(&n->lock, memory_order_release);
     return true;
 }

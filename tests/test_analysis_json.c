@@ -1,10 +1,11 @@
 /* tests/test_analysis_json.c -- `shido analysis` (KataGo's JSON analysis protocol) through the
- * real binary over pipes, as KaTrain drives it: several queries with analyzeTurns, ownership,
- * policy, avoidMoves and overrideSettings; bad queries and a malformed line answered with
- * per-query errors while later queries still answer; query_version; terminate stopping a
- * running query; end of input ending the process with status 0; malformed, deeply nested and
- * over-long lines; the query checks without a network (shido_analysis_check). Responses are
- * parsed with cJSON and their fields, types and values checked. 9x9, a few visits, one thread. */
+ * real binary over pipes, as KaTrain drives it: several queries with analyzeTurns, ownership
+ * and its standard deviation, policy, avoidMoves and overrideSettings; bad queries and a
+ * malformed line answered with per-query errors while later queries still answer;
+ * query_version; terminate stopping a running query; end of input ending the process with
+ * status 0; malformed, deeply nested and over-long lines; the query checks without a network
+ * (shido_analysis_check). Responses are parsed with cJSON and their fields, types and values
+ * checked. 9x9, a few visits, one thread. */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -269,6 +270,57 @@ START_TEST(test_katrain_session)
 }
 END_TEST
 
+/* A size x size array of standard deviations in [0, 1]; returns the largest. */
+static double check_stdev_grid(const cJSON *a, int size)
+{
+    ck_assert_msg(cJSON_IsArray(a) && cJSON_GetArraySize(a) == size * size, "ownershipStdev");
+    double most = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, a)
+    {
+        ck_assert(cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 1.0001);
+        most = fmax(most, v->valuedouble);
+    }
+    return most;
+}
+
+/* includeOwnershipStdev and includeMovesOwnershipStdev (KataGo's fields, no warning): the
+ * root's "ownershipStdev" and each move's, per point in [0, 1], somewhere above 0 at the root
+ * (the search's evaluations disagree somewhere); absent when not asked for. */
+START_TEST(test_ownership_stdev)
+{
+    engine e;
+    start(&e);
+    send_line(&e, "{\"id\":\"S\",\"moves\":[[\"B\",\"E5\"]],\"rules\":\"chinese\",\"komi\":7,"
+                  "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":24,\"includeOwnership\":true,"
+                  "\"includeOwnershipStdev\":true,\"includeMovesOwnership\":true,"
+                  "\"includeMovesOwnershipStdev\":true}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "S");
+    ck_assert_msg(!field(r, "warning"), "a warning for a KataGo field");
+    static const char *const stones[] = {"E5"};
+    check_result(r, 9, true, false, true, stones, 1);
+    ck_assert(check_stdev_grid(field(r, "ownershipStdev"), 9) > 0.001);
+    const cJSON *m;
+    cJSON_ArrayForEach(m, field(r, "moveInfos"))
+    {
+        check_stdev_grid(field(m, "ownershipStdev"), 9);
+    }
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"T\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"maxVisits\":8,\"includeMovesOwnership\":true}");
+    r = must_next(&e);
+    expect_id(r, "T");
+    ck_assert_ptr_null(field(r, "ownershipStdev"));
+    cJSON_ArrayForEach(m, field(r, "moveInfos"))
+    {
+        ck_assert_ptr_null(field(m, "ownershipStdev"));
+    }
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
 /* reportDuringSearchEvery gives isDuringSearch responses; terminate stops the running query
  * (its last response comes with isDuringSearch false) and the queued turns report noResults;
  * a later query still answers; the end of input ends the process with status 0. */
@@ -460,6 +512,7 @@ static Suite *analysis_json_suite(void)
     TCase *tc = tcase_create("binary");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_katrain_session);
+    tcase_add_test(tc, test_ownership_stdev);
     tcase_add_test(tc, test_terminate);
     tcase_add_test(tc, test_malformed_lines);
     tcase_add_test(tc, test_check_without_network);

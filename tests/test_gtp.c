@@ -2,7 +2,6 @@
  * through gtp_engine_handle_line / gtp_engine_run, and once through the real `shido gtp` binary
  * over a pipe. */
 #include <check.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,8 @@
 #include "go/playout.h"
 #include "go/sgf.h"
 #include "tools/gtp.h"
+
+#include "tests/shido_pipe.h"
 
 #define DATA_GTP SHIDO_TEST_DATA "/gtp"
 #define MEIJIN SHIDO_SHARED_DIR "/games/meijin31-title-game2.sgf"
@@ -732,60 +733,12 @@ START_TEST(test_random_lines)
 }
 END_TEST
 
-static char *read_all(int fd)
-{
-    size_t cap = 4096, len = 0;
-    char *s = malloc(cap);
-    for (;;) {
-        if (len + 1024 > cap)
-            s = realloc(s, cap *= 2);
-        ssize_t r = read(fd, s + len, cap - len - 1);
-        if (r <= 0)
-            break;
-        len += (size_t)r;
-    }
-    s[len] = 0;
-    return s;
-}
-
-static char *slurp(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    ck_assert_msg(fd >= 0, "cannot open %s", path);
-    char *s = read_all(fd);
-    close(fd);
-    return s;
-}
-
-/* Runs `shido subcommand` in the data folder (so relative paths in scripts resolve there) with
- * stdin from in_path. Returns its stdout (malloc'd); *err gets its stderr (malloc'd; it goes
- * through a file, so a chatty stderr cannot block the child) and *status its wait status. */
+/* Runs `shido subcommand` to its end in the data folder (so relative paths in scripts resolve
+ * there) with stdin from in_path: its stdout, stderr (both malloc'd) and wait status. */
 static char *run_shido(const char *subcommand, const char *in_path, char **err, int *status)
 {
-    char err_path[] = "/tmp/shido-test-gtp-stderr-XXXXXX";
-    int err_fd = mkstemp(err_path);
-    int out_pipe[2];
-    ck_assert_int_ge(err_fd, 0);
-    ck_assert_int_eq(pipe(out_pipe), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int in = open(in_path, O_RDONLY);
-        if (in < 0 || dup2(in, 0) < 0 || dup2(out_pipe[1], 1) < 0 || dup2(err_fd, 2) < 0 ||
-            chdir(DATA_GTP) != 0)
-            _exit(127);
-        close(out_pipe[0]);
-        execl(SHIDO_BINARY, SHIDO_BINARY, subcommand, (char *)NULL);
-        _exit(127);
-    }
-    close(out_pipe[1]);
-    close(err_fd);
-    char *out = read_all(out_pipe[0]);
-    close(out_pipe[0]);
-    ck_assert_int_eq(waitpid(pid, status, 0), pid);
-    *err = slurp(err_path);
-    unlink(err_path);
-    return out;
+    const char *args[] = {subcommand, NULL};
+    return pipe_run(args, in_path, DATA_GTP, err, status);
 }
 
 /* The real binary, stdin from a script that ends without quit: the transcript is exact, stderr
@@ -796,7 +749,7 @@ START_TEST(test_binary_over_pipe)
     int status;
     char *out = run_shido("gtp", DATA_GTP "/session.gtp", &err, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
-    char *want = slurp(DATA_GTP "/session.out");
+    char *want = pipe_read_file(DATA_GTP "/session.out");
     ck_assert_str_eq(out, want);
     for (char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
         ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),

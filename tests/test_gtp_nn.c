@@ -3,16 +3,16 @@
  * own gtp commands are replayed, and every number of the kata-raw-nn reply is compared with
  * KataGo's and Leela Zero's outputs in ../shared/vectors. */
 #include <check.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "tests/vectors.h"
 #include "tools/gtp.h"
+
+#include "tests/shido_pipe.h"
 
 #define WEIGHTS SHIDO_SHARED_DIR "/weights/"
 #define VECTORS SHIDO_SHARED_DIR "/vectors/"
@@ -418,28 +418,13 @@ START_TEST(test_configure)
 }
 END_TEST
 
-/* Runs the real binary with args and stdin from /dev/null; returns its stderr (malloc'd). */
-static char *run_binary(char *const *args, int *status)
+/* Runs the real binary with args (without argv[0]) and stdin from /dev/null; returns its stderr
+ * (malloc'd). */
+static char *run_binary(const char *const *args, int *status)
 {
-    char err_path[] = "/tmp/shido-test-gtp-nn-XXXXXX";
-    int err_fd = mkstemp(err_path);
-    ck_assert_int_ge(err_fd, 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int in = open("/dev/null", O_RDWR);
-        if (in < 0 || dup2(in, 0) < 0 || dup2(in, 1) < 0 || dup2(err_fd, 2) < 0)
-            _exit(127);
-        execv(SHIDO_BINARY, args);
-        _exit(127);
-    }
-    ck_assert_int_eq(waitpid(pid, status, 0), pid);
-    char *text = calloc(1, 4096);
-    ck_assert(lseek(err_fd, 0, SEEK_SET) == 0);
-    ck_assert(read(err_fd, text, 4095) >= 0);
-    close(err_fd);
-    unlink(err_path);
-    return text;
+    char *err;
+    free(pipe_run(args, "/dev/null", NULL, &err, status));
+    return err;
 }
 
 static void assert_no_gtp_lines(const char *err)
@@ -452,7 +437,7 @@ static void assert_no_gtp_lines(const char *err)
 START_TEST(test_binary_bad_weights)
 {
     int status;
-    char *bad[] = {SHIDO_BINARY, "gtp", "--weights", "/nonexistent/shido/net.bin.gz", NULL};
+    const char *bad[] = {"gtp", "--weights", "/nonexistent/shido/net.bin.gz", NULL};
     char *err = run_binary(bad, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
     ck_assert_msg(strstr(err, "cannot load network") &&
@@ -460,14 +445,14 @@ START_TEST(test_binary_bad_weights)
                   "%s", err);
     assert_no_gtp_lines(err);
     free(err);
-    char *foreign[] = {SHIDO_BINARY, "gtp", "-w", LZ_B4C32, "-w",
-                       SHIDO_TEST_DATA "/gtp/session.gtp", NULL};
+    const char *foreign[] = {"gtp", "-w", LZ_B4C32, "-w", SHIDO_TEST_DATA "/gtp/session.gtp",
+                             NULL};
     err = run_binary(foreign, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
     ck_assert_msg(strstr(err, "unknown network format"), "%s", err);
     assert_no_gtp_lines(err);
     free(err);
-    char *usage[] = {SHIDO_BINARY, "gtp", "--frobnicate", NULL};
+    const char *usage[] = {"gtp", "--frobnicate", NULL};
     err = run_binary(usage, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
     ck_assert_msg(strstr(err, "--frobnicate") && strstr(err, "usage"), "%s", err);

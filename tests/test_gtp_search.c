@@ -1,10 +1,11 @@
 /* tests/test_gtp_search.c -- the search and analysis commands of `shido gtp` through the real
  * binary over pipes, as Sabaki, Lizzie and LizGoban drive it: their start-up probes, lz-analyze
  * and kata-analyze streams (every line parsed: keys in order, integers vs floats, pv last for
- * lz, ownership counts, the blank line that ends a stream when a new command arrives, then that
- * command's answer), genmove and the genmove_analyze variants, parameters, scoring, the clock,
- * and a clean exit when stdin closes. 9x9 with the KataGo net and a few visits; the Leela Zero
- * net (19x19 only) with a few visits. */
+ * lz, ownership and ownership stdev counts, minmoves' unvisited moves, the blank line that ends a
+ * stream when a new command arrives, then that command's answer), genmove and the
+ * genmove_analyze variants, parameters, scoring, the clock, and a clean exit when stdin closes.
+ * 9x9 with the KataGo net and a few visits; the Leela Zero net (19x19 only) with a few visits,
+ * its passes at the end of a game included. */
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
@@ -155,7 +156,7 @@ static bool is_vertex(const char *t, int size)
 
 /* What a parsed analysis line held. */
 typedef struct line_info {
-    int moves;
+    int moves, unvisited;   /* unvisited: minmoves' fill, 0 visits, after every visited move */
     long long visits_sum, root_visits;
     bool has_root, has_ownership, has_stdev;
     char first_move[8];
@@ -163,6 +164,7 @@ typedef struct line_info {
 
 typedef struct kata_keys {
     bool pv_visits, pv_edge_visits, moves_ownership, root_info, ownership, ownership_stdev;
+    bool moves_ownership_stdev;
 } kata_keys;
 
 static char **tokens(char *line, int *n)
@@ -178,15 +180,27 @@ static char **tokens(char *line, int *n)
     return t;
 }
 
-/* Checks n values of floats in [-1, 1] at t[*i], advancing *i. */
-static void check_grid(char **t, int n_tok, int *i, int count, const char *what)
+/* Checks n values of floats in [lo, 1] at t[*i], advancing *i (ownership from -1, its standard
+ * deviation from 0). */
+static void check_grid(char **t, int n_tok, int *i, int count, const char *what, double lo)
 {
     for (int k = 0; k < count; k++, (*i)++) {
         ck_assert_msg(*i < n_tok, "%s: %d values, want %d", what, k, count);
         ck_assert_msg(is_float(t[*i]), "%s value '%s'", what, t[*i]);
         double v = atof(t[*i]);
-        ck_assert_msg(v >= -1.0001 && v <= 1.0001, "%s value %g", what, v);
+        ck_assert_msg(v >= lo - 1e-4 && v <= 1.0001, "%s value %g", what, v);
     }
+}
+
+/* A candidate's visits: minmoves' unvisited moves (0) come after all visited ones. */
+static void count_visits(line_info *li, long long v)
+{
+    ck_assert_int_ge(v, 0);
+    if (v == 0)
+        li->unvisited++;
+    else
+        ck_assert_msg(li->unvisited == 0, "visited move after an unvisited one");
+    li->visits_sum += v;
 }
 
 /* An lz-analyze line: info move V visits N winrate W prior P lcb L order K pv V... repeated;
@@ -213,10 +227,8 @@ static line_info parse_lz_line(const char *text, int size)
             long long v = atoll(t[i + 1]);
             if (k >= 1 && k <= 3)
                 ck_assert_msg(v >= 0 && v <= 10000, "%s %lld", keys[k], v);
-            if (k == 0) {
-                ck_assert_int_ge(v, 1);
-                li.visits_sum += v;
-            }
+            if (k == 0)
+                count_visits(&li, v);
             if (k == 4)
                 ck_assert_int_eq(v, li.moves);
         }
@@ -265,7 +277,7 @@ static line_info parse_kata_line(const char *text, int size, kata_keys want)
             if (k == 3 || k == 8)
                 ck_assert_msg(v >= 0 && v <= 1, "%s %g", keys[k], v);
             if (k == 0)
-                li.visits_sum += (long long)v;
+                count_visits(&li, (long long)v);
             if (k == 4)
                 score_mean = v;
             if (k == 6)   /* KataGo's scoreMean is the lead */
@@ -293,7 +305,13 @@ static line_info parse_kata_line(const char *text, int size, kata_keys want)
         if (want.moves_ownership) {
             ck_assert_msg(i < n && !strcmp(t[i], "movesOwnership"), "want movesOwnership");
             i++;
-            check_grid(t, n, &i, size * size, "movesOwnership");
+            check_grid(t, n, &i, size * size, "movesOwnership", -1);
+        }
+        if (want.moves_ownership_stdev) {
+            ck_assert_msg(i < n && !strcmp(t[i], "movesOwnershipStdev"),
+                          "want movesOwnershipStdev");
+            i++;
+            check_grid(t, n, &i, size * size, "movesOwnershipStdev", 0);
         }
         li.moves++;
     }
@@ -318,13 +336,13 @@ static line_info parse_kata_line(const char *text, int size, kata_keys want)
     if (want.ownership) {
         ck_assert_msg(i < n && !strcmp(t[i], "ownership"), "want ownership");
         i++;
-        check_grid(t, n, &i, size * size, "ownership");
+        check_grid(t, n, &i, size * size, "ownership", -1);
         li.has_ownership = true;
     }
     if (want.ownership_stdev) {
         ck_assert_msg(i < n && !strcmp(t[i], "ownershipStdev"), "want ownershipStdev");
         i++;
-        check_grid(t, n, &i, size * size, "ownershipStdev");
+        check_grid(t, n, &i, size * size, "ownershipStdev", 0);
         li.has_stdev = true;
     }
     ck_assert_msg(i == n, "trailing '%s'", i < n ? t[i] : "");
@@ -375,6 +393,32 @@ static char *stream(engine *e, const char *command, int lines, const char *next,
 }
 
 static const kata_keys no_keys = {0};
+
+/* Starts an analysis command, returns its first info line (malloc'd) and ends the stream with
+ * `stop`. */
+static char *one_line(engine *e, const char *command)
+{
+    send_line(e, command);
+    char *l = read_line(e);
+    ck_assert_msg(l && !strcmp(l, "="), "%s: first line '%s'", command, l ? l : "(eof)");
+    free(l);
+    char *first = read_line(e);
+    ck_assert_msg(first && !strncmp(first, "info ", 5), "%s: '%s'", command,
+                  first ? first : "(eof)");
+    send_line(e, "stop");
+    for (;;) {
+        l = read_line(e);
+        ck_assert_ptr_nonnull(l);
+        bool blank = !*l;
+        free(l);
+        if (blank)
+            break;
+    }
+    char *r = read_reply(e);
+    ck_assert_str_eq(r, "=");
+    free(r);
+    return first;
+}
 
 /* ---- tests -------------------------------------------------------------------------------- */
 
@@ -428,10 +472,10 @@ START_TEST(test_kata_analyze_stream)
     engine e;
     start_kata(&e, "16");
     expect_ok(&e, "play b E5");
-    kata_keys all = {true, true, true, true, true, true};
+    kata_keys all = {true, true, true, true, true, true, true};
     char *r = stream(&e,
                      "kata-analyze interval 10 ownership true ownershipStdev true movesOwnership "
-                     "true pvVisits true pvEdgeVisits true rootInfo true",
+                     "true movesOwnershipStdev true pvVisits true pvEdgeVisits true rootInfo true",
                      2, "play w C3", 9, 1, all);
     ck_assert_str_eq(r, "=");
     free(r);
@@ -469,6 +513,26 @@ START_TEST(test_kata_analyze_stream)
     r = read_reply(&e);
     ck_assert_str_eq(r, "=");
     free(r);
+    /* minmoves: every move black may play (79: E5 and C3 are taken, and passing is not allowed
+     * while neutral points can be filled), the unvisited ones last with 0 visits; maxmoves cuts
+     * after the fill; lz-analyze too. */
+    kata_keys sd = {.moves_ownership = true, .moves_ownership_stdev = true,
+                    .ownership_stdev = true};
+    l = one_line(&e, "kata-analyze b 5 minmoves 100 movesOwnership true movesOwnershipStdev "
+                     "true ownershipStdev true");
+    line_info li = parse_kata_line(l, 9, sd);
+    ck_assert_int_eq(li.moves, 79);
+    ck_assert_int_ge(li.unvisited, 1);
+    ck_assert_msg(strstr(l, " visits 0 edgeVisits 0 "), "%s", l);
+    free(l);
+    l = one_line(&e, "kata-analyze b 5 minmoves 100 maxmoves 5");
+    ck_assert_int_eq(parse_kata_line(l, 9, no_keys).moves, 5);
+    free(l);
+    l = one_line(&e, "lz-analyze b 5 minmoves 100");
+    li = parse_lz_line(l, 9);
+    ck_assert_int_eq(li.moves, 79);
+    ck_assert_int_ge(li.unvisited, 1);
+    free(l);
     engine_finish(&e);
 }
 END_TEST
@@ -560,6 +624,12 @@ START_TEST(test_params)
     expect_reply(&e, "kata-get-param c_puct", "= 1.1");
     expect_ok(&e, "kata-set-param maxTime 2.5");
     expect_reply(&e, "kata-get-param maxTime", "= 2.5");
+    expect_reply(&e, "kata-get-param useLcbForSelection", "= true");
+    expect_ok(&e, "kata-set-param useLcbForSelection false");
+    expect_reply(&e, "kata-get-param use_lcb_for_selection", "= false");
+    expect_fail(&e, "kata-set-param useLcbForSelection sometimes");
+    expect_ok(&e, "kata-set-param minVisitPropForLCB 0.2");
+    expect_reply(&e, "kata-get-param lcb_visit_fraction", "= 0.2");
     r = ask(&e, "genmove b");
     ck_assert_msg(r[0] == '=', "%s", r);
     free(r);
@@ -669,6 +739,28 @@ START_TEST(test_lz_net)
     r = ask(&e, "genmove b");
     ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 19), "%s", r);
     free(r);
+    /* The end of a game on 19x19 (Leela Zero nets know no other size): black and white walls,
+     * each with two eyes, columns A and T empty, a dead white stone at A10. After white's
+     * passes black captures it (A9, A11) instead of passing, then answers a pass with a pass. */
+    char pos[19 * 19 * 8 + 16] = "set_position";
+    for (int row = 1; row <= 19; row++)
+        for (int col = 1; col < 18; col++) {
+            bool eye = (row == 2 || row == 18) && (col == 2 || col == 16);
+            if (!eye)
+                sprintf(pos + strlen(pos), " %c %c%d", col <= 8 ? 'B' : 'W',
+                        "ABCDEFGHJKLMNOPQRST"[col], row);
+        }
+    strcat(pos, " W A10");
+    expect_ok(&e, pos);
+    expect_ok(&e, "kata-set-rules chinese");
+    for (int k = 0; k < 2; k++) {
+        expect_ok(&e, "play w pass");
+        r = ask(&e, "genmove b");
+        ck_assert_msg(!strcmp(r, "= A9") || !strcmp(r, "= A11"), "dead stone left: %s", r);
+        free(r);
+    }
+    expect_ok(&e, "play w pass");
+    expect_reply(&e, "genmove b", "= pass");
     engine_finish(&e);
 }
 END_TEST

@@ -1,7 +1,9 @@
 /* tests/test_mcts.c -- the PUCT search on the shared KataGo (g170 b6c96) and Leela Zero (random
  * b4c32) nets with the CPU backend: visit bookkeeping, tactics, tree reuse, limits, stop,
- * params, pass policy, threads with batches, the memory bound. Positions are 9x9 ASCII diagrams
- * (top row first) and visit counts small so the suite stays quick under ASan. */
+ * params, pass policy (a Leela Zero net's on 19x19 too), threads with batches, the memory bound,
+ * the move choice by utility lower confidence bound (on hand-made root statistics), minmoves'
+ * unvisited moves, ownership standard deviations. Positions are ASCII diagrams (top row first),
+ * mostly 9x9, and visit counts small so the suite stays quick under ASan. */
 #include <check.h>
 #include <inttypes.h>
 #include <math.h>
@@ -144,6 +146,14 @@ START_TEST(visits_add_up_kata)
     /* the empty board is close to even at komi 7 and the first move goes near the centre */
     ck_assert_msg(a.root_winrate > 0.2 && a.root_winrate < 0.8, "winrate %f", a.root_winrate);
     ck_assert(a.moves[0].move != GO_PASS);
+    /* the first move is the one played: no much visited move has a better utility bound */
+    ck_assert_int_eq(mcts_choose_move(s), a.moves[0].move);
+    int64_t most = 0;
+    for (int i = 0; i < a.num_moves; i++)
+        most = a.moves[i].visits > most ? a.moves[i].visits : most;
+    for (int i = 1; i < a.num_moves; i++)
+        if (a.moves[i].visits >= 0.15 * (double)most)
+            ck_assert(a.moves[i].utility_lcb <= a.moves[0].utility_lcb);
     ck_assert(a.moves[0].ownership != NULL);
     ck_assert(a.moves[0].score_stdev > 0);
     ck_assert(a.ownership[40] > -1.0f && a.ownership[40] < 1.0f);
@@ -412,6 +422,18 @@ START_TEST(params_round_trip)
     ck_assert_str_eq(buf, "free");
     ck_assert(mcts_params_set(&p, "staticScoreUtilityFactor", "0.2", err, sizeof err));
     ck_assert(p.static_score_utility_factor == 0.2);
+    /* KataGo's move choice by utility LCB: on by default, its names are aliases */
+    ck_assert(p.use_lcb_for_selection && p.lcb_visit_fraction == 0.15 && p.lcb_stdevs == 5.0);
+    ck_assert(mcts_params_set(&p, "useLcbForSelection", "false", err, sizeof err));
+    ck_assert(!p.use_lcb_for_selection);
+    ck_assert(mcts_params_get(&p, "use_lcb_for_selection", buf, sizeof buf));
+    ck_assert_str_eq(buf, "false");
+    ck_assert(mcts_params_set(&p, "use_lcb_for_selection", "1", err, sizeof err));
+    ck_assert(p.use_lcb_for_selection);
+    ck_assert(!mcts_params_set(&p, "use_lcb_for_selection", "maybe", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "minVisitPropForLCB", "0.2", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "lcbStdevs", "4", err, sizeof err));
+    ck_assert(p.lcb_visit_fraction == 0.2 && p.lcb_stdevs == 4.0);
     ck_assert(mcts_params_get(&p, "seed", buf, sizeof buf));
     ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
     ck_assert(mcts_params_set(&p, "clear_moves", "", err, sizeof err));
@@ -755,6 +777,325 @@ START_TEST(legal_matches_rules)
 }
 END_TEST
 
+/* ---- move choice by lower confidence bound, on hand-made root statistics ---------------- */
+
+/* Adds `times` rounds of one backup per value of mover_u (the root mover's utility, used as its
+ * win/loss too, as a Leela Zero net's value is) to n. */
+static void add_backups(mcts_node *n, go_color mover, const double *mover_u, int count, int times)
+{
+    double sign = mover == GO_WHITE ? 1.0 : -1.0;
+    for (int t = 0; t < times; t++)
+        for (int i = 0; i < count; i++) {
+            mcts_eval e = {.wl = sign * mover_u[i], .utility = sign * mover_u[i]};
+            mcts_node_add(n, &e, NULL, 0);
+        }
+}
+
+/* The node of the root child playing `move`, made when missing. */
+static mcts_node *root_child(mcts_search *s, int move)
+{
+    mcts_child *ch = atomic_load(&s->root->children);
+    for (int i = 0; i < s->root->num_children; i++)
+        if (ch[i].move == move)
+            return mcts_child_node(s, &ch[i]);
+    ck_abort_msg("no root child %d", move);
+    return NULL;
+}
+
+/* Evaluates the root of g once (expanded and prepared, no child visited). */
+static void root_only(mcts_search *s, const go_game *g)
+{
+    mcts_clear_tree(s);
+    mcts_set_position(s, g);
+    mcts_limits one = {.max_visits = -1, .max_playouts = 1, .max_time_ms = -1};
+    run(s, &one);
+    ck_assert_int_eq(atomic_load(&s->root->visits), 1);
+}
+
+/* D4 has 100 visits of mean utility 0.2 (values 0.9 and -0.5: a wide bound); Q16 has fewer
+ * visits of other values. KataGo's rule: Q16 is played only with at least lcb_visit_fraction of
+ * D4's visits and a strictly better utility bound; the analysis lists the played move first,
+ * its bounds agree with the choice, and the winrate lcb of a net without score is the utility
+ * bound as a winrate. */
+START_TEST(lcb_move_choice)
+{
+    nn_model *m = load(LZ_NET);
+    static const double noisy[] = {0.9, -0.5}, sure[] = {0.5}, wide[] = {1.0, -0.5};
+    static const struct {
+        const double *b;
+        int nb, rounds;
+        double fraction;
+        bool use_lcb, want_q16;
+        const char *what;
+    } cases[] = {
+        {sure, 1, 40, 0.15, true, true, "a sure move with 40% of the visits wins on its bound"},
+        {sure, 1, 40, 0.15, false, false, "without the bound the most visited move is played"},
+        {sure, 1, 10, 0.15, true, false, "10% of the visits is below the fraction"},
+        {sure, 1, 10, 0.05, true, true, "unless the fraction is lowered"},
+        {wide, 2, 20, 0.15, true, false, "a better mean with a wider bound does not win"},
+    };
+    go_game g;
+    game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    int d4 = V(19, "D4"), q16 = V(19, "Q16");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mcts_params p = mcts_params_default();
+        p.seed = 5;
+        p.use_lcb_for_selection = cases[c].use_lcb;
+        p.lcb_visit_fraction = cases[c].fraction;
+        char err[256];
+        mcts_search *s = mcts_new(m, &p, err, sizeof err);
+        ck_assert_msg(s != NULL, "%s", err);
+        root_only(s, &g);
+        add_backups(root_child(s, d4), GO_BLACK, noisy, 2, 50);
+        add_backups(root_child(s, q16), GO_BLACK, cases[c].b, cases[c].nb, cases[c].rounds);
+        int want = cases[c].want_q16 ? q16 : d4;
+        int got = mcts_choose_move(s);
+        ck_assert_msg(got == want, "%s: played %s", cases[c].what, vtx(19, got));
+        mcts_analysis a = {0};
+        ck_assert(mcts_analysis_get(s, NULL, &a));
+        ck_assert_int_eq(a.num_moves, 2);
+        ck_assert_msg(a.moves[0].move == want, "%s: analysis lists %s first", cases[c].what,
+                      vtx(19, a.moves[0].move));
+        const mcts_move_info *d = a.moves[0].move == d4 ? &a.moves[0] : &a.moves[1];
+        const mcts_move_info *q = d == &a.moves[0] ? &a.moves[1] : &a.moves[0];
+        ck_assert_int_eq(d->visits, 100);
+        bool eligible = q->visits >= cases[c].fraction * (double)d->visits;
+        ck_assert_int_eq(cases[c].use_lcb && eligible && q->utility_lcb > d->utility_lcb,
+                         cases[c].want_q16);
+        for (int i = 0; i < 2; i++) {
+            ck_assert(a.moves[i].utility_lcb < a.moves[i].utility);
+            ck_assert_double_eq_tol(a.moves[i].lcb, 0.5 * (1.0 + a.moves[i].utility_lcb), 1e-9);
+        }
+        ck_assert_double_eq_tol(d->utility, 0.2, 1e-9);
+        /* 100 visits of stdev 0.7: five standard errors (the prior's pull is negligible) */
+        ck_assert_double_eq_tol(d->utility_lcb, 0.2 - 5 * 0.7 / 10, 1e-3);
+        mcts_analysis_free(&a);
+        mcts_free(s);
+    }
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- minmoves -------------------------------------------------------------------------- */
+
+/* A 12-visit search of the empty 9x9 board asked for 20 moves: the visited ones first, then
+ * unvisited moves by prior with 0 visits and the root's values (KataGo's convention); maxmoves
+ * cuts after the fill; at most the moves the root may play are listed (not the pass the pass
+ * policy forbids, not an avoided move). */
+START_TEST(min_moves_fill)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 1, 12);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    int visited = a.num_moves;
+    double min_visited_lcb = INFINITY;
+    for (int i = 0; i < visited; i++)
+        min_visited_lcb = fmin(min_visited_lcb, a.moves[i].utility_lcb);
+    ck_assert_int_lt(visited, 20);
+    mcts_analysis_opts o = {.min_moves = 20, .ownership = true, .move_ownership = true};
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    ck_assert_int_eq(a.num_moves, 20);
+    /* the best prior among the root moves left unvisited */
+    mcts_child *ch = atomic_load(&s->root->children);
+    float best_unvisited = -1;
+    for (int i = 0; i < s->root->num_children; i++) {
+        mcts_node *c = atomic_load(&ch[i].node);
+        if ((!c || atomic_load(&c->visits) == 0) && s->root_allowed[i])
+            best_unvisited = fmaxf(best_unvisited, s->root_prior[i]);
+    }
+    bool seen[GO_POINTS] = {0};
+    for (int i = 0; i < a.num_moves; i++) {
+        const mcts_move_info *mi = &a.moves[i];
+        ck_assert_int_eq(mi->order, i);
+        ck_assert_msg(!seen[mi->move], "%s twice", vtx(9, mi->move));
+        seen[mi->move] = true;
+        ck_assert(mi->move != GO_PASS);
+        ck_assert_ptr_nonnull(mi->ownership);
+        if (i < visited) {
+            ck_assert_int_gt(mi->visits, 0);
+            continue;
+        }
+        ck_assert_int_eq(mi->visits, 0);
+        ck_assert_int_eq(mi->pv_len, 1);
+        ck_assert_int_eq(mi->pv[0], mi->move);
+        ck_assert_int_eq(mi->pv_visits[0], 0);
+        if (i == visited)
+            ck_assert_double_eq_tol(mi->prior, best_unvisited, 1e-7);
+        else
+            ck_assert(mi->prior <= a.moves[i - 1].prior);
+        ck_assert(mi->winrate >= 0 && mi->winrate <= 1);
+        ck_assert(mi->utility < a.root_utility);   /* first-play urgency is below the root */
+        ck_assert(mi->utility_lcb < min_visited_lcb);
+        ck_assert(mi->lcb < mi->winrate);
+        ck_assert_double_eq(mi->score_lead, a.root_score_lead);
+        ck_assert_double_eq(mi->score_stdev, a.root_score_stdev);
+        for (int k = 0; k < 81; k++)
+            ck_assert_float_eq_tol(mi->ownership[k], a.ownership[k], 1e-6);
+    }
+    o.max_moves = 5;
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    ck_assert_int_eq(a.num_moves, 5);
+    mcts_analysis_opts all = {.min_moves = 1000};
+    ck_assert(mcts_analysis_get(s, &all, &a));
+    ck_assert_int_eq(a.num_moves, 81);   /* every point; no pass (neutral points remain) */
+    /* an avoided move is never filled in */
+    mcts_params p = *mcts_get_params(s);
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    char err[256];
+    ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, &all, &a));
+    ck_assert_int_eq(a.num_moves, 80);
+    for (int i = 0; i < a.num_moves; i++)
+        ck_assert(a.moves[i].move != V(9, "E5"));
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- ownership standard deviation -------------------------------------------------------- */
+
+static void fill_own(float *own, float v)
+{
+    for (int i = 0; i < NN_MAX_POINTS; i++)
+        own[i] = v;
+}
+
+/* A root child backed up three times with ownership 0.8, -0.4 and 0.2 everywhere reports mean
+ * 0.2 and standard deviation sqrt(0.24) per point; the root, evaluated once, reports 0. After a
+ * real search the root's standard deviation is a spread: within [0, 1], not all zero, and at
+ * least the spread of its children's means around its own (the law of total variance). */
+START_TEST(ownership_stdev_moments)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 1, 0);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    root_only(s, &g);
+    mcts_node *e5 = root_child(s, V(9, "E5"));
+    static const float values[] = {0.8f, -0.4f, 0.2f};
+    float own[NN_MAX_POINTS];
+    for (int i = 0; i < 3; i++) {
+        mcts_eval e = {0};
+        fill_own(own, values[i]);
+        mcts_node_add(e5, &e, own, 81);
+    }
+    mcts_analysis a = {0};
+    mcts_analysis_opts o = {.ownership = true, .ownership_stdev = true, .move_ownership = true,
+                            .move_ownership_stdev = true};
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    ck_assert_int_eq(a.num_moves, 1);
+    ck_assert_ptr_nonnull(a.moves[0].ownership_stdev);
+    for (int k = 0; k < 81; k++) {
+        ck_assert_float_eq_tol(a.moves[0].ownership[k], 0.2f, 1e-6);
+        ck_assert_float_eq_tol(a.moves[0].ownership_stdev[k], sqrtf(0.24f), 1e-5);
+        ck_assert_float_eq_tol(a.ownership_stdev[k], 0.0f, 1e-3);
+    }
+    mcts_free(s);
+
+    s = search_new(m, 1, 1, 60);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    o.min_visits = 1;
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    double most = 0;
+    for (int k = 0; k < 81; k++) {
+        double sd = a.ownership_stdev[k], between = 0;
+        ck_assert(sd >= 0 && sd <= 1.0001);
+        most = fmax(most, sd);
+        for (int i = 0; i < a.num_moves; i++) {
+            const mcts_move_info *mi = &a.moves[i];
+            double d = mi->ownership[k] - a.ownership[k];
+            between += (double)mi->visits * d * d;
+            ck_assert(mi->ownership_stdev[k] >= 0 && mi->ownership_stdev[k] <= 1.0001);
+        }
+        between /= (double)a.root_visits;
+        ck_assert_msg(sd * sd >= between - 1e-4, "point %d: stdev %g, children spread %g", k,
+                      sd, sqrt(between));
+    }
+    ck_assert_msg(most > 0.01, "no spread anywhere");
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- Leela Zero nets and passing (19x19 by hand) ----------------------------------------- */
+
+/* 19x19 with black (B..J) and white (K..S) walls, each with two eyes (C2 and C18, R2 and R18),
+ * columns A and T empty: both sides pass-alive. dead: a white stone at A10 inside black's area. */
+static void lz_endgame(go_game *g, bool dead)
+{
+    char pic[19 * 40 + 1], *w = pic;
+    for (int row = 19; row >= 1; row--)
+        for (int col = 0; col < 19; col++) {
+            char c = col == 0 || col == 18 ? '.' : col <= 8 ? 'X' : 'O';
+            bool eye_row = row == 2 || row == 18;
+            if (eye_row && (col == 2 || col == 16))
+                c = '.';
+            if (dead && col == 0 && row == 10)
+                c = 'O';
+            *w++ = c;
+            *w++ = ' ';
+        }
+    *w = 0;
+    game_from(g, 19, pic, GO_WHITE, "chinese", 7.5f);
+}
+
+/* A Leela Zero net has no ownership, so a dead stone is seen by the count of the board (area
+ * scoring takes every stone on it as alive): with white's dead stone at A10 black neither passes
+ * nor plays elsewhere but captures it (A9 and A11), then passes; white's pass is answered by
+ * black's at the finished position (the game ends), and a finished game stays passed. */
+START_TEST(lz_net_passes_only_when_finished)
+{
+    nn_model *m = load(LZ_NET);
+    mcts_search *s = search_new(m, 1, 4, 16);
+    go_game g;
+    lz_endgame(&g, true);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    int dead = V(19, "A10");
+    for (int turn = 0; turn < 4 && g.board.color[dead] == GO_WHITE; turn++) {
+        mcts_set_position(s, &g);
+        run(s, NULL);
+        int mv = mcts_choose_move(s);
+        ck_assert_msg(mv == V(19, "A9") || mv == V(19, "A11"), "black %s with a dead stone left",
+                      vtx(19, mv));
+        ck_assert_int_eq(go_game_play(&g, mv, GO_BLACK), GO_MOVE_OK);
+        ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    }
+    ck_assert_msg(g.board.color[dead] == GO_EMPTY, "the dead stone was never captured");
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv == GO_PASS, "finished, yet black plays %s", vtx(19, mv));
+    go_game_free(&g);
+    /* The same board without the dead stone: white passes, black accepts. */
+    lz_endgame(&g, false);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert_int_eq(mcts_choose_move(s), GO_PASS);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert_int_eq(mcts_choose_move(s), GO_PASS);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
 static Suite *mcts_suite(void)
 {
     Suite *s = suite_create("mcts");
@@ -775,6 +1116,10 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, memory_bound_stops_growth);
     tcase_add_test(tc, avoid_and_allow_moves);
     tcase_add_test(tc, noise_temperature_resign);
+    tcase_add_test(tc, lcb_move_choice);
+    tcase_add_test(tc, min_moves_fill);
+    tcase_add_test(tc, ownership_stdev_moments);
+    tcase_add_test(tc, lz_net_passes_only_when_finished);
     suite_add_tcase(s, tc);
     return s;
 }

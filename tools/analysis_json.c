@@ -283,6 +283,7 @@ typedef struct aj_query {
     mcts_params p;
     perspective persp;
     bool ownership, moves_ownership, policy, pv_visits;
+    bool ownership_stdev, moves_ownership_stdev;   /* include[Moves]OwnershipStdev */
     double report_every_s;
 } aj_query;
 
@@ -481,7 +482,8 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
     static const char *const known[] = {
         "id", "moves", "initialStones", "initialPlayer", "rules", "komi", "boardXSize",
         "boardYSize", "analyzeTurns", "maxVisits", "includeOwnership", "includeMovesOwnership",
-        "includePolicy", "includePVVisits", "avoidMoves", "allowMoves",
+        "includeOwnershipStdev", "includeMovesOwnershipStdev", "includePolicy",
+        "includePVVisits", "avoidMoves", "allowMoves",
         "reportDuringSearchEvery", "overrideSettings", "priority", "action"};
     memset(q, 0, sizeof *q);
     q->id = get(j, "id");
@@ -614,6 +616,8 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
     }
     if (!get_bool(a, j, "includeOwnership", &q->ownership, q->id) ||
         !get_bool(a, j, "includeMovesOwnership", &q->moves_ownership, q->id) ||
+        !get_bool(a, j, "includeOwnershipStdev", &q->ownership_stdev, q->id) ||
+        !get_bool(a, j, "includeMovesOwnershipStdev", &q->moves_ownership_stdev, q->id) ||
         !get_bool(a, j, "includePolicy", &q->policy, q->id) ||
         !get_bool(a, j, "includePVVisits", &q->pv_visits, q->id))
         return false;
@@ -704,6 +708,14 @@ static void add_ownership(aj_json *j, cJSON *parent, const float *white, int siz
         add_num(j, own, NULL, sign * white[i]);
 }
 
+/* Its standard deviation per point (the same from either view), row-major from the top. */
+static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, int size)
+{
+    cJSON *sd = add(j, parent, "ownershipStdev", cJSON_CreateArray());
+    for (int i = 0; sd && i < size * size; i++)
+        add_num(j, sd, NULL, stdev[i]);
+}
+
 /* The raw policy of the position (KataGo's "policy": -1 on illegal moves, pass last). */
 static bool add_policy(aj_engine *a, aj_json *j, const go_game *g)
 {
@@ -762,7 +774,7 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
     add_num(j, o, "prior", m->prior);
     add_num(j, o, "lcb", persp_rate(sign, m->lcb));
     add_num(j, o, "utility", sign * m->utility);
-    add_num(j, o, "utilityLcb", sign * (m->utility - 2.0 * (m->winrate - m->lcb)));
+    add_num(j, o, "utilityLcb", sign * m->utility_lcb);
     add_int(j, o, "order", m->order);
     cJSON *pv = add(j, o, "pv", cJSON_CreateArray());
     for (int k = 0; pv && k < m->pv_len; k++)
@@ -774,6 +786,8 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
     }
     if (q->moves_ownership && m->ownership)
         add_ownership(j, o, m->ownership, size, q->persp, an->to_move);
+    if (q->moves_ownership_stdev && m->ownership_stdev)
+        add_ownership_stdev(j, o, m->ownership_stdev, size);
 }
 
 static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int turn,
@@ -798,6 +812,8 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
     add_int(&j, j.root, "turnNumber", turn);
     if (q->ownership && an->ownership)
         add_ownership(&j, j.root, an->ownership, q->size, q->persp, an->to_move);
+    if (q->ownership_stdev && an->ownership_stdev)
+        add_ownership_stdev(&j, j.root, an->ownership_stdev, q->size);
     if (q->policy && !during && !j.oom && !add_policy(a, &j, g))
         add(&j, j.root, "policy", cJSON_CreateNull());
     put_line(a, &j);
@@ -836,7 +852,9 @@ static mcts_analysis_opts report_opts(const aj_query *q)
 {
     mcts_analysis_opts o = {0};
     o.ownership = q->ownership;
+    o.ownership_stdev = q->ownership_stdev;
     o.move_ownership = q->moves_ownership;
+    o.move_ownership_stdev = q->moves_ownership_stdev;
     return o;
 }
 

@@ -16,7 +16,8 @@ typedef struct analyze_req {
     go_color color;
     int interval_cs;
     int min_moves, max_moves;
-    bool ownership, ownership_stdev, moves_ownership, pv_visits, pv_edge_visits, root_info;
+    bool ownership, ownership_stdev, moves_ownership, moves_ownership_stdev, pv_visits,
+        pv_edge_visits, root_info;
     int num_filters;
     mcts_move_filter filters[MCTS_MAX_MOVE_FILTERS];
     bool filter_allow[MCTS_MAX_MOVE_FILTERS];
@@ -60,7 +61,8 @@ static bool parse_filter(gtp_engine *e, analyze_req *q, bool allow, char **argv,
 }
 
 /* [color] [interval] then KEY VALUE pairs (lz: interval, minmoves, maxmoves, avoid, allow;
- * kata adds ownership, ownershipStdev, movesOwnership, pvVisits, pvEdgeVisits, rootInfo). */
+ * kata adds ownership, ownershipStdev, movesOwnership, movesOwnershipStdev, pvVisits,
+ * pvEdgeVisits, rootInfo). */
 static bool parse_request(gtp_engine *e, const gtp_args *a, dialect d, analyze_req *q,
                           gtp_text *r)
 {
@@ -106,6 +108,8 @@ static bool parse_request(gtp_engine *e, const gtp_args *a, dialect d, analyze_r
             flag = &q->ownership_stdev;
         else if (d == DIALECT_KATA && !strcmp(key, "movesOwnership"))
             flag = &q->moves_ownership;
+        else if (d == DIALECT_KATA && !strcmp(key, "movesOwnershipStdev"))
+            flag = &q->moves_ownership_stdev;
         else if (d == DIALECT_KATA && !strcmp(key, "pvVisits"))
             flag = &q->pv_visits;
         else if (d == DIALECT_KATA && !strcmp(key, "pvEdgeVisits"))
@@ -164,26 +168,6 @@ static void add_grid(gtp_text *t, const char *key, const float *white, int size,
         gtp_text_printf(t, " %.6f", sign * white[i]);
 }
 
-/* KataGo's ownershipStdev at each point, approximated by the visit-weighted spread of the root
- * moves' ownership around the root's (the search keeps no per-node second moments). */
-static void add_ownership_stdev(gtp_text *t, const mcts_analysis *an)
-{
-    int n = an->size * an->size;
-    gtp_text_add(t, " ownershipStdev");
-    for (int i = 0; i < n; i++) {
-        double sum_w = 0, sum = 0;
-        for (int k = 0; k < an->num_moves; k++) {
-            const mcts_move_info *m = &an->moves[k];
-            if (!m->ownership)
-                continue;
-            double dv = m->ownership[i] - an->ownership[i];
-            sum += (double)m->visits * dv * dv;
-            sum_w += (double)m->visits;
-        }
-        gtp_text_printf(t, " %.6f", sum_w > 0 ? sqrt(sum / sum_w) : 0.0);
-    }
-}
-
 /* KataGo's scoreMean is the score lead (kept under that name for older tools, Lizzie among
  * them); scoreSelfplay is the mean final score of self-play. */
 static void format_line(stream *st, const mcts_analysis *an)
@@ -206,14 +190,13 @@ static void format_line(stream *st, const mcts_analysis *an)
             add_pv(t, size, m);
             continue;
         }
-        double utility_lcb = m->utility - 2.0 * (m->winrate - m->lcb);
         gtp_text_printf(t,
                         "info move %s visits %lld edgeVisits %lld utility %.6f winrate %.6f "
                         "scoreMean %.6f scoreStdev %.6f scoreLead %.6f scoreSelfplay %.6f "
                         "prior %.6f lcb %.6f utilityLcb %.6f weight %.6f order %d",
                         mv, (long long)m->visits, (long long)m->visits, m->utility, m->winrate,
                         m->score_lead, m->score_stdev, m->score_lead, m->score_mean, m->prior,
-                        m->lcb, utility_lcb, (double)m->visits, m->order);
+                        m->lcb, m->utility_lcb, (double)m->visits, m->order);
         add_pv(t, size, m);
         if (q->pv_visits || q->pv_edge_visits) {
             for (int pass = 0; pass < 2; pass++) {
@@ -226,6 +209,8 @@ static void format_line(stream *st, const mcts_analysis *an)
         }
         if (q->moves_ownership && m->ownership)
             add_grid(t, "movesOwnership", m->ownership, size, sign);
+        if (q->moves_ownership_stdev && m->ownership_stdev)
+            add_grid(t, "movesOwnershipStdev", m->ownership_stdev, size, 1.0);
     }
     if (q->d == DIALECT_KATA && q->root_info)
         gtp_text_printf(t,
@@ -236,13 +221,14 @@ static void format_line(stream *st, const mcts_analysis *an)
                         an->root_winrate, an->root_score_lead, an->root_score_stdev,
                         an->root_score_lead, an->root_score_mean, (double)an->root_visits,
                         an->to_move == GO_WHITE ? "W" : "B");
-    if (q->d == DIALECT_KATA && q->ownership && an->ownership) {
-        if (!t->len)
-            gtp_text_add(t, "info");   /* keeps the line's first word a key GUIs look for */
+    bool own = q->d == DIALECT_KATA && q->ownership && an->ownership;
+    bool own_sd = q->d == DIALECT_KATA && q->ownership_stdev && an->ownership_stdev;
+    if ((own || own_sd) && !t->len)
+        gtp_text_add(t, "info");   /* keeps the line's first word a key GUIs look for */
+    if (own)
         add_grid(t, "ownership", an->ownership, size, sign);
-    }
-    if (q->d == DIALECT_KATA && q->ownership_stdev && an->ownership)
-        add_ownership_stdev(t, an);
+    if (own_sd)   /* a spread: the same from either side's view */
+        add_grid(t, "ownershipStdev", an->ownership_stdev, size, 1.0);
 }
 
 static void emit(stream *st, const mcts_analysis *an)
@@ -268,8 +254,11 @@ static mcts_analysis_opts report_opts(const analyze_req *q)
 {
     mcts_analysis_opts o = {0};
     o.max_moves = q->max_moves;
-    o.ownership = q->ownership || q->ownership_stdev;
-    o.move_ownership = q->moves_ownership || q->ownership_stdev;
+    o.min_moves = q->min_moves;
+    o.ownership = q->ownership;
+    o.ownership_stdev = q->ownership_stdev;
+    o.move_ownership = q->moves_ownership;
+    o.move_ownership_stdev = q->moves_ownership_stdev;
     return o;
 }
 
