@@ -1,7 +1,8 @@
 /* go/tsumego_search.c -- depth-first proof-number search (df-pn, Nagai 2002) over the region
  * board, with a transposition table and the 1+epsilon trick (Pawlewicz & Lew 2007) against
- * thrashing. Proof and disproof numbers are always those of "the attacker wins", so one table
- * serves searches started for either side.
+ * thrashing, and leaves initialised from the defender's eye space (df-pn+). Proof and disproof
+ * numbers are always those of "the attacker wins", so one table serves searches started for
+ * either side.
  *
  * Cycles: a move that repeats a position of the line being searched is lost for the side that
  * makes it (superko). Table entries stay keyed on the position only, so a value that owes
@@ -19,6 +20,7 @@
 #define CHECK_EVERY 1024        /* nodes between clock reads */
 #define HISTORY_SHIFT 4         /* settled nodes per unit of ordering score */
 #define HISTORY_MAX 4096        /* history counts stop here */
+#define SPACE_LIVE 8            /* eye space from which a disproof is guessed to take one step */
 
 typedef struct tt_entry {
     uint64_t key;
@@ -170,10 +172,13 @@ ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos)
 
 /* The same inside the search, where Benson's test (the costly part) runs only after defender
  * moves: an attacker move that completes the defender's life is rare, and the defender's reply,
- * a pass at worst, finds it one ply later. */
-static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos)
+ * a pass at worst, finds it one ply later. *space receives the defender's eye space (see
+ * ts_defender_space), which initialises the children's numbers. */
+static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos, int *space)
 {
-    if (pos->target_left == 0 || dead_shape(s->g, pos))
+    bool dead = true;
+    *space = pos->target_left ? ts_defender_space(s->g, pos, &dead) : 0;
+    if (dead)
         return TS_ATTACKER_WINS;
     if (pos->to_move == s->g->attacker && ts_benson_defender(s->g, pos, NULL))
         return TS_DEFENDER_WINS;
@@ -333,9 +338,10 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
         k->dn = INF;
         return true;
     }
-    /* superko on the line searched: the move that repeats a position loses */
+    /* superko on the line searched: the move that repeats a position loses (only positions
+     * with the same side to move, every other one back, can match) */
     uint64_t pk = position_key(g, cp);
-    for (int i = 0; i <= d; i++)
+    for (int i = d - 1; i >= 0; i -= 2)
         if (s->path[i] == pk) {
             bool att = s->stack[d].to_move == g->attacker;
             k->pn = att ? INF : 0;
@@ -358,7 +364,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         s->next_check = s->nodes + CHECK_EVERY;
         ts_search_out_of_time(s);
     }
-    ts_outcome t = terminal_in_search(s, pos);
+    int space;
+    ts_outcome t = terminal_in_search(s, pos, &space);
     if (t == TS_OPEN && d >= MAX_DEPTH)
         t = TS_DEFENDER_WINS;
     int moves[TS_MAX_POINTS + 1];
@@ -373,9 +380,18 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     }
     bool att = pos->to_move == g->attacker;
     child *kids = s->kids[d];
-    for (int i = 0; i < nm; i++)
-        if (child_by_rules(s, d, moves[i], &kids[i]))
+    for (int i = 0; i < nm; i++) {
+        if (child_by_rules(s, d, moves[i], &kids[i])) {
             kids[i].key = 0;
+            continue;
+        }
+        /* df-pn+ initialisation from the defender's eye space (one point less after a defender
+         * stone): a large space takes the attacker many moves to reduce and the defender few to
+         * divide into eyes, a small one the other way round */
+        int sp = space - (!att && moves[i] != TS_PASS);
+        kids[i].pn = sp > 2 ? (uint32_t)(sp - 1) : 1;
+        kids[i].dn = sp < SPACE_LIVE ? (uint32_t)(SPACE_LIVE - sp) : 1;
+    }
     for (int i = 0; i < nm; i++) {
         tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;
         if (e) {

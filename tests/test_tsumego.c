@@ -279,6 +279,36 @@ START_TEST(under_the_stones)
 }
 END_TEST
 
+/* Cho Chikun, advanced 639: black kills only by J19. The leaves' proof numbers come from the
+ * defender's eye space (df-pn+), which finds the proof in about 4.6 M nodes; with every leaf
+ * at 1 it needed more than the 5.5 M allowed here. Node counts do not depend on the clock, so
+ * the budget is exact. */
+START_TEST(eye_space_initialisation)
+{
+    go_board b;
+    go_board_init(&b, 19);
+    const char *black[] = {"K19", "B18", "L18", "B17", "C17", "D17", "F17",
+                           "H17", "J17", "K17", "L17", "F16", "G15", "J15"};
+    const char *white[] = {"C19", "C18", "D18", "E18", "F18", "H18", "J18", "K18", "G17"};
+    for (size_t i = 0; i < sizeof black / sizeof *black; i++)
+        go_board_place(&b, V(19, black[i]), GO_BLACK);
+    for (size_t i = 0; i < sizeof white / sizeof *white; i++)
+        go_board_place(&b, V(19, white[i]), GO_WHITE);
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
+                  "%s", err);
+    ck_assert_int_eq(p.goal, GO_TSUMEGO_GOAL_KILL);
+    go_tsumego_limits lim = {
+        .time_s = 60.0, .max_nodes = 5500000, .tt_log2 = 22, .first_move_only = true};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_msg(s.best_proven, "no proof in %llu nodes", (unsigned long long)s.nodes);
+    ck_assert_int_eq(s.best_move, V(19, "J19"));
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
 /* The solution tree parses, marks the right branch and the wrong ones, and the main line of a
  * nakade kill ends with white captured or dead. */
 START_TEST(solution_tree)
@@ -543,6 +573,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, two_correct_first_moves);
     tcase_add_test(tc, snapback);
     tcase_add_test(tc, under_the_stones);
+    tcase_add_test(tc, eye_space_initialisation);
     tcase_add_test(tc, solution_tree);
     tcase_add_test(tc, refused_input);
     tcase_add_test(tc, time_limit_kept);

@@ -474,7 +474,7 @@ static int cmd_bench(int argc, char **argv)
     int nfiles = 0, threads = 1, limit = 0, sample = 0;
     unsigned seed = 1;
     bool list = false;
-    go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 20};
+    go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jsonl") && i + 1 < argc && nfiles < 16)
             files[nfiles++] = argv[++i];
