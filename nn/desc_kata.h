@@ -86,7 +86,8 @@ typedef struct nn_kata_trunk {
 } nn_kata_trunk;
 
 /* Version 15 metadata encoder of human SL nets: 192 SGF-metadata features -> a trunk bias.
- * Kept in the description; the reference forward pass does not feed metadata yet. */
+ * The features come from a profile (nn_kata_profile in kata_inputs.h); every backend adds the
+ * encoder's output to the trunk after the input convolution, as KataGo does. */
 typedef struct nn_kata_meta_encoder {
     char name[NN_NAME_LEN];
     int num_inputs;

@@ -186,7 +186,9 @@ static bool setup_positions(go_game *pos)
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "shido bench nn: %s\n", why);
+    fprintf(stderr, "shido bench nn: %s\nusage: shido bench nn [--weights FILE]... [--batch 1,8,16] "
+                    "[--threads T] [--backend NAME[:OPTIONS]] [--seconds S] [--profile NAME] "
+                    "[--only TEXT]\n", why);
     return 2;
 }
 

@@ -10,7 +10,7 @@
  * and prints one markdown row a shape: milliseconds, TFLOP/s and the fraction of the device's
  * dense fp16 tensor-core peak (known for H100 and H200; --peak TFLOPS overrides).
  *
- * Usage: bench_conv [--batch 1,16,64,256] [--peak TFLOPS] [--ms-per-timing MS] */
+ * Usage: build-cuda/bench_cuda_conv [--batch 1,16,64,256] [--peak TFLOPS] [--ms-per-timing MS] */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

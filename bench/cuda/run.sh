@@ -87,55 +87,20 @@ md "## CUDA benchmarks: $GPU, $(date -u '+%Y-%m-%d'), commit $COMMIT${DIRTY:+ (+
 md '```' "$(cat "$DIR/machine.txt")" '```' ""
 
 # ---------------------------------------------------------------- build
-HAVE_TEST_TARGET=0
 if ((REBUILD)); then
     step "configure" 60 400 "$DIR/configure.txt" \
         cmake -S . -B "$BUILD" -DSHIDO_CUDA=ON -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo nvcc)"
-    TARGETS=(shido test_cuda)
-    if cmake --build "$BUILD" --target help 2>/dev/null | grep -q test_conv_igemm; then
-        TARGETS+=(test_conv_igemm)
-        HAVE_TEST_TARGET=1
-    fi
-    step "build" 240 300 "$DIR/build.txt" cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+    step "build" 240 300 "$DIR/build.txt" cmake --build "$BUILD" -j "$JOBS" \
+        --target shido test_cuda test_conv_igemm bench_cuda_conv
     md "* build ($BUILD, Release, SHIDO_CUDA=ON): exit $?"
 else
-    [ -x "$BUILD/test_conv_igemm" ] && HAVE_TEST_TARGET=1
     md "* build: the existing $BUILD (REBUILD=0)"
 fi
 
-# The kernel benchmark (and, until CMake registers it, test_conv_igemm) are built by hand from
-# the kernel sources, so that they do not depend on the rest of the project building.
-HAND=$DIR/hand
-mkdir -p "$HAND"
-build_by_hand() {
-    set -e
-    local f
-    for f in conv_igemm epilogue axpy; do
-        nvcc -std=c++17 -O3 -arch=sm_90 -I. -c "nn/cuda/kernels/$f.cu" -o "$HAND/$f.o" &
-    done
-    wait
-    gcc -std=c11 -O2 -Wall -D_POSIX_C_SOURCE=200809L -I. -I"$CUDA_HOME/include" \
-        bench/cuda/bench_conv.c "$HAND/conv_igemm.o" "$HAND/epilogue.o" -L"$CUDA_LIBS" \
-        -lcudnn -lcudart -lstdc++ -lm -o "$HAND/bench_conv"
-    if ((HAVE_TEST_TARGET == 0)); then
-        local check_libs
-        read -ra check_libs <<<"$(pkg-config --libs check)"
-        gcc -std=c11 -O2 -Wall -D_POSIX_C_SOURCE=200809L -I. -I"$CUDA_HOME/include" \
-            tests/cuda/test_conv_igemm.c nn/cuda/cuda_device.c "$HAND/conv_igemm.o" \
-            "$HAND/epilogue.o" "$HAND/axpy.o" -L"$CUDA_LIBS" -lcudnn -lcublas -lcudart \
-            "${check_libs[@]}" -lstdc++ -lm -o "$HAND/test_conv_igemm"
-    fi
-}
-export CUDA_HOME CUDA_LIBS HAND HAVE_TEST_TARGET
-step "build by hand (bench_conv, test_conv_igemm)" 120 250 "$DIR/build_hand.txt" \
-    bash -c "$(declare -f build_by_hand); build_by_hand"
-
 # ---------------------------------------------------------------- tests
 md "" "### GPU tests" ""
-TEST_IGEMM=$BUILD/test_conv_igemm
-((HAVE_TEST_TARGET)) || TEST_IGEMM=$HAND/test_conv_igemm
-for t in "$BUILD/test_cuda" "$TEST_IGEMM"; do
+for t in "$BUILD/test_cuda" "$BUILD/test_conv_igemm"; do
     name=$(basename "$t")
     if [ ! -x "$t" ]; then
         md "* $name: not built"
@@ -157,8 +122,8 @@ done
 
 # ---------------------------------------------------------------- kernels
 md "" "### Convolution kernels: igemm (fused BN + ReLU) against cuDNN, 19x19, NHWC fp16" ""
-if [ -x "$HAND/bench_conv" ]; then
-    step "bench_conv" 100 200 "$DIR/bench_conv.txt" "$HAND/bench_conv" --batch "$BATCHES"
+if [ -x "$BUILD/bench_cuda_conv" ]; then
+    step "bench_conv" 100 200 "$DIR/bench_conv.txt" "$BUILD/bench_cuda_conv" --batch "$BATCHES"
     rc=$?
     grep -E '^(\||device:)' "$DIR/bench_conv.txt" >>"$MD"
     if ((rc != 0)); then
