@@ -223,8 +223,9 @@ int shido_bench_nn(int argc, char **argv)
         } else if (!strcmp(argv[i], "--only") && more) {
             only = argv[++i];
         } else {
-            fprintf(stderr, "shido bench nn: unknown option '%s'\n", argv[i]);
-            return 2;
+            char why[256];
+            snprintf(why, sizeof why, "unknown option '%s'", argv[i]);
+            return usage(why);
         }
     }
     nn_kata_profile profile;
