@@ -32,8 +32,9 @@
  * go_tsumego_ko). Results are exact within this model; the model itself (the frame, the targets)
  * is the approximation.
  *
- * Threads: a solve keeps all its state in its own allocations (about 24 bytes per table entry
- * plus 2 MB); any number of solves may run at once in separate threads.
+ * Threads: a solve keeps all its state in its own allocations (16 bytes per 2^tt_log2 of the
+ * table, which holds three entries per 64 bytes, plus 2 MB); any number of solves may run at
+ * once in separate threads.
  */
 #ifndef SHIDO_GO_TSUMEGO_H
 #define SHIDO_GO_TSUMEGO_H
@@ -99,7 +100,7 @@ typedef struct go_tsumego_problem {
 typedef struct go_tsumego_limits {
     double time_s;       /* wall-clock seconds for the whole solve [10] */
     uint64_t max_nodes;  /* positions searched, 0 = no limit besides time */
-    int tt_log2;         /* transposition-table entries as a power of two [21, about 50 MB] */
+    int tt_log2;         /* transposition table of 2^tt_log2 x 16 bytes [21, 32 MB] */
     bool first_move_only;/* stop after the first proven move: skips the other first moves, the
                             reply status and the tree (what a benchmark needs) */
 } go_tsumego_limits;

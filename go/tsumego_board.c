@@ -234,6 +234,26 @@ int ts_play(const ts_geom *g, ts_pos *s, int i, int c)
     return captured;
 }
 
+bool ts_quiet_key(const ts_geom *g, const ts_pos *s, int i, uint64_t *key)
+{
+    if (i == TS_PASS)
+        return false;
+    int c = s->to_move;
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[i][d];
+        if (q < 0 || s->p[q].color != 3 - c)
+            continue;
+        const ts_point *h = &s->p[s->p[q].head];
+        if (h->libs == 1 && !(h->flags & TS_SAFE))
+            return false;
+    }
+    *key = s->hash ^ g->zob[c][i] ^ g->zob_budget[GO_BLACK][s->budget[GO_BLACK]] ^
+           g->zob_budget[GO_WHITE][s->budget[GO_WHITE]];
+    if (c == GO_BLACK)
+        *key ^= g->zob_white;
+    return true;
+}
+
 int ts_play_move(const ts_geom *g, ts_pos *s, int i)
 {
     int c = s->to_move;

@@ -120,13 +120,18 @@ static inline bool ts_ko_allows(const ts_pos *s, int i)
  * has before starting a ko, which is why bent four in the corner is dead under Japanese rules. */
 int ts_play_move(const ts_geom *g, ts_pos *s, int i);
 
+/* The key ts_play_move(g, s, i) would give, without playing: true when the move of the side to
+ * move at i (legal) captures nothing, since the child then differs by one stone, the side to
+ * move and a cleared ko and pass flag. False for captures (a ko retake is one) and a pass. */
+bool ts_quiet_key(const ts_geom *g, const ts_pos *s, int i, uint64_t *key);
+
 /* --- tsumego_search.c: df-pn over the local game, numbers from the attacker's view --- */
 
 typedef enum { TS_OPEN = 0, TS_ATTACKER_WINS, TS_DEFENDER_WINS } ts_outcome;
 
 typedef struct ts_search ts_search;
 
-/* A search with its own transposition table of 2^tt_log2 entries; NULL when out of memory. */
+/* A search with its own transposition table of 2^tt_log2 x 16 bytes; NULL when out of memory. */
 ts_search *ts_search_new(const ts_geom *g, int tt_log2);
 void ts_search_free(ts_search *s);
 

@@ -1,32 +1,48 @@
 /* go/tsumego_search.c -- depth-first proof-number search (df-pn, Nagai 2002) over the region
  * board, with a transposition table and the 1+epsilon trick (Pawlewicz & Lew 2007) against
- * thrashing, and leaves initialised from the defender's eye space (df-pn+). Proof and disproof
- * numbers are always those of "the attacker wins", so one table serves searches started for
- * either side.
+ * thrashing, and leaves initialised from the defender's eye space and the move order (df-pn+).
+ * Proof and disproof numbers are always those of "the attacker wins", so one table serves
+ * searches started for either side.
  *
  * Cycles: a move that repeats a position of the line being searched is lost for the side that
  * makes it (superko). Table entries stay keyed on the position only, so a value that owes
  * something to the line it was found on can be reused elsewhere (the graph-history interaction);
  * with the ko-threat model that removes most cycles, this has not mattered in practice. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "go/tsumego_internal.h"
 
 #define INF 0x3fffffffu         /* a proven pn or dn; sums saturate just below */
 #define MAX_DEPTH 200           /* deeper lines count as the defender surviving */
-#define BUCKET 4                /* table entries probed per key */
+#define BUCKET 3                /* table entries probed per key: one 64-byte cache line */
 #define CHECK_EVERY 1024        /* nodes between clock reads */
+#define HUGE_PAGE (2u << 20)    /* the table is aligned to this so the kernel can back it with
+                                   huge pages: probes all over a table of tens of megabytes
+                                   otherwise spend much of the search's time in TLB misses */
 #define HISTORY_SHIFT 4         /* settled nodes per unit of ordering score */
 #define HISTORY_MAX 4096        /* history counts stop here */
 #define SPACE_LIVE 8            /* eye space from which a disproof is guessed to take one step */
+#define THREAT_KEY 0x9E3779B97F4A7C15ull /* tells positions apart by ko threats spent */
+#define RANK_STEP 4             /* moves per step of the initial numbers along the move order */
 
+/* The key in two halves keeps an entry at 20 bytes, so that a bucket fills one cache line: an
+ * expansion probes the table for every child, and those fetches bound the search's speed. */
 typedef struct tt_entry {
-    uint64_t key;
+    uint32_t key_lo, key_hi;
     uint32_t pn, dn;
     uint32_t work;    /* nodes spent below this entry: the replacement priority */
 } tt_entry;
+
+typedef struct tt_bucket {
+    tt_entry e[BUCKET];
+    uint32_t unused;
+} tt_bucket;
+
+_Static_assert(sizeof(tt_bucket) == 64, "a bucket is one cache line");
 
 typedef struct child {
     uint64_t key; /* 0 once the values are final */
@@ -36,7 +52,9 @@ typedef struct child {
 
 struct ts_search {
     const ts_geom *g;
-    tt_entry *tt;
+    tt_bucket *tt; /* inside map */
+    void *map;
+    size_t map_bytes;
     uint64_t mask; /* buckets - 1 */
     double deadline_s;
     uint64_t max_nodes, nodes, next_check;
@@ -54,6 +72,20 @@ double ts_now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Zeroed memory for the table (lazily, by the kernel), aligned to HUGE_PAGE; NULL on failure. */
+static void *tt_map(size_t bytes, void **map, size_t *map_bytes)
+{
+    *map_bytes = bytes + HUGE_PAGE;
+    *map = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (*map == MAP_FAILED)
+        return NULL;
+    uintptr_t a = ((uintptr_t)*map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+    madvise((void *)a, bytes, MADV_HUGEPAGE); /* a hint: without it the table still works */
+#endif
+    return (void *)a;
+}
+
 ts_search *ts_search_new(const ts_geom *g, int tt_log2)
 {
     ts_search *s = calloc(1, sizeof *s);
@@ -63,13 +95,13 @@ ts_search *ts_search_new(const ts_geom *g, int tt_log2)
         tt_log2 = 10;
     if (tt_log2 > 30)
         tt_log2 = 30;
-    size_t entries = (size_t)1 << tt_log2;
-    s->tt = calloc(entries, sizeof *s->tt);
+    size_t buckets = (size_t)1 << (tt_log2 - 2);
+    s->tt = tt_map(buckets * sizeof *s->tt, &s->map, &s->map_bytes);
     if (!s->tt) {
         free(s);
         return NULL;
     }
-    s->mask = entries / BUCKET - 1;
+    s->mask = buckets - 1;
     s->g = g;
     s->deadline_s = 1e300;
     return s;
@@ -79,7 +111,7 @@ void ts_search_free(ts_search *s)
 {
     if (!s)
         return;
-    free(s->tt);
+    munmap(s->map, s->map_bytes);
     free(s);
 }
 
@@ -102,11 +134,16 @@ bool ts_search_out_of_time(ts_search *s)
     return s->aborted;
 }
 
+static bool tt_match(const tt_entry *e, uint64_t key)
+{
+    return e->key_lo == (uint32_t)key && e->key_hi == (uint32_t)(key >> 32);
+}
+
 static tt_entry *tt_find(ts_search *s, uint64_t key)
 {
-    tt_entry *b = &s->tt[(key & s->mask) * BUCKET];
+    tt_entry *b = s->tt[key & s->mask].e;
     for (int i = 0; i < BUCKET; i++)
-        if (b[i].key == key && (b[i].pn | b[i].dn))
+        if (tt_match(&b[i], key) && (b[i].pn | b[i].dn))
             return &b[i];
     return NULL;
 }
@@ -121,10 +158,10 @@ static uint64_t tt_priority(const tt_entry *e)
 
 static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
 {
-    tt_entry *b = &s->tt[(key & s->mask) * BUCKET];
+    tt_entry *b = s->tt[key & s->mask].e;
     tt_entry *e = NULL;
     for (int i = 0; i < BUCKET && !e; i++)
-        if (b[i].key == key)
+        if (tt_match(&b[i], key))
             e = &b[i];
     if (e) {
         work += e->work; /* a revisited node keeps what was spent on it before */
@@ -134,7 +171,8 @@ static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint6
             if (tt_priority(&b[i]) < tt_priority(e))
                 e = &b[i];
     }
-    e->key = key;
+    e->key_lo = (uint32_t)key;
+    e->key_hi = (uint32_t)(key >> 32);
     e->pn = pn;
     e->dn = dn;
     e->work = work > 0xffffffffu ? 0xffffffffu : (uint32_t)work;
@@ -308,7 +346,7 @@ int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
  * new position: on the real board the threat and its answer were played. */
 static uint64_t position_key(const ts_geom *g, const ts_pos *pos)
 {
-    uint64_t k = ts_key(g, pos) ^ (pos->threats * 0x9E3779B97F4A7C15ull);
+    uint64_t k = ts_key(g, pos) ^ (pos->threats * THREAT_KEY);
     return pos->ko != TS_NONE ? k ^ g->zob_ko[pos->ko] : k;
 }
 
@@ -322,34 +360,41 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
 
 /* Values of one child for the parent at depth d from the rules (capture of the last target,
  * superko); otherwise its table key goes into k->key, to be looked up once all keys are known so
- * that the memory fetches overlap. */
+ * that the memory fetches overlap. The child is played out only when it captures. */
 static bool child_by_rules(ts_search *s, int d, int move, child *k)
 {
     const ts_geom *g = s->g;
-    ts_pos *cp = &s->stack[d + 1];
-    ts_pos_copy(g, cp, &s->stack[d]);
-    ts_play_move(g, cp, move);
+    const ts_pos *pos = &s->stack[d];
     s->nodes++;
     k->move = move;
     k->pn = 1;
     k->dn = 1;
-    if (cp->target_left == 0) {
-        k->pn = 0;
-        k->dn = INF;
-        return true;
+    uint64_t key, pk;
+    if (ts_quiet_key(g, pos, move, &key)) {
+        pk = key ^ (pos->threats * THREAT_KEY); /* position_key without a ko */
+    } else {
+        ts_pos *cp = &s->stack[d + 1];
+        ts_pos_copy(g, cp, pos);
+        ts_play_move(g, cp, move);
+        if (cp->target_left == 0) {
+            k->pn = 0;
+            k->dn = INF;
+            return true;
+        }
+        key = ts_key(g, cp);
+        pk = position_key(g, cp);
     }
     /* superko on the line searched: the move that repeats a position loses (only positions
      * with the same side to move, every other one back, can match) */
-    uint64_t pk = position_key(g, cp);
     for (int i = d - 1; i >= 0; i -= 2)
         if (s->path[i] == pk) {
-            bool att = s->stack[d].to_move == g->attacker;
+            bool att = pos->to_move == g->attacker;
             k->pn = att ? INF : 0;
             k->dn = att ? 0 : INF;
             return true;
         }
-    k->key = ts_key(g, cp);
-    __builtin_prefetch(&s->tt[(k->key & s->mask) * BUCKET]);
+    k->key = key;
+    __builtin_prefetch(&s->tt[key & s->mask]);
     return false;
 }
 
@@ -391,6 +436,13 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         int sp = space - (!att && moves[i] != TS_PASS);
         kids[i].pn = sp > 2 ? (uint32_t)(sp - 1) : 1;
         kids[i].dn = sp < SPACE_LIVE ? (uint32_t)(SPACE_LIVE - sp) : 1;
+        /* the mover's own number grows along the move order, so that the search stays with the
+         * likely moves (captures, ataris, the target's liberties) before it spreads out */
+        uint32_t late = (uint32_t)(i / RANK_STEP);
+        if (att)
+            kids[i].pn += late;
+        else
+            kids[i].dn += late;
     }
     for (int i = 0; i < nm; i++) {
         tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;

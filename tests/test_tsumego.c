@@ -461,6 +461,53 @@ START_TEST(region_board_matches_go_board)
 }
 END_TEST
 
+/* The search keys a child that captures nothing without playing it (ts_quiet_key): along random
+ * sequences with ko-threat budgets, passes and ko retakes, that key is the one of the position
+ * played out, and only captures (ko retakes among them) and passes are left to be played. */
+START_TEST(quiet_keys_match_played_positions)
+{
+    go_board b;
+    ck_assert(go_board_from_ascii(&b, 9, nakade[4].pic));
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+    static ts_geom g;
+    ts_geom_init(&g, 9, p.region, p.attacker);
+    unsigned seed = 777;
+    int quiet = 0, played = 0;
+    for (int game = 0; game < 200; game++) {
+        ts_pos s;
+        ts_pos_from_board(&g, &p.board, GO_BLACK, NULL, &s);
+        s.budget[GO_BLACK] = (uint8_t)(game % 4);
+        s.budget[GO_WHITE] = (uint8_t)(game / 4 % 4);
+        for (int move = 0; move < 60; move++) {
+            int legal[TS_MAX_POINTS + 1], n = 0;
+            for (int i = 0; i < g.n; i++)
+                if (ts_legal(&g, &s, i, s.to_move) && ts_ko_allows(&s, i))
+                    legal[n++] = i;
+            legal[n++] = TS_PASS;
+            for (int k = 0; k < n; k++) {
+                ts_pos c = s;
+                int captured = ts_play_move(&g, &c, legal[k]);
+                uint64_t key;
+                if (ts_quiet_key(&g, &s, legal[k], &key)) {
+                    ck_assert_int_eq(captured, 0);
+                    ck_assert(key == ts_key(&g, &c));
+                    quiet++;
+                } else {
+                    ck_assert(captured > 0 || legal[k] == TS_PASS);
+                    played++;
+                }
+            }
+            seed = seed * 1103515245u + 12345u;
+            ts_play_move(&g, &s, legal[(seed >> 8) % (unsigned)n]);
+        }
+    }
+    ck_assert_int_gt(quiet, 1000);
+    ck_assert_int_gt(played, 1000);
+}
+END_TEST
+
 /* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
  * recorded solutions. */
 static int sgf_point(const char *t) { return go_point_at(t[0] - 'a', t[1] - 'a'); }
@@ -579,6 +626,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, time_limit_kept);
     tcase_add_test(tc, frame);
     tcase_add_test(tc, region_board_matches_go_board);
+    tcase_add_test(tc, quiet_keys_match_played_positions);
     suite_add_tcase(s, tc);
     TCase *cho = tcase_create("cho");
     tcase_set_timeout(cho, 300);
