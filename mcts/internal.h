@@ -114,6 +114,8 @@ typedef struct mcts_worker {
 struct mcts_search {
     nn_model *model;
     mcts_params p;
+    nn_kata_profile profile;           /* p.human_sl_profile parsed, when has_profile */
+    bool has_profile;
     bool has_score, has_ownership;
     mcts_cache cache;
     int num_workers;

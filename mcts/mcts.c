@@ -68,7 +68,9 @@ oom:
     return false;
 }
 
-static bool params_check(const mcts_params *p, char *err, int err_len)
+/* Checks p; fills *profile (and *has_profile) from its human_sl_profile. */
+static bool params_check(const mcts_params *p, nn_kata_profile *profile, bool *has_profile,
+                         char *err, int err_len)
 {
     if (p->num_threads < 1 || p->batch_size < 1 || p->max_tree_mb <= 0 || p->nn_cache_size < 0) {
         snprintf(err, (size_t)err_len,
@@ -76,12 +78,36 @@ static bool params_check(const mcts_params *p, char *err, int err_len)
                  __func__);
         return false;
     }
+    *has_profile = p->human_sl_profile[0] != '\0';
+    if (!memchr(p->human_sl_profile, '\0', MCTS_PROFILE_LEN)) {
+        snprintf(err, (size_t)err_len, "%s: human_sl_profile is not terminated", __func__);
+        return false;
+    }
+    char why[200];
+    if (*has_profile && !nn_kata_profile_parse(p->human_sl_profile, profile, why, sizeof why)) {
+        snprintf(err, (size_t)err_len, "%s: human_sl_profile: %s", __func__, why);
+        return false;
+    }
     return true;
+}
+
+/* Gives every worker's context the search's profile (or none). */
+static void profile_apply(struct mcts_search *s)
+{
+    for (int i = 0; i < s->num_workers; i++)
+        nn_context_set_profile(s->workers[i].ctx, s->has_profile ? &s->profile : NULL);
+}
+
+const nn_kata_profile *mcts_profile(const mcts_search *s)
+{
+    return s->has_profile ? &s->profile : NULL;
 }
 
 mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_len)
 {
-    if (!params_check(p, err, err_len))
+    nn_kata_profile profile;
+    bool has_profile;
+    if (!params_check(p, &profile, &has_profile, err, err_len))
         return NULL;
     struct mcts_search *s = calloc(1, sizeof *s);
     if (!s) {
@@ -89,6 +115,8 @@ mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_
         return NULL;
     }
     s->model = model;
+    s->profile = profile;
+    s->has_profile = has_profile;
     s->p = *p;
     if (s->p.seed == 0)
         s->p.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
@@ -105,6 +133,7 @@ mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_
         free(s);
         return NULL;
     }
+    profile_apply(s);
     return s;
 }
 
@@ -131,7 +160,9 @@ void mcts_free(mcts_search *s)
 
 bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_len)
 {
-    if (!params_check(p, err, err_len))
+    nn_kata_profile profile;
+    bool has_profile;
+    if (!params_check(p, &profile, &has_profile, err, err_len))
         return false;
     mcts_params old = s->p;
     if (p->num_threads != old.num_threads || p->batch_size != old.batch_size) {
@@ -155,6 +186,14 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
     s->p = *p;
     if (s->p.seed == 0)
         s->p.seed = seed;
+    s->profile = profile;
+    s->has_profile = has_profile;
+    profile_apply(s);
+    if (strcmp(p->human_sl_profile, old.human_sl_profile)) {
+        /* the tree's and the cache's values came from another player's network */
+        mcts_clear_tree(s);
+        mcts_cache_clear(&s->cache);
+    }
     if (p->nn_cache_size != old.nn_cache_size) {
         mcts_cache_free(&s->cache);
         if (!mcts_cache_init(&s->cache, p->nn_cache_size)) {

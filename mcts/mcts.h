@@ -50,6 +50,7 @@
 #define MCTS_RESIGN (-2)          /* mcts_choose_move's answer for "resign" */
 #define MCTS_MAX_PV 64            /* longest principal variation reported per move */
 #define MCTS_MAX_MOVE_FILTERS 64  /* avoid/allow entries in mcts_params */
+#define MCTS_PROFILE_LEN 32       /* human_sl_profile's storage, terminator included */
 
 /* When the engine may pass at the root (inside the tree every side may always pass, so the
  * search sees the opponent's passes). Independently of the policy, the root never plays inside
@@ -135,6 +136,11 @@ typedef struct mcts_params {
      * rootPolicyOptimism 0.2, policyOptimism 0). */
     double root_policy_optimism;
     double policy_optimism;
+    /* KataGo's humanSLProfile: the player a human-SL net (one with a metadata encoder) imitates,
+     * a name nn_kata_profile_parse accepts ("rank_5k", "preaz_2d", "proyear_1990"); "" for none,
+     * which such a net refuses (the search then fails with that error). Other nets ignore it.
+     * Changing it clears the tree and the cache. */
+    char human_sl_profile[MCTS_PROFILE_LEN];
     /* Memory bound of the tree in MiB: expansion stops when reached and the run ends. */
     double max_tree_mb;
     int nn_cache_size;             /* network results kept (entries; 0 disables the cache) */
@@ -190,6 +196,9 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
 
 /* The tunables in force (owned by the search; valid until the next mcts_set_params). */
 const mcts_params *mcts_get_params(const mcts_search *s);
+/* The profile of params.human_sl_profile, for contexts that evaluate beside the search; NULL when
+ * none is set. Valid until the next mcts_set_params. */
+const nn_kata_profile *mcts_profile(const mcts_search *s);
 
 /* Sets the position to search: a copy of g is taken. When g is the previous root's game
  * extended by some moves (or the same game), the subtree of the reached node is kept (tree

@@ -46,7 +46,7 @@ mcts_params mcts_params_default(void)
     };
 }
 
-typedef enum { P_DOUBLE, P_INT, P_INT64, P_U64, P_BOOL, P_PASS, P_ACTION } param_kind;
+typedef enum { P_DOUBLE, P_INT, P_INT64, P_U64, P_BOOL, P_PASS, P_PROFILE, P_ACTION } param_kind;
 
 typedef struct param_entry {
     mcts_param_info info;
@@ -109,6 +109,10 @@ static const param_entry table[] = {
      NULL, P_DOUBLE, F(root_policy_optimism), 0, 1},
     {{"policy_optimism", "double", "policy optimism below the root (KataGo nets v12+)"},
      NULL, P_DOUBLE, F(policy_optimism), 0, 1},
+    {{"human_sl_profile", "text",
+      "KataGo human-SL nets: whom to imitate (rank_9d .. rank_20k, preaz_<rank>, proyear_YYYY; "
+      "none: no profile)"},
+     "humanSLProfile", P_PROFILE, F(human_sl_profile), 0, 0},
     {{"max_tree_mb", "double", "tree memory bound in MiB; the search stops there"},
      NULL, P_DOUBLE, F(max_tree_mb), 0.01, 1e7},
     {{"nn_cache_size", "int", "network results cached (0: no cache)"},
@@ -172,6 +176,24 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
         return true;
     }
     char *field = (char *)p + e->offset;
+    if (e->kind == P_PROFILE) {
+        nn_kata_profile check;
+        char why[200];
+        if (!*value || !strcasecmp(value, "none")) {
+            field[0] = '\0';
+            return true;
+        }
+        if (strlen(value) >= MCTS_PROFILE_LEN) {
+            snprintf(err, (size_t)err_len, "%s: %s: name too long", __func__, e->info.name);
+            return false;
+        }
+        if (!nn_kata_profile_parse(value, &check, why, sizeof why)) {
+            snprintf(err, (size_t)err_len, "%s: %s: %s", __func__, e->info.name, why);
+            return false;
+        }
+        memcpy(field, value, strlen(value) + 1);
+        return true;
+    }
     if (e->kind == P_BOOL) {
         bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
         if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
@@ -237,6 +259,8 @@ bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
     case P_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
     case P_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
     case P_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
+    case P_PROFILE: snprintf(buf, (size_t)len, "%s", *(const char *)field ? (const char *)field : "none");
+        break;
     case P_PASS: snprintf(buf, (size_t)len, "%s", pass_names[*(const mcts_pass_policy *)field]);
         break;
     case P_ACTION: snprintf(buf, (size_t)len, "%d", p->num_avoid + p->num_allow); break;

@@ -225,6 +225,9 @@ START_TEST(test_katrain_session)
     send_line(&e, "{\"id\":\"turns\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
                   "\"boardYSize\":9,\"analyzeTurns\":[3]}");
     expect_error(&e, "turns", "analyzeTurns");
+    send_line(&e, "{\"id\":\"prof\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"overrideSettings\":{\"humanSLProfile\":\"rank_99k\"}}");
+    expect_error(&e, "prof", "overrideSettings");
     /* White to move, avoid moves, overrides, moves' ownership, a warning for a stray field. */
     send_line(&e, "{\"id\":\"C\",\"moves\":[[\"B\",\"E5\"]],\"rules\":{\"ko\":\"SIMPLE\","
                   "\"scoring\":\"AREA\",\"tax\":\"NONE\",\"suicide\":false},\"komi\":7,"

@@ -2,7 +2,8 @@
  * b4c32) nets with the CPU backend: visit bookkeeping, tactics, tree reuse, limits, stop,
  * params, pass policy (a Leela Zero net's on 19x19 too), threads with batches, the memory bound,
  * the move choice by utility lower confidence bound (on hand-made root statistics), minmoves'
- * unvisited moves, ownership standard deviations. Positions are ASCII diagrams (top row first),
+ * unvisited moves, ownership standard deviations, the human-SL profile of a net with a metadata
+ * encoder (a small synthetic one). Positions are ASCII diagrams (top row first),
  * mostly 9x9, and visit counts small so the suite stays quick under ASan. */
 #include <check.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "mcts/internal.h"
 #include "mcts/mcts.h"
 #include "nn/nn.h"
+#include "tools/synth_nets.h"
 
 #define KATA_NET SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
 #define LZ_NET SHIDO_SHARED_DIR "/weights/lz-rand-b4c32.txt.gz"
@@ -1096,6 +1098,96 @@ START_TEST(lz_net_passes_only_when_finished)
 }
 END_TEST
 
+/* One run of visits from an empty 9x9 board with s's settings; the root's winrate. */
+static bool run_empty9(mcts_search *s, int64_t visits, double *winrate, char *err, int err_len)
+{
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "chinese", 7.0f);
+    mcts_set_position(s, &g); /* true when a tree was kept */
+    go_game_free(&g);
+    mcts_limits lim = {.max_visits = visits};
+    if (!mcts_run(s, &lim, NULL, NULL, err, err_len))
+        return false;
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_int_ge(a.root_visits, visits);
+    *winrate = a.root_winrate;
+    mcts_analysis_free(&a);
+    return true;
+}
+
+/* humanSLProfile: checked when set, required by a human-SL net (the run fails with the
+ * network's error), given to every thread's context, and changing it drops the tree and the
+ * cached evaluations (else the second profile would be answered from the first one's cache). */
+START_TEST(human_sl_profile)
+{
+    char err[512], buf[64];
+    mcts_params p = mcts_params_default();
+    ck_assert(mcts_params_get(&p, "humanSLProfile", buf, sizeof buf));
+    ck_assert_str_eq(buf, "none");
+    ck_assert(mcts_params_set(&p, "humanSLProfile", "rank_5k", err, sizeof err));
+    ck_assert(mcts_params_get(&p, "human_sl_profile", buf, sizeof buf));
+    ck_assert_str_eq(buf, "rank_5k");
+    ck_assert(!mcts_params_set(&p, "humanSLProfile", "rank_99k", err, sizeof err));
+    ck_assert_msg(strstr(err, "unknown human SL profile"), "%s", err);
+    ck_assert(!mcts_params_set(&p, "humanSLProfile", "rank_5k_1d_and_much_more_than_fits",
+                               err, sizeof err));
+    ck_assert_str_eq(p.human_sl_profile, "rank_5k");  /* a refused value changes nothing */
+    ck_assert(mcts_params_set(&p, "humanSLProfile", "none", err, sizeof err));
+    ck_assert_str_eq(p.human_sl_profile, "");
+
+    nn_desc *d = synth_kata(&(synth_kata_shape){15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16,
+                                               NN_ACT_MISH}, 5);
+    ck_assert(d && synth_kata_add_meta(d, 16, 77));
+    nn_model *m = nn_model_from_desc(d, "cpu", err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+
+    /* a profile mcts_params_set would refuse is refused by mcts_new too */
+    snprintf(p.human_sl_profile, sizeof p.human_sl_profile, "rank_0d");
+    ck_assert(!mcts_new(m, &p, err, sizeof err));
+    ck_assert_msg(strstr(err, "human_sl_profile"), "%s", err);
+
+    mcts_search *s = search_new(m, 1, 1, 0);
+    double none_wr;
+    ck_assert(!run_empty9(s, 4, &none_wr, err, sizeof err));
+    ck_assert_msg(strstr(err, "needs a profile"), "%s", err);
+
+    static const char *const names[3] = {"rank_20k", "rank_9d", "rank_20k"};
+    double wr[3];
+    for (int i = 0; i < 3; i++) {
+        p = *mcts_get_params(s);
+        ck_assert(mcts_params_set(&p, "humanSLProfile", names[i], err, sizeof err));
+        ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
+        ck_assert(mcts_profile(s) != NULL);
+        ck_assert(s->root == NULL); /* the profile changed: the tree went */
+        ck_assert_msg(run_empty9(s, 12, &wr[i], err, sizeof err), "%s", err);
+        assert_consistent(s);
+        printf("human SL profile %s: root winrate %.6f\n", names[i], wr[i]);
+    }
+    ck_assert_msg(fabs(wr[0] - wr[1]) > 1e-4, "rank_20k %.6f and rank_9d %.6f agree", wr[0],
+                  wr[1]);
+    ck_assert_msg(wr[2] == wr[0], "rank_20k again: %.9f, first %.9f", wr[2], wr[0]);
+
+    /* several threads with batches: each context got the profile */
+    p = *mcts_get_params(s);
+    p.num_threads = 2;
+    p.batch_size = 4;
+    ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
+    double wr_threads;
+    ck_assert_msg(run_empty9(s, 64, &wr_threads, err, sizeof err), "%s", err);
+    assert_consistent(s);
+
+    /* back to no profile: refused again */
+    ck_assert(mcts_params_set(&p, "humanSLProfile", "none", err, sizeof err));
+    ck_assert(mcts_set_params(s, &p, err, sizeof err));
+    ck_assert(mcts_profile(s) == NULL);
+    ck_assert(!run_empty9(s, 4, &none_wr, err, sizeof err));
+    ck_assert_msg(strstr(err, "needs a profile"), "%s", err);
+    mcts_free(s);
+    nn_model_free(m);
+}
+END_TEST
+
 static Suite *mcts_suite(void)
 {
     Suite *s = suite_create("mcts");
@@ -1120,6 +1212,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, min_moves_fill);
     tcase_add_test(tc, ownership_stdev_moments);
     tcase_add_test(tc, lz_net_passes_only_when_finished);
+    tcase_add_test(tc, human_sl_profile);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -714,24 +714,7 @@ static nn_desc *meta_net(void)
 {
     nn_desc *d = synth_kata(&synth_shapes[0], 5);
     ck_assert(d);
-    nn_kata_desc *k = d->kata;
-    nn_kata_meta_encoder *m = &k->meta;
-    rng_state = 77;
-    k->meta_encoder_version = 1;
-    snprintf(m->name, sizeof m->name, "test meta encoder");
-    m->num_inputs = NN_KATA_META_INPUTS;
-    nn_matmul_desc *mul[3] = {&m->mul1, &m->mul2, &m->mul3};
-    int dims[4] = {NN_KATA_META_INPUTS, 16, 16, k->trunk.trunk_channels};
-    for (int l = 0; l < 3; l++) {
-        snprintf(mul[l]->name, sizeof mul[l]->name, "mul%d", l + 1);
-        mul[l]->c_in = dims[l];
-        mul[l]->c_out = dims[l + 1];
-        mul[l]->w = random_floats((size_t)dims[l] * dims[l + 1]);
-        for (int i = 0; i < dims[l] * dims[l + 1]; i++)
-            mul[l]->w[i] *= 2.0f / sqrtf((float)dims[l]);
-        mul[l]->bias = l < 2 ? random_floats((size_t)dims[l + 1]) : NULL;
-    }
-    m->act1 = m->act2 = NN_ACT_MISH;
+    ck_assert(synth_kata_add_meta(d, 16, 77));
     return d;
 }
 

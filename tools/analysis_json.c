@@ -722,6 +722,7 @@ static bool add_policy(aj_engine *a, aj_json *j, const go_game *g)
     char err[256];
     if (!a->policy_ctx && !(a->policy_ctx = nn_context_new(a->model, 8, err, sizeof err)))
         return false;
+    nn_context_set_profile(a->policy_ctx, a->search ? mcts_profile(a->search) : NULL);
     nn_result *res = malloc(sizeof *res);
     if (!res || !nn_eval_average(a->policy_ctx, g, 0xff, NN_DEFAULT_POLICY_OPTIMISM, res, err,
                                  sizeof err)) {

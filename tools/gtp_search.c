@@ -472,6 +472,8 @@ static bool mark_status(gtp_engine *e, bool *dead, bool *seki)
         return false;
     char err[256];
     nn_context *ctx = nn_context_new(e->model, 8, err, sizeof err);
+    if (ctx)
+        nn_context_set_profile(ctx, mcts_profile(s));
     nn_result *res = malloc(sizeof *res);
     bool ok = ctx && res &&
               nn_eval_average(ctx, &e->game, 0xff, NN_DEFAULT_POLICY_OPTIMISM, res, err,

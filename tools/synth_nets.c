@@ -252,3 +252,27 @@ nn_desc *synth_kata(const synth_kata_shape *s, unsigned seed)
     }
     return d;
 }
+
+bool synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed)
+{
+    if (!d || d->family != NN_FAMILY_KATA || d->kata->version < 15 || hidden < 1 ||
+        d->kata->meta_encoder_version)
+        return false;
+    nn_kata_desc *k = d->kata;
+    nn_kata_meta_encoder *m = &k->meta;
+    synth S = {seed + 11ULL, false};
+    snprintf(m->name, sizeof m->name, "metadata encoder");
+    m->num_inputs = NN_KATA_META_INPUTS;
+    /* the first layer sees sparse 0/1 features: a larger spread keeps the bias it makes
+     * comparable with the trunk's own activations */
+    matmul(&S, &m->mul1, "meta/mul1", NN_KATA_META_INPUTS, hidden, true);
+    matmul(&S, &m->mul2, "meta/mul2", hidden, hidden, true);
+    matmul(&S, &m->mul3, "meta/mul3", hidden, k->trunk.trunk_channels, false);
+    for (int i = 0; m->mul1.w && i < NN_KATA_META_INPUTS * hidden; i++)
+        m->mul1.w[i] *= 2.0f;
+    m->act1 = m->act2 = NN_ACT_MISH;
+    if (S.oom)
+        return false; /* what was made is freed with d */
+    k->meta_encoder_version = 1;
+    return true;
+}

@@ -29,4 +29,8 @@ nn_desc *synth_lz(int blocks, int filters, unsigned seed);
 /* A KataGo net of shape s; NULL when out of memory. Free with nn_desc_free. */
 nn_desc *synth_kata(const synth_kata_shape *s, unsigned seed);
 
+/* Gives d (a version 15 synth_kata net) the metadata encoder of a human-SL net: 192 features ->
+ * hidden -> hidden (mish) -> trunk channels. False when d is not such a net or out of memory. */
+bool synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed);
+
 #endif
