@@ -259,8 +259,7 @@ bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
     case P_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
     case P_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
     case P_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
-    case P_PROFILE: snprintf(buf, (size_t)len, "%s", *(const char *)field ? (const char *)field : "none");
-        break;
+    case P_PROFILE: snprintf(buf, (size_t)len, "%s", *field ? field : "none"); break;
     case P_PASS: snprintf(buf, (size_t)len, "%s", pass_names[*(const mcts_pass_policy *)field]);
         break;
     case P_ACTION: snprintf(buf, (size_t)len, "%d", p->num_avoid + p->num_allow); break;
