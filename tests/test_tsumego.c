@@ -508,37 +508,68 @@ START_TEST(quiet_keys_match_played_positions)
 }
 END_TEST
 
-/* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
- * recorded solutions. */
+/* Cho Chikun's problems from ../shared/tsumego: a record's position, side to play and the
+ * set-up that the benchmark does. */
 static int sgf_point(const char *t) { return go_point_at(t[0] - 'a', t[1] - 'a'); }
 
-START_TEST(cho_elementary_first_30)
+static void cho_setup(const cJSON *j, go_tsumego_problem *p)
+{
+    go_board b;
+    go_board_init(&b, cJSON_GetObjectItem(j, "size")->valueint);
+    const char *lists[2] = {"AB", "AW"};
+    for (int k = 0; k < 2; k++) {
+        cJSON *pt;
+        cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, lists[k]))
+            ck_assert(go_board_place(&b, sgf_point(pt->valuestring), k ? GO_WHITE : GO_BLACK));
+    }
+    go_color to_play =
+        cJSON_GetObjectItem(j, "to_play")->valuestring[0] == 'W' ? GO_WHITE : GO_BLACK;
+    char err[256];
+    const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
+    ck_assert_msg(go_tsumego_setup(&b, to_play, GO_TSUMEGO_GOAL_AUTO, p, err, sizeof err),
+                  "%s: %s", id, err);
+}
+
+static FILE *cho_open(const char *book)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/tsumego/cho-elementary.jsonl", SHIDO_SHARED_DIR);
+    snprintf(path, sizeof path, "%s/tsumego/cho-%s.jsonl", SHIDO_SHARED_DIR, book);
     FILE *f = fopen(path, "r");
     ck_assert_msg(f != NULL, "cannot open %s", path);
+    return f;
+}
+
+/* The record of one problem ("cho-elementary/Prob0452"); the caller deletes it. */
+static cJSON *cho_find(const char *book, const char *id)
+{
+    FILE *f = cho_open(book);
+    char line[8192];
+    cJSON *found = NULL;
+    while (!found && fgets(line, sizeof line, f)) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        if (!strcmp(cJSON_GetObjectItem(j, "id")->valuestring, id))
+            found = j;
+        else
+            cJSON_Delete(j);
+    }
+    fclose(f);
+    ck_assert_msg(found != NULL, "%s not found", id);
+    return found;
+}
+
+/* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
+ * recorded solutions. */
+START_TEST(cho_elementary_first_30)
+{
+    FILE *f = cho_open("elementary");
     char line[8192];
     int solved = 0, count = 0;
     while (count < 30 && fgets(line, sizeof line, f)) {
         cJSON *j = cJSON_Parse(line);
         ck_assert_ptr_nonnull(j);
-        go_board b;
-        go_board_init(&b, cJSON_GetObjectItem(j, "size")->valueint);
-        const char *lists[2] = {"AB", "AW"};
-        for (int k = 0; k < 2; k++) {
-            cJSON *pt;
-            cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, lists[k]))
-                ck_assert(go_board_place(&b, sgf_point(pt->valuestring),
-                                         k ? GO_WHITE : GO_BLACK));
-        }
-        go_color to_play =
-            cJSON_GetObjectItem(j, "to_play")->valuestring[0] == 'W' ? GO_WHITE : GO_BLACK;
         go_tsumego_problem p;
-        char err[256];
-        const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
-        ck_assert_msg(go_tsumego_setup(&b, to_play, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
-                      "%s: %s", id, err);
+        cho_setup(j, &p);
         go_tsumego_limits lim = {.time_s = 3.0, .tt_log2 = 18, .first_move_only = true};
         go_tsumego_solution s;
         ck_assert(go_tsumego_solve(&p, &lim, &s));
@@ -547,7 +578,8 @@ START_TEST(cho_elementary_first_30)
         cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "solutions"))
             right |= sgf_point(pt->valuestring) == s.best_move;
         char v[8];
-        ck_assert_msg(right, "%s: played %s", id, go_point_to_gtp(19, s.best_move, v));
+        ck_assert_msg(right, "%s: played %s", cJSON_GetObjectItem(j, "id")->valuestring,
+                      go_point_to_gtp(19, s.best_move, v));
         solved += s.best_proven;
         go_tsumego_solution_free(&s);
         cJSON_Delete(j);
@@ -556,6 +588,42 @@ START_TEST(cho_elementary_first_30)
     fclose(f);
     ck_assert_int_eq(count, 30);
     ck_assert_msg(solved >= 27, "only %d of 30 answers proven", solved);
+}
+END_TEST
+
+/* When several first moves reach a ko, the answer is the better ko, then the quiet move.
+ * Elementary 452: E19, C19 and E17 all make the same direct ko; the book's E17 is the quiet one
+ * (E19 and C19 are ataris). Intermediate 522: A16, D18 and A18 make an approach ko, but only
+ * D18 still wins when white has one ko threat more. Both in a full solve and for a benchmark. */
+START_TEST(ko_answer_is_the_better_one)
+{
+    static const struct {
+        const char *book, *id, *answer;
+        int correct;
+    } cases[] = {
+        {"elementary", "cho-elementary/Prob0452", "E17", 3},
+        {"intermediate", "cho-intermediate/Prob0522", "D18", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cJSON *j = cho_find(cases[k].book, cases[k].id);
+        go_tsumego_problem p;
+        cho_setup(j, &p);
+        for (int quick = 0; quick < 2; quick++) {
+            go_tsumego_limits lim = {.time_s = 20.0, .tt_log2 = 20, .first_move_only = quick};
+            go_tsumego_solution s;
+            ck_assert(go_tsumego_solve(&p, &lim, &s));
+            char v[8];
+            ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+            ck_assert_msg(s.best_move == go_point_from_gtp(19, cases[k].answer) && s.best_proven,
+                          "%s (quick %d): played %s", cases[k].id, quick,
+                          go_point_to_gtp(19, s.best_move, v));
+            ck_assert_int_eq(s.num_correct, cases[k].correct);
+            ck_assert_int_eq(s.uniqueness, cases[k].correct == 1 ? GO_TSUMEGO_UNIQUE
+                                                                 : GO_TSUMEGO_NOT_UNIQUE);
+            go_tsumego_solution_free(&s);
+        }
+        cJSON_Delete(j);
+    }
 }
 END_TEST
 
@@ -631,6 +699,7 @@ Suite *tsumego_suite(void)
     TCase *cho = tcase_create("cho");
     tcase_set_timeout(cho, 300);
     tcase_add_test(cho, cho_elementary_first_30);
+    tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
     return s;
