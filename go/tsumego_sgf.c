@@ -179,9 +179,14 @@ char *ts_solution_sgf(ts_solver *sv, const go_tsumego_solution *sol, double dead
             /* correct branches first, then the refuted ones */
             if ((pass == 0 && !right) || (pass == 1 && !wrong))
                 continue;
+            /* a move that reaches the status level but not the better ko of the moves kept */
+            bool listed = sol->num_correct == 0;
+            for (int k = 0; k < sol->num_correct; k++)
+                listed |= sol->correct[k] == g->pt[moves[i]];
+            const char *head = !right ? "Wrong" : listed ? "Correct" : "Inferior: a worse ko";
             put(&b, "(");
             put_move(&b, g, mover, moves[i]);
-            put_line(&b, sv, c, right ? mover : other, right ? "Correct" : "Wrong", deadline_s);
+            put_line(&b, sv, c, right ? mover : other, head, deadline_s);
             put(&b, ")");
         }
     put(&b, ")\n");
