@@ -491,23 +491,24 @@ static ts_outcome first_move_outcome(ts_solver *sv, int m, ts_budgets lv)
 }
 
 /* For a ko, several first moves often reach the status level while one of them gives the better
- * ko: the opponent needs more threats, or the mover fewer. Keeps, among correct[], the moves
- * that still win at stricter budgets (one more threat for the opponent, or one fewer for the
- * mover), as long as at least one does, and records the strictest budgets reached in *lv.
- * Problem books give that move as the answer. Stops with the set as it is at the limits. */
-static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out, ts_budgets *lv)
+ * ko: the opponent needs more threats, or the mover fewer, and that is the answer problem books
+ * give. Keeps, among correct[], the moves that still win at stricter budgets (one more threat
+ * for the opponent, or one fewer for the mover), as long as at least one does, and tightens
+ * again from there. Stops with the set as it is at the limits. */
+static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
 {
     const ts_geom *g = &sv->geom;
     int mover = sv->root.to_move;
+    ts_budgets level = sv->level;
     for (bool narrowed = true; narrowed && out->num_correct > 1;) {
         narrowed = false;
         ts_budgets tries[2];
         int nt = 0;
-        if (lv->other < 2)
-            tries[nt++] = (ts_budgets){lv->mover, (uint8_t)(lv->other + 1)};
-        if (lv->mover > 0)
-            tries[nt++] = (ts_budgets){(uint8_t)(lv->mover == TS_UNLIMITED ? 2 : lv->mover - 1),
-                                       lv->other};
+        if (level.other < 2)
+            tries[nt++] = (ts_budgets){level.mover, (uint8_t)(level.other + 1)};
+        if (level.mover > 0)
+            tries[nt++] = (ts_budgets){
+                (uint8_t)(level.mover == TS_UNLIMITED ? 2 : level.mover - 1), level.other};
         for (int t = 0; t < nt && !narrowed; t++) {
             int keep[GO_TSUMEGO_MAX_MOVES], nk = 0;
             for (int i = 0; i < out->num_correct; i++) {
@@ -521,7 +522,7 @@ static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out, ts_budgets 
                 continue;
             memcpy(out->correct, keep, (size_t)nk * sizeof *keep);
             out->num_correct = nk;
-            *lv = tries[t];
+            level = tries[t];
             narrowed = true;
         }
     }
@@ -577,8 +578,7 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         /* a ko needs every first move settled to choose the best one, even for a benchmark */
         scan_first_moves(sv, out, !quick || r == GO_TSUMEGO_KO);
         if (r == GO_TSUMEGO_KO) {
-            ts_budgets best = sv->level;
-            refine_ko_moves(sv, out, &best);
+            refine_ko_moves(sv, out);
             if (out->num_correct == 1 && out->uniqueness == GO_TSUMEGO_NOT_UNIQUE)
                 out->uniqueness = GO_TSUMEGO_UNIQUE;
             quietest_first(sv, out);
