@@ -609,7 +609,7 @@ START_TEST(ko_answer_is_the_better_one)
         go_tsumego_problem p;
         cho_setup(j, &p);
         for (int quick = 0; quick < 2; quick++) {
-            go_tsumego_limits lim = {.time_s = 20.0, .tt_log2 = 20, .first_move_only = quick};
+            go_tsumego_limits lim = {.time_s = 60.0, .tt_log2 = 20, .first_move_only = quick};
             go_tsumego_solution s;
             ck_assert(go_tsumego_solve(&p, &lim, &s));
             char v[8];
