@@ -439,6 +439,34 @@ static int table_best(ts_solver *sv, const ts_pos *pos, ts_budgets lv)
     return best;
 }
 
+/* The first move of the highest prior among those the table has not refuted at lv, or -1 (no
+ * prior, or every move refuted). */
+static int prior_best(ts_solver *sv, const float *prior, ts_budgets lv)
+{
+    if (!prior)
+        return -1;
+    ts_pos q;
+    ts_solver_position(sv, lv, &q);
+    int moves[TS_MAX_POINTS + 1];
+    int n = ts_search_moves(sv->search, &q, moves), best = -1;
+    float best_p = -1;
+    for (int i = 0; i < n; i++) {
+        if (moves[i] == TS_PASS)
+            continue;
+        ts_pos c = q;
+        ts_play_move(&sv->geom, &c, moves[i]);
+        ts_outcome o = ts_search_lookup(sv->search, &c, NULL, NULL, NULL);
+        float pr = prior[sv->geom.pt[moves[i]]];
+        if (o != TS_OPEN && !ts_wins(&sv->geom, o, q.to_move))
+            continue;
+        if (pr > best_p) {
+            best_p = pr;
+            best = moves[i];
+        }
+    }
+    return best;
+}
+
 /* Settles every first move at the status level: fills correct[] and the uniqueness verdict.
  * Starts with the table's favourite so that a good move is found before time runs out. */
 static void scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
@@ -567,6 +595,12 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
     memset(out, 0, sizeof *out);
     out->problem = *p;
     out->best_move = GO_PASS;
+    if (lim->prior) {
+        float by_index[TS_MAX_POINTS];
+        for (int i = 0; i < sv->geom.n; i++)
+            by_index[i] = lim->prior[sv->geom.pt[i]];
+        ts_search_set_prior(sv->search, p->to_play, by_index);
+    }
     bool quick = lim->first_move_only;
     double total = deadline_s - start_s;
     /* the main question may use most of the time; the rest is for the scan and the tree */
@@ -591,8 +625,11 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         out->uniqueness = GO_TSUMEGO_NO_SOLUTION;
     }
     if (out->best_move == GO_PASS) {
-        /* no proven move: the table's favourite (most promising, or most stubborn) */
-        int m = table_best(sv, &sv->root, sv->level);
+        /* no proven move: the prior's favourite among the moves not refuted, else the table's
+         * (most promising, or most stubborn) */
+        int m = r == GO_TSUMEGO_FAILURE ? -1 : prior_best(sv, lim->prior, sv->level);
+        if (m < 0)
+            m = table_best(sv, &sv->root, sv->level);
         if (m >= 0)
             out->best_move = sv->geom.pt[m];
         out->best_proven = r == GO_TSUMEGO_FAILURE;

@@ -103,6 +103,11 @@ typedef struct go_tsumego_limits {
     int tt_log2;         /* transposition table of 2^tt_log2 x 16 bytes [21, 32 MB] */
     bool first_move_only;/* stop after the first proven move: skips the other first moves, the
                             reply status and the tree (what a benchmark needs) */
+    /* Optional: how likely each first move of the side to play is to be right, GO_POINTS values
+     * by board point (a network's policy on problem.framed, say; NULL for none). It never
+     * changes what is proven: it orders the first moves of the searches for the side to play,
+     * and when nothing is proven it picks the guess among the moves not proven to fail. */
+    const float *prior;
 } go_tsumego_limits;
 
 #define GO_TSUMEGO_MAX_MOVES GO_TSUMEGO_MAX_REGION

@@ -141,6 +141,11 @@ void ts_search_limits(ts_search *s, double deadline_s, uint64_t max_nodes);
 uint64_t ts_search_nodes(const ts_search *s);
 bool ts_search_out_of_time(ts_search *s);
 
+/* A prior for the first moves of colour c (by region index; NULL clears it): at the root of a
+ * search with c to move, the moves are taken in the order of the prior instead of the search's
+ * own, which decides what df-pn expands first there. */
+void ts_search_set_prior(ts_search *s, int c, const float *prior);
+
 /* Runs df-pn from root until it is proven either way or a limit is hit. */
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root);
 

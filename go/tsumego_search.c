@@ -63,6 +63,8 @@ struct ts_search {
     ts_pos stack[MAX_DEPTH + 2];
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
+    int prior_color;                    /* 0: no prior */
+    float prior[TS_MAX_POINTS];
 };
 
 double ts_now_s(void)
@@ -340,6 +342,27 @@ int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
     return n;
 }
 
+void ts_search_set_prior(ts_search *s, int c, const float *prior)
+{
+    s->prior_color = prior ? c : 0;
+    for (int i = 0; prior && i < s->g->n; i++)
+        s->prior[i] = prior[i];
+}
+
+/* Reorders moves by the prior, highest first (stable, a pass last). */
+static void order_by_prior(const ts_search *s, int *moves, int n)
+{
+    for (int i = 1; i < n; i++) {
+        int m = moves[i], j = i;
+        float v = m == TS_PASS ? -1.0f : s->prior[m];
+        while (j > 0 && (moves[j - 1] == TS_PASS ? -1.0f : s->prior[moves[j - 1]]) < v) {
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        moves[j] = m;
+    }
+}
+
 /* --- df-pn --- */
 
 /* Repetition is judged on the whole state but ko, and a ko threat spent in between makes it a
@@ -417,6 +440,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     int nm = t == TS_OPEN ? ts_search_moves(s, pos, moves) : 0;
     if (t == TS_OPEN && nm == 0)
         t = TS_DEFENDER_WINS; /* the attacker has nothing left to try: it failed to kill */
+    if (d == 0 && pos->to_move == s->prior_color)
+        order_by_prior(s, moves, nm);
     if (t != TS_OPEN) {
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;

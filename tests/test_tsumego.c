@@ -1,8 +1,9 @@
 /* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame, the
- * solution tree, refused input, a sample of Cho Chikun's elementary problems, and the JSON Lines
- * reader of `shido tsumego bench` (through the binary).
+ * solution tree, refused input, a sample of Cho Chikun's elementary problems, the JSON Lines
+ * reader of `shido tsumego bench` (through the binary), a prior that orders the search and picks
+ * the guess, and the network-guided solve of tools/tsumego_net.c (with ../shared's g170 net).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -17,6 +18,8 @@
 #include "go/sgf.h"
 #include "go/tsumego.h"
 #include "go/tsumego_internal.h"
+#include "nn/nn.h"
+#include "tools/tsumego_net.h"
 
 static int V(int size, const char *vertex)
 {
@@ -121,6 +124,41 @@ START_TEST(nakade_vital_point)
     ck_assert_msg(s.reply_status.result == GO_TSUMEGO_SUCCESS, "%s: white first does not live",
                   nakade[_i].name);
     go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* A prior only orders the search: one that puts all its weight on a wrong move changes nothing
+ * that is proven. */
+START_TEST(prior_never_changes_a_proof)
+{
+    go_board b;
+    ck_assert(go_board_from_ascii(&b, 9, nakade[_i].pic));
+    b.to_move = GO_BLACK;
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err), "%s",
+                  err);
+    float prior[GO_POINTS];
+    int vital = V(9, nakade[_i].vital), decoy = -1;
+    for (int q = 0; q < GO_POINTS; q++) {
+        bool candidate = p.region[q] && p.board.color[q] == GO_EMPTY && q != vital;
+        prior[q] = candidate && decoy < 0 ? 1.0f : 0.0f;
+        decoy = candidate && decoy < 0 ? q : decoy;
+    }
+    ck_assert_int_gt(decoy, 0);
+    for (int quick = 0; quick < 2; quick++) {
+        go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 18, .first_move_only = quick,
+                                 .prior = prior};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "%s: status %s", nakade[_i].name,
+                      go_tsumego_result_name(s.status.result));
+        ck_assert_msg(s.best_move == vital && s.best_proven, "%s: played %d", nakade[_i].name,
+                      s.best_move);
+        if (!quick)
+            assert_only_move(&s, nakade[_i].vital);
+        go_tsumego_solution_free(&s);
+    }
 }
 END_TEST
 
@@ -366,9 +404,8 @@ START_TEST(refused_input)
 }
 END_TEST
 
-/* A wide open corner cannot be settled in a fraction of a second: the answer is "unknown", a
- * best guess is still given, and the limit is kept. */
-START_TEST(time_limit_kept)
+/* A wide open 19x19 corner, black to kill: too big to settle in a fraction of a second. */
+static void open_corner(go_tsumego_problem *p)
 {
     go_board b;
     go_board_init(&b, 19);
@@ -378,16 +415,52 @@ START_TEST(time_limit_kept)
         go_board_place(&b, V(19, black[i]), GO_BLACK);
     for (size_t i = 0; i < sizeof white / sizeof *white; i++)
         go_board_place(&b, V(19, white[i]), GO_WHITE);
-    go_tsumego_problem p;
     char err[256];
-    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
-                  "%s", err);
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, p, err, sizeof err), "%s",
+                  err);
+}
+
+/* A wide open corner cannot be settled in a fraction of a second: the answer is "unknown", a
+ * best guess is still given, and the limit is kept. */
+START_TEST(time_limit_kept)
+{
+    go_tsumego_problem p;
+    open_corner(&p);
     go_tsumego_limits lim = {.time_s = 0.3, .tt_log2 = 16};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert_msg(s.time_s < 0.6, "took %.2f s for a 0.3 s limit", s.time_s);
     ck_assert(s.best_move > 0);
     go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* When nothing is proven, the guess is the prior's favourite among the moves not refuted: every
+ * empty point of the region in turn gets the prior's weight, and with the search cut short at
+ * 300,000 nodes (before any first move is refuted) the guess follows the prior every time. */
+START_TEST(prior_picks_the_guess)
+{
+    go_tsumego_problem p;
+    open_corner(&p);
+    int followed = 0, tried = 0;
+    for (int q = 0; q < GO_POINTS; q++) {
+        if (!p.region[q] || p.board.color[q] != GO_EMPTY)
+            continue;
+        float prior[GO_POINTS];
+        for (int k = 0; k < GO_POINTS; k++)
+            prior[k] = k == q ? 0.9f : 0.001f;
+        go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 16, .max_nodes = 300000,
+                                 .first_move_only = true, .prior = prior};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
+        ck_assert(!s.best_proven && s.best_move > 0);
+        tried++;
+        followed += s.best_move == q;
+        go_tsumego_solution_free(&s);
+    }
+    ck_assert_int_gt(tried, 10);
+    ck_assert_int_eq(followed, tried);
 }
 END_TEST
 
@@ -629,16 +702,16 @@ END_TEST
 
 /* Runs `shido tsumego bench --list` on a JSON Lines file holding text; returns its exit status
  * with stdout and stderr in out. */
-static int run_bench(const char *text, char *out, size_t len)
+static int run_bench_args(const char *text, const char *extra, char *out, size_t len)
 {
     char path[] = "/tmp/shido-test-tsumego-XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
     ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 5 --jsonl %s 2>&1",
-             SHIDO_BINARY, path);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 5 --jsonl %s %s 2>&1",
+             SHIDO_BINARY, path, extra);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     size_t n = fread(out, 1, len - 1, p);
@@ -647,6 +720,11 @@ static int run_bench(const char *text, char *out, size_t len)
     unlink(path);
     ck_assert(WIFEXITED(status));
     return WEXITSTATUS(status);
+}
+
+static int run_bench(const char *text, char *out, size_t len)
+{
+    return run_bench_args(text, "", out, len);
 }
 
 /* The benchmark's JSON Lines reader: escapes in strings (also in points), keys in any order,
@@ -675,12 +753,121 @@ START_TEST(bench_jsonl_reader)
 }
 END_TEST
 
+/* --- the network-guided solve (tools/tsumego_net.c) --- */
+
+static nn_model *g170(void)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/weights/g170-b6c96-s175395328-d26788732.bin.gz",
+             SHIDO_SHARED_DIR);
+    nn_model *m = nn_model_load(path, "cpu", err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+/* What the solver proves alone it proves the same with the network: the nakade shapes, in
+ * benchmark and full mode (the full one with its reply status and tree). */
+START_TEST(net_keeps_proofs)
+{
+    nn_model *m = g170();
+    char err[512];
+    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    ck_assert_msg(net != NULL, "%s", err);
+    for (size_t k = 0; k < sizeof nakade / sizeof nakade[0]; k++) {
+        go_board b;
+        ck_assert(go_board_from_ascii(&b, 9, nakade[k].pic));
+        b.to_move = GO_BLACK;
+        go_tsumego_problem p;
+        ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
+        for (int quick = 0; quick < 2; quick++) {
+            go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 18, .first_move_only = quick};
+            go_tsumego_solution s;
+            ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+            ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "%s: %s", nakade[k].name,
+                          go_tsumego_result_name(s.status.result));
+            ck_assert_msg(s.best_move == V(9, nakade[k].vital) && s.best_proven, "%s",
+                          nakade[k].name);
+            if (!quick) {
+                assert_only_move(&s, nakade[k].vital);
+                ck_assert(s.sgf != NULL);
+                ck_assert_int_eq(s.reply_status.result, GO_TSUMEGO_SUCCESS);
+            }
+            go_tsumego_solution_free(&s);
+        }
+    }
+    tsumego_net_free(net);
+    nn_model_free(m);
+}
+END_TEST
+
+/* A problem the solver cannot prove in two seconds (an open kill problem of the advanced book):
+ * the network's search supplies the guess, a move on the region's empty points, unproven,
+ * within the time limit. */
+START_TEST(net_guess_when_unproven)
+{
+    nn_model *m = g170();
+    char err[512];
+    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    ck_assert_msg(net != NULL, "%s", err);
+    cJSON *j = cho_find("advanced", "cho-advanced/Prob0237");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    go_tsumego_limits lim = {.time_s = 2.0, .tt_log2 = 18, .first_move_only = true};
+    go_tsumego_solution s;
+    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
+    ck_assert(!s.best_proven);
+    ck_assert_msg(s.best_move > 0 && p.region[s.best_move] &&
+                      p.board.color[s.best_move] == GO_EMPTY,
+                  "guess %d is not an empty region point", s.best_move);
+    ck_assert_msg(s.time_s < 3.0, "took %.2f s for a 2 s limit", s.time_s);
+    ck_assert(s.nodes > 0);
+    go_tsumego_solution_free(&s);
+    tsumego_net_free(net);
+    nn_model_free(m);
+}
+END_TEST
+
+/* `--model` on the command line: a network-guided benchmark proves what it proves alone; a file
+ * that is no network gives exit status 1 with the file named, and nothing is solved. */
+START_TEST(net_command_line)
+{
+    static const char rec[] =
+        "{\"id\": \"corner\", \"to_play\": \"B\", \"size\": 19, \"solutions\": [\"ba\"], "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
+    char model[1200], text[4096];
+    snprintf(model, sizeof model,
+             "--model %s/weights/g170-b6c96-s175395328-d26788732.bin.gz", SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_bench_args(rec, model, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "  right: corner played B19, solutions B19, proven") &&
+                      strstr(text, "network-guided") && strstr(text, "solve errors 0"),
+                  "%s", text);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --model /nonexistent/net.bin.gz --jsonl %s/tsumego/cho-elementary.jsonl"
+             " --limit 1 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    char out[4096];
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    int status = pclose(f);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    ck_assert_msg(strstr(out, "/nonexistent/net.bin.gz") && !strstr(out, "problems,"), "%s", out);
+}
+END_TEST
+
 Suite *tsumego_suite(void)
 {
     Suite *s = suite_create("tsumego");
     TCase *tc = tcase_create("positions");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, nakade_vital_point, 0, (int)(sizeof nakade / sizeof nakade[0]));
+    tcase_add_loop_test(tc, prior_never_changes_a_proof, 0,
+                        (int)(sizeof nakade / sizeof nakade[0]));
     tcase_add_test(tc, bent_four_in_the_corner);
     tcase_add_test(tc, seki_is_life);
     tcase_add_test(tc, direct_ko);
@@ -692,6 +879,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, solution_tree);
     tcase_add_test(tc, refused_input);
     tcase_add_test(tc, time_limit_kept);
+    tcase_add_test(tc, prior_picks_the_guess);
     tcase_add_test(tc, frame);
     tcase_add_test(tc, region_board_matches_go_board);
     tcase_add_test(tc, quiet_keys_match_played_positions);
@@ -702,6 +890,12 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
+    TCase *net = tcase_create("network");
+    tcase_set_timeout(net, 300);
+    tcase_add_test(net, net_keeps_proofs);
+    tcase_add_test(net, net_guess_when_unproven);
+    tcase_add_test(net, net_command_line);
+    suite_add_tcase(s, net);
     return s;
 }
 

@@ -17,6 +17,8 @@
 #include "go/game.h"
 #include "go/sgf.h"
 #include "go/tsumego.h"
+#include "nn/nn.h"
+#include "tools/tsumego_net.h"
 
 #define MAX_LIST 400 /* points in one AB / AW / solutions list */
 
@@ -29,12 +31,29 @@ static double now_s(void)
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
 
+/* --- the network --- */
+
+/* Loads the model of --model (NULL path: none). Returns false after printing the reason. */
+static bool load_model(const char *cmd, const char *path, nn_model **m)
+{
+    *m = NULL;
+    if (!path)
+        return true;
+    char err[512];
+    *m = nn_model_load(path, NULL, err, sizeof err);
+    if (!*m)
+        fprintf(stderr, "shido tsumego %s: %s\n", cmd, err);
+    return *m != NULL;
+}
+
 /* --- solve --- */
 
 static int usage_solve(void)
 {
     fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] "
-                    "[--tt LOG2] [--out TREE.sgf] [--frame]\n");
+                    "[--tt LOG2] [--out TREE.sgf] [--frame] [--model NET]\n"
+                    "  --model  a network that orders the first moves and, when nothing is proven, "
+                    "searches for the guess\n");
     return 2;
 }
 
@@ -46,7 +65,7 @@ static void print_status(const char *who, const go_tsumego_status *s, go_color m
 
 static int cmd_solve(int argc, char **argv)
 {
-    const char *path = NULL, *out_path = NULL;
+    const char *path = NULL, *out_path = NULL, *model_path = NULL;
     go_tsumego_limits lim = {0};
     go_tsumego_goal goal = GO_TSUMEGO_GOAL_AUTO;
     bool show_frame = false;
@@ -75,6 +94,8 @@ static int cmd_solve(int argc, char **argv)
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--frame")) {
             show_frame = true;
+        } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
+            model_path = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {
@@ -104,8 +125,20 @@ static int cmd_solve(int argc, char **argv)
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
         return 1;
     }
+    nn_model *model;
+    if (!load_model("solve", model_path, &model))
+        return 1;
     go_tsumego_solution sol;
-    if (!go_tsumego_solve(&prob, &lim, &sol)) {
+    if (model) {
+        tsumego_net *net = tsumego_net_new(model, err, sizeof err);
+        bool got = net && tsumego_net_solve(net, &prob, &lim, &sol, err, sizeof err);
+        tsumego_net_free(net);
+        nn_model_free(model);
+        if (!got) {
+            fprintf(stderr, "shido tsumego solve: %s: %s\n", model_path, err);
+            return 1;
+        }
+    } else if (!go_tsumego_solve(&prob, &lim, &sol)) {
         fprintf(stderr, "shido tsumego solve: out of memory\n");
         return 1;
     }
@@ -119,6 +152,9 @@ static int cmd_solve(int argc, char **argv)
            p->goal_inferred ? "inferred" : "given",
            vertex(size, go_point_at(p->x0, p->y0), v0), vertex(size, go_point_at(p->x1, p->y1), v1),
            p->num_targets);
+    if (model_path)
+        printf("guided by the network %s (policy order; a search for the guess when nothing is "
+               "proven)\n", model_path);
     if (show_frame) {
         char pic[4096];
         go_board_to_ascii(&p->framed, pic, sizeof pic);
@@ -262,7 +298,7 @@ static bool problem_board(const problem_rec *r, go_board *b)
 /* --- bench --- */
 
 typedef struct bench_result {
-    bool correct, proven, setup_ok;
+    bool correct, proven, setup_ok, failed; /* failed: the solve stopped on an error */
     double time_s;
     uint64_t nodes;
     int move;
@@ -273,11 +309,16 @@ typedef struct bench_job {
     bench_result *res;
     int count, next, done, correct;
     go_tsumego_limits lim;
+    tsumego_net **nets; /* one per thread with --model, NULL without */
+    int next_net;
     pthread_mutex_t lock;
     bool progress;
 } bench_job;
 
-static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, bench_result *out)
+/* Solves one record, guided by net when not NULL (see tools/tsumego_net.h): the network's time
+ * counts in the problem's. */
+static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsumego_net *net,
+                         bench_result *out)
 {
     memset(out, 0, sizeof *out);
     double t0 = now_s();
@@ -291,7 +332,11 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, ben
     }
     out->setup_ok = true;
     go_tsumego_solution sol;
-    if (!go_tsumego_solve(&prob, lim, &sol)) {
+    bool solved = net ? tsumego_net_solve(net, &prob, lim, &sol, err, sizeof err)
+                      : go_tsumego_solve(&prob, lim, &sol);
+    if (!solved) {
+        fprintf(stderr, "\nshido tsumego bench: %s: %s\n", r->id, net ? err : "out of memory");
+        out->failed = true;
         out->time_s = now_s() - t0;
         return;
     }
@@ -318,13 +363,16 @@ static void draw_progress(const bench_job *job)
 static void *bench_worker(void *arg)
 {
     bench_job *job = arg;
+    pthread_mutex_lock(&job->lock);
+    tsumego_net *net = job->nets ? job->nets[job->next_net++] : NULL;
+    pthread_mutex_unlock(&job->lock);
     for (;;) {
         pthread_mutex_lock(&job->lock);
         int i = job->next++;
         pthread_mutex_unlock(&job->lock);
         if (i >= job->count)
-            return NULL;
-        solve_record(&job->recs[i], &job->lim, &job->res[i]);
+            break;
+        solve_record(&job->recs[i], &job->lim, net, &job->res[i]);
         pthread_mutex_lock(&job->lock);
         job->done++;
         job->correct += job->res[i].correct;
@@ -332,14 +380,17 @@ static void *bench_worker(void *arg)
             draw_progress(job);
         pthread_mutex_unlock(&job->lock);
     }
+    return NULL;
 }
 
 static int usage_bench(void)
 {
     fprintf(stderr, "usage: shido tsumego bench --jsonl FILE [--jsonl FILE ...] "
                     "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-                    "[--tt LOG2] [--max-nodes N] [--list]\n"
-                    "  --list  one line per problem: right or wrong, the move, time and nodes\n");
+                    "[--tt LOG2] [--max-nodes N] [--model NET] [--list]\n"
+                    "  --model  a network that orders the first moves and, when nothing is proven, "
+                    "searches for the guess\n"
+                    "  --list   one line per problem: right or wrong, the move, time and nodes\n");
     return 2;
 }
 
@@ -401,10 +452,11 @@ static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned
     return recs;
 }
 
-static int bench_file(const char *path, const go_tsumego_limits *lim, int threads, int limit,
-                      int sample, unsigned seed, bool list)
+static int bench_file(const char *path, const go_tsumego_limits *lim, tsumego_net **nets,
+                      int threads, int limit, int sample, unsigned seed, bool list)
 {
     bench_job job = {0};
+    job.nets = nets;
     job.recs = read_jsonl(path, limit, sample, seed, &job.count);
     if (!job.recs)
         return 1;
@@ -429,7 +481,7 @@ static int bench_file(const char *path, const go_tsumego_limits *lim, int thread
     fprintf(stderr, "\n");
     pthread_mutex_destroy(&job.lock);
 
-    int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0;
+    int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0, failed = 0;
     double sum_t = 0, max_t = 0;
     uint64_t sum_n = 0, max_n = 0;
     for (int i = 0; i < job.count; i++) {
@@ -438,6 +490,7 @@ static int bench_file(const char *path, const go_tsumego_limits *lim, int thread
         proven += r->proven;
         proven_correct += r->proven && r->correct;
         bad_setup += !r->setup_ok;
+        failed += r->failed;
         sum_t += r->time_s;
         max_t = r->time_s > max_t ? r->time_s : max_t;
         sum_n += r->nodes;
@@ -450,16 +503,18 @@ static int bench_file(const char *path, const go_tsumego_limits *lim, int thread
             for (int k = 0; k < job.recs[i].nsol; k++)
                 printf(" %s",
                        vertex(job.recs[i].size, sgf_point(job.recs[i].size, job.recs[i].sol[k]), v));
-            printf(", %s, %.2f s, %llu nodes\n", r->proven ? "proven" : "not proven", r->time_s,
+            printf(", %s, %.2f s, %llu nodes\n",
+                   r->failed ? "error" : r->proven ? "proven" : "not proven", r->time_s,
                    (unsigned long long)r->nodes);
         }
     }
     int n = job.count ? job.count : 1;
-    printf("%s: %d problems, %.2f s/problem, %d threads: first move correct %.1f%%, proven "
-           "%.1f%% (of correct %.1f%%), set-up refused %d, time mean %.3f s max %.3f s, nodes "
-           "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s\n",
-           path, job.count, lim->time_s, threads, 100.0 * correct / n, 100.0 * proven / n,
-           correct ? 100.0 * proven_correct / correct : 0.0, bad_setup, sum_t / n, max_t,
+    printf("%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
+           "%.1f%% (of correct %.1f%%), set-up refused %d, solve errors %d, time mean %.3f s max "
+           "%.3f s, nodes mean %.0f max %llu, %.2f M nodes/s, wall %.1f s\n",
+           path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
+           100.0 * correct / n, 100.0 * proven / n, correct ? 100.0 * proven_correct / correct : 0.0,
+           bad_setup, failed, sum_t / n, max_t,
            (double)sum_n / n, (unsigned long long)max_n, sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0,
            wall);
     fflush(stdout);
@@ -474,6 +529,7 @@ static int cmd_bench(int argc, char **argv)
     int nfiles = 0, threads = 1, limit = 0, sample = 0;
     unsigned seed = 1;
     bool list = false;
+    const char *model_path = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jsonl") && i + 1 < argc && nfiles < 16)
@@ -492,6 +548,8 @@ static int cmd_bench(int argc, char **argv)
             lim.tt_log2 = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc)
             lim.max_nodes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
+            model_path = argv[++i];
         else if (!strcmp(argv[i], "--list"))
             list = true;
         else
@@ -505,9 +563,25 @@ static int cmd_bench(int argc, char **argv)
                         "1..256, --tt in 10..30, counts >= 0\n");
         return 2;
     }
-    int rc = 0;
-    for (int f = 0; f < nfiles; f++)
-        rc |= bench_file(files[f], &lim, threads, limit, sample, seed, list);
+    nn_model *model;
+    if (!load_model("bench", model_path, &model))
+        return 1;
+    tsumego_net **nets = model ? calloc((size_t)threads, sizeof *nets) : NULL;
+    int rc = model && !nets;
+    for (int t = 0; nets && t < threads && !rc; t++) {
+        char err[512];
+        nets[t] = tsumego_net_new(model, err, sizeof err);
+        if (!nets[t]) {
+            fprintf(stderr, "shido tsumego bench: %s: %s\n", model_path, err);
+            rc = 1;
+        }
+    }
+    for (int f = 0; f < nfiles && !rc; f++)
+        rc |= bench_file(files[f], &lim, nets, threads, limit, sample, seed, list);
+    for (int t = 0; nets && t < threads; t++)
+        tsumego_net_free(nets[t]);
+    free(nets);
+    nn_model_free(model);
     return rc;
 }
 

@@ -1,0 +1,168 @@
+/* tools/tsumego_net.c -- the tsumego solver guided by a network: policy prior, PUCT search for
+ * the unproven, the solver again (see tsumego_net.h). */
+#include "tools/tsumego_net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "go/game.h"
+#include "mcts/mcts.h"
+
+#define PHASE1_SHARE 0.40 /* of the time: the solver with the policy prior */
+#define SEARCH_SHARE 0.45 /* the PUCT search, when phase 1 proved nothing */
+
+struct tsumego_net {
+    nn_context *ctx;
+    mcts_search *search;
+    nn_result result; /* scratch for the policy */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
+{
+    tsumego_net *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    mcts_params mp = mcts_params_default();
+    mp.num_threads = 1;
+    mp.batch_size = 1;
+    mp.seed = 1;
+    mp.max_tree_mb = 256;
+    t->ctx = nn_context_new(model, 8, err, err_len);
+    t->search = t->ctx ? mcts_new(model, &mp, err, err_len) : NULL;
+    if (!t->search) {
+        tsumego_net_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void tsumego_net_free(tsumego_net *t)
+{
+    if (!t)
+        return;
+    mcts_free(t->search);
+    nn_context_free(t->ctx);
+    free(t);
+}
+
+/* The framed board as a game with the side to play to move (komi 7.5: the frame balances the
+ * area, so the problem decides the game). */
+static bool framed_game(const go_tsumego_problem *p, go_game *g, char *err, int err_len)
+{
+    int size = p->framed.size;
+    if (!go_game_init(g, size, NULL, 7.5f)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int q = go_point_at(x, y);
+            if (p->framed.color[q] != GO_EMPTY)
+                go_game_setup_stone(g, q, p->framed.color[q]);
+        }
+    go_game_set_to_move(g, p->to_play);
+    return true;
+}
+
+/* The policy of the side to play on the framed board, averaged over the eight symmetries, by
+ * board point; 0 on occupied points. */
+static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *err, int err_len)
+{
+    if (!nn_eval_average(t->ctx, g, 0xff, 0.0, &t->result, err, err_len))
+        return false;
+    int size = g->board.size;
+    for (int q = 0; q < GO_POINTS; q++)
+        prior[q] = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int q = go_point_at(x, y);
+            float v = t->result.policy[y * size + x];
+            prior[q] = g->board.color[q] == GO_EMPTY && v == v ? v : 0;
+        }
+    return true;
+}
+
+/* Searches the framed board for time_s and turns the visits of the region's moves into a prior
+ * (visit shares, with the policy / 1000 to rank the unvisited). Returns false on an error. */
+static bool search_prior(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
+                         double time_s, float *prior, char *err, int err_len)
+{
+    mcts_clear_tree(t->search);
+    mcts_set_position(t->search, g);
+    mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
+                      .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1};
+    if (!mcts_run(t->search, &ml, NULL, NULL, err, err_len))
+        return false;
+    mcts_analysis a = {0};
+    bool ok = mcts_analysis_get(t->search, NULL, &a);
+    int64_t total = 0;
+    for (int i = 0; ok && i < a.num_moves; i++)
+        if (a.moves[i].move > 0 && p->region[a.moves[i].move])
+            total += a.moves[i].visits;
+    if (ok && total > 0) {
+        for (int q = 0; q < GO_POINTS; q++)
+            prior[q] *= 1e-3f;
+        for (int i = 0; i < a.num_moves; i++) {
+            int q = a.moves[i].move;
+            if (q > 0 && p->region[q])
+                prior[q] += (float)a.moves[i].visits / (float)total;
+        }
+    }
+    mcts_analysis_free(&a);
+    return true;
+}
+
+bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
+                       go_tsumego_solution *out, char *err, int err_len)
+{
+    double start = now_s(), total = lim && lim->time_s > 0 ? lim->time_s : 10.0;
+    go_tsumego_limits l = lim ? *lim : (go_tsumego_limits){0};
+    go_game g;
+    if (!framed_game(p, &g, err, err_len))
+        return false;
+    float prior[GO_POINTS];
+    if (!policy_prior(t, &g, prior, err, err_len)) {
+        go_game_free(&g);
+        return false;
+    }
+    l.prior = prior;
+    l.time_s = PHASE1_SHARE * total - (now_s() - start);
+    l.time_s = l.time_s > 1e-3 ? l.time_s : 1e-3;
+    if (!go_tsumego_solve(p, &l, out)) {
+        go_game_free(&g);
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    uint64_t nodes = out->nodes;
+    if (out->status.result == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
+        double left = total - (now_s() - start);
+        if (!search_prior(t, &g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, prior, err,
+                          err_len)) {
+            go_tsumego_solution_free(out);
+            go_game_free(&g);
+            return false;
+        }
+        l.time_s = total - (now_s() - start);
+        go_tsumego_solution again;
+        if (l.time_s > 1e-3 && go_tsumego_solve(p, &l, &again)) {
+            nodes += again.nodes;
+            go_tsumego_solution_free(out);
+            *out = again;
+        }
+    }
+    go_game_free(&g);
+    out->nodes = nodes;
+    out->time_s = now_s() - start;
+    return true;
+}

@@ -1,0 +1,35 @@
+/* tools/tsumego_net.h -- the tsumego solver guided by a network (`--model` of `shido tsumego`).
+ *
+ * The solver proves; the network only says where to look first and what to answer when no proof
+ * comes in time. A solve runs in up to three phases within the time limit T:
+ *  1. the exact solver for 0.4 T, its first moves ordered by the network's policy on the framed
+ *     board (averaged over the eight symmetries); a proven status ends the solve here;
+ *  2. otherwise a PUCT search (mcts/) of the framed board for 0.45 T, one thread;
+ *  3. the solver again with the rest of the time, its prior now the search's visits on the
+ *     problem region (the policy where it visited nothing): a proof still counts, and if none
+ *     comes the guess is the most visited first move that the solver has not refuted.
+ * On the Cho Chikun books the search picks the book answer of an unproven problem about three
+ * times as often as the solver's own guess (bench/RESULTS.md). */
+#ifndef SHIDO_TOOLS_TSUMEGO_NET_H
+#define SHIDO_TOOLS_TSUMEGO_NET_H
+
+#include <stdbool.h>
+
+#include "go/tsumego.h"
+#include "nn/nn.h"
+
+/* What one thread needs to guide solves with one model: an evaluator and a search. */
+typedef struct tsumego_net tsumego_net;
+
+/* Makes a guide on model (not owned; it must outlive the guide). NULL with a message in err on
+ * failure. */
+tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len);
+void tsumego_net_free(tsumego_net *t);
+
+/* Solves p as go_tsumego_solve does (lim->prior is ignored: the network supplies it), in the
+ * phases above. Nodes and time in out cover every phase. Returns false with a message in err
+ * when out of memory or when the network cannot evaluate the board. */
+bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
+                       go_tsumego_solution *out, char *err, int err_len);
+
+#endif
