@@ -5,9 +5,15 @@
  * searches started for either side.
  *
  * Cycles: a move that repeats a position of the line being searched is lost for the side that
- * makes it (superko). Table entries stay keyed on the position only, so a value that owes
- * something to the line it was found on can be reused elsewhere (the graph-history interaction);
- * with the ko-threat model that removes most cycles, this has not mattered in practice. */
+ * makes it (superko). Table entries are keyed on the position only, so a proof or disproof that
+ * rests on a repetition of a position above it is passed up but not
+ * stored until the search is back at the repeated position: the same position reached along
+ * another line, where the repetition is no repetition, must be searched again (the
+ * graph-history interaction; without this, the move order could change a proven status). The
+ * one exception is a repetition of the search's first position, which every line of that
+ * search shares: such values are stored (not storing them made some proofs hundreds of times
+ * dearer), so a later search that starts elsewhere can still meet one; and a stored value is
+ * not checked against repetitions of positions above it on the new line. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@
 #define HISTORY_MAX 4096        /* history counts stop here */
 #define SPACE_LIVE 8            /* eye space from which a disproof is guessed to take one step */
 #define THREAT_KEY 0x9E3779B97F4A7C15ull /* tells positions apart by ko threats spent */
+#define NO_DEP 0x7fffffff       /* a value resting on no repetition of the line */
 #define RANK_STEP 4             /* moves per step of the initial numbers along the move order */
 
 /* The key in two halves keeps an entry at 20 bytes, so that a bucket fills one cache line: an
@@ -48,6 +55,8 @@ typedef struct child {
     uint64_t key; /* 0 once the values are final */
     int move;
     uint32_t pn, dn;
+    int dep;      /* its proof or disproof rests on a repetition of the position at this depth
+                     of the line searched (NO_DEP: on none) */
 } child;
 
 struct ts_search {
@@ -392,6 +401,7 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
     k->move = move;
     k->pn = 1;
     k->dn = 1;
+    k->dep = NO_DEP;
     uint64_t key, pk;
     if (ts_quiet_key(g, pos, move, &key)) {
         pk = key ^ (pos->threats * THREAT_KEY); /* position_key without a ko */
@@ -414,6 +424,7 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
             bool att = pos->to_move == g->attacker;
             k->pn = att ? INF : 0;
             k->dn = att ? 0 : INF;
+            k->dep = i;
             return true;
         }
     k->key = key;
@@ -421,8 +432,24 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
     return false;
 }
 
+/* The shallowest position of the line that a settled node's value rests on a repetition of
+ * (NO_DEP: none): a value that needs one winning child takes the least dependent of them, one
+ * that needs every child the most dependent. */
+static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
+{
+    bool one_child = att ? pn == 0 : pn != 0; /* the mover found a winning child */
+    int dep = one_child ? -1 : NO_DEP;
+    for (int i = 0; i < nm; i++) {
+        if (!one_child)
+            dep = kids[i].dep < dep ? kids[i].dep : dep;
+        else if ((att ? kids[i].pn == 0 : kids[i].dn == 0) && kids[i].dep > dep)
+            dep = kids[i].dep;
+    }
+    return dep < 0 ? NO_DEP : dep;
+}
+
 static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
-                uint32_t *out_dn)
+                uint32_t *out_dn, int *out_dep)
 {
     const ts_geom *g = s->g;
     ts_pos *pos = &s->stack[d];
@@ -445,6 +472,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     if (t != TS_OPEN) {
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
+        *out_dep = NO_DEP;
         tt_store(s, key, *out_pn, *out_dn, 1);
         return;
     }
@@ -522,7 +550,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         }
         ts_pos_copy(g, &s->stack[d + 1], pos);
         ts_play_move(g, &s->stack[d + 1], k->move);
-        mid(s, d + 1, cpn, cdn, &k->pn, &k->dn);
+        mid(s, d + 1, cpn, cdn, &k->pn, &k->dn, &k->dep);
     }
     *out_pn = pn;
     *out_dn = dn;
@@ -531,7 +559,14 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         uint32_t *h = &s->history[pos->to_move][kids[best].move];
         *h += *h < HISTORY_MAX;
     }
-    tt_store(s, key, pn, dn, s->nodes - start);
+    /* a value that rests on a repetition of a position above this one would be wrong for the
+     * same position reached along another line (the graph-history interaction): it goes back
+     * to the parent only, until the search is back at the repeated position (or when that is
+     * the search's first position, on every line of this search) */
+    int dep = pn == 0 || dn == 0 ? settled_by_line(kids, nm, att, pn) : NO_DEP;
+    *out_dep = dep < d ? dep : NO_DEP;
+    if (dep >= d || dep == 0)
+        tt_store(s, key, pn, dn, s->nodes - start);
 }
 
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
@@ -543,7 +578,8 @@ ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
         return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
     }
     do {
-        mid(s, 0, INF, INF, &pn, &dn);
+        int dep;
+        mid(s, 0, INF, INF, &pn, &dn, &dep);
     } while (pn && dn && !s->aborted);
     return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }

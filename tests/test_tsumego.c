@@ -700,6 +700,40 @@ START_TEST(ko_answer_is_the_better_one)
 }
 END_TEST
 
+/* The move order must not change a proven status. Intermediate problem 93 (black kills with C17
+ * or D17, as GNU Go's owl_attack agrees on the framed board) once came out as a ko under some
+ * orders: a disproof resting on a repetition of one line was stored and reused on another (the
+ * graph-history interaction). Random priors reorder the root moves here. */
+START_TEST(move_order_keeps_the_status)
+{
+    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0093");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    uint32_t seed = 12345;
+    for (int trial = 0; trial < 40; trial++) {
+        float prior[GO_POINTS];
+        for (int q = 0; q < GO_POINTS; q++) {
+            seed = seed * 1103515245u + 12345u;
+            prior[q] = (float)(seed >> 8) / (float)(1u << 24);
+        }
+        go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 18, .prior = trial ? prior : NULL};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "trial %d: status %s", trial,
+                      go_tsumego_result_name(s.status.result));
+        ck_assert_int_eq(s.num_correct, 2);
+        bool c17 = false, d17 = false;
+        for (int i = 0; i < s.num_correct; i++) {
+            c17 |= s.correct[i] == go_point_from_gtp(19, "C17");
+            d17 |= s.correct[i] == go_point_from_gtp(19, "D17");
+        }
+        ck_assert_msg(c17 && d17, "trial %d: the correct moves are not C17 and D17", trial);
+        go_tsumego_solution_free(&s);
+    }
+}
+END_TEST
+
 /* Runs `shido tsumego bench --list` on a JSON Lines file holding text; returns its exit status
  * with stdout and stderr in out. */
 static int run_bench_args(const char *text, const char *extra, char *out, size_t len)
@@ -888,6 +922,7 @@ Suite *tsumego_suite(void)
     tcase_set_timeout(cho, 300);
     tcase_add_test(cho, cho_elementary_first_30);
     tcase_add_test(cho, ko_answer_is_the_better_one);
+    tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
     TCase *net = tcase_create("network");
