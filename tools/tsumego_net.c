@@ -10,8 +10,8 @@
 #include "go/game.h"
 #include "mcts/mcts.h"
 
-#define PHASE1_SHARE 0.40 /* of the time: the solver with the policy prior */
-#define SEARCH_SHARE 0.45 /* the PUCT search, when phase 1 proved nothing */
+#define PHASE1_SHARE 0.60 /* of the time: the solver with the policy prior */
+#define SEARCH_SHARE 0.35 /* the PUCT search, when phase 1 proved nothing */
 
 struct tsumego_net {
     nn_context *ctx;

@@ -2,9 +2,9 @@
  *
  * The solver proves; the network only says where to look first and what to answer when no proof
  * comes in time. A solve runs in up to three phases within the time limit T:
- *  1. the exact solver for 0.4 T, its first moves ordered by the network's policy on the framed
+ *  1. the exact solver for 0.6 T, its first moves ordered by the network's policy on the framed
  *     board (averaged over the eight symmetries); a proven status ends the solve here;
- *  2. otherwise a PUCT search (mcts/) of the framed board for 0.45 T, one thread;
+ *  2. otherwise a PUCT search (mcts/) of the framed board for 0.35 T, one thread;
  *  3. the solver again with the rest of the time, its prior now the search's visits on the
  *     problem region (the policy where it visited nothing): a proof still counts, and if none
  *     comes the guess is the most visited first move that the solver has not refuted.
