@@ -41,6 +41,7 @@
 #include "nn/desc_kata.h"
 #include "nn/desc_lz.h"
 #include "weights/weights.h"
+#include "go/clock.h"
 
 #define LZ_BLOCKS 40
 #define LZ_FILTERS 256
@@ -546,15 +547,6 @@ static bool kata_check(const nn_desc *d, const char *path)
     return true;
 }
 
-/* ---- timing --------------------------------------------------------------------------------- */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static double file_mb(const char *path)
 {
     struct stat st;
@@ -569,9 +561,9 @@ static bool time_load(const char *label, const char *path, int reps,
     bool ok = true;
     for (int i = 0; i < reps && ok; i++) {
         char err[1024];
-        double t0 = now_s();
+        double t0 = go_now_s();
         nn_desc *d = weights_load(path, err, sizeof err);
-        double dt = now_s() - t0;
+        double dt = go_now_s() - t0;
         if (!d) {
             fprintf(stderr, "bench_load: %s\n", err);
             return false;
@@ -624,9 +616,9 @@ int main(int argc, char **argv)
     }
     printf("decimal parser: %ld values identical to strtof\n", compared);
 
-    double t0 = now_s();
+    double t0 = go_now_s();
     bool ok = lz_write(lz_txt, lz_gz) && kata_write(kata_gz);
-    printf("wrote the files in %.1f s (%s)\n", now_s() - t0, dir);
+    printf("wrote the files in %.1f s (%s)\n", go_now_s() - t0, dir);
     printf("%-22s %12s %10s %13s   (best of %d)\n", "file", "size", "load", "rate", reps);
     if (ok) {
         ok &= time_load("LZ 40x256 text", lz_txt, reps, lz_check);

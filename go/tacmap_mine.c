@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "go/bwgraph.h"
+#include "go/clock.h"
 
 #define CHUNK 256                 /* maps per unit of work */
 #define REFINE_OVERLAP 0.9        /* near-duplicates left out of the pool of maps to intersect */
@@ -419,13 +420,6 @@ go_tm_mine_params go_tm_mine_defaults(void)
     return p;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Intersects every pair of the candidates top[0..n), whose selected sets are sets[i * count..]. */
 static void refine(const go_tm_mine_set *s, const go_tm_mine_params *pr, const cand *top, int n,
                    const go_bb *sets, table *t, long *evaluated)
@@ -537,7 +531,7 @@ int go_tm_mine_run(const go_tm_mine_set *s, const go_tm_mine_params *pr, go_tm_m
                  __func__, pr->max_depth, pr->tries, pr->threads, pr->refine, max_out);
         return -1;
     }
-    double t0 = now_seconds();
+    double t0 = go_now_s();
     job j = {s, pr, pr->enumerate ? num_enumerated(pr->max_depth) : 0, 0, 0, 0};
     j.total = j.num_enum + pr->tries;
     worker *w = calloc((size_t)pr->threads, sizeof *w);
@@ -619,7 +613,7 @@ int go_tm_mine_run(const go_tm_mine_set *s, const go_tm_mine_params *pr, go_tm_m
     if (info) {
         info->evaluated = evaluated;
         info->distinct = (long)all.used;
-        info->seconds = now_seconds() - t0;
+        info->seconds = go_now_s() - t0;
     }
     free(list);
     table_free(&all);

@@ -644,7 +644,7 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         out->sgf = ts_solution_sgf(sv, out, deadline_s);
     }
     out->nodes = ts_search_nodes(sv->search);
-    out->time_s = ts_now_s() - start_s;
+    out->time_s = go_now_s() - start_s;
     ts_search_free(sv->search);
     free(sv);
     return quick || out->sgf != NULL;
@@ -658,7 +658,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
         lim.time_s = 10.0;
     if (!lim.tt_log2)
         lim.tt_log2 = 21;
-    double start = ts_now_s(), deadline = start + lim.time_s;
+    double start = go_now_s(), deadline = start + lim.time_s;
     if (!solve_once(p, &lim, start, deadline, out))
         return false;
     if (!p->goal_inferred || out->status.result != GO_TSUMEGO_FAILURE)
@@ -668,12 +668,12 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
     char err[256];
     go_tsumego_goal flip =
         p->goal == GO_TSUMEGO_GOAL_KILL ? GO_TSUMEGO_GOAL_LIVE : GO_TSUMEGO_GOAL_KILL;
-    if (ts_now_s() >= deadline || !go_tsumego_setup(&p->board, p->to_play, flip, &other, err,
+    if (go_now_s() >= deadline || !go_tsumego_setup(&p->board, p->to_play, flip, &other, err,
                                                      sizeof err))
         return true;
     other.goal_inferred = true; /* still a guess, though no third one follows */
     go_tsumego_solution second;
-    if (!solve_once(&other, &lim, ts_now_s(), deadline, &second))
+    if (!solve_once(&other, &lim, go_now_s(), deadline, &second))
         return true;
     go_tsumego_result r = second.status.result;
     if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
@@ -685,7 +685,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
         out->nodes += second.nodes;
         go_tsumego_solution_free(&second);
     }
-    out->time_s = ts_now_s() - start;
+    out->time_s = go_now_s() - start;
     return true;
 }
 

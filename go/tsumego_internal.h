@@ -15,6 +15,7 @@
 
 #include "go/board.h"
 #include "go/tsumego.h"
+#include "go/clock.h"
 
 #define TS_MAX_POINTS GO_TSUMEGO_MAX_REGION
 #define TS_EDGE (-1)  /* neighbour off the board */
@@ -159,8 +160,6 @@ int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves);
 
 /* Terminal outcome of a position by the rules alone (captures, Benson), or TS_OPEN. */
 ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos);
-
-double ts_now_s(void);
 
 /* --- tsumego.c / tsumego_sgf.c: one solve --- */
 

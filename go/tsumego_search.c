@@ -76,13 +76,6 @@ struct ts_search {
     float prior[TS_MAX_POINTS];
 };
 
-double ts_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Zeroed memory for the table (lazily, by the kernel), aligned to HUGE_PAGE; NULL on failure. */
 static void *tt_map(size_t bytes, void **map, size_t *map_bytes)
 {
@@ -140,7 +133,7 @@ bool ts_search_out_of_time(ts_search *s)
 {
     if (s->aborted)
         return true;
-    if ((s->max_nodes && s->nodes >= s->max_nodes) || ts_now_s() >= s->deadline_s)
+    if ((s->max_nodes && s->nodes >= s->max_nodes) || go_now_s() >= s->deadline_s)
         s->aborted = true;
     return s->aborted;
 }

@@ -114,7 +114,7 @@ static void put_line(sbuf *b, ts_solver *sv, ts_pos pos, int winner, const char 
             break;
         }
         int m = next_move(sv, &pos, winner);
-        if (m < 0 && ts_now_s() < deadline_s) {
+        if (m < 0 && go_now_s() < deadline_s) {
             /* a small budget: a line's end can be undecidable off the line it was proved on
              * (superko), and the tree must not eat the time of the answer */
             ts_search_limits(sv->search, deadline_s, ts_search_nodes(sv->search) + REPROVE_NODES);

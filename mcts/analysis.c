@@ -254,7 +254,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
     out->size = s->root_game.board.size;
     out->to_move = s->root_game.board.to_move;
     out->playouts = atomic_load(&s->playouts);
-    out->elapsed_s = s->running ? mcts_now_s() - s->run_start_s : s->run_s;
+    out->elapsed_s = s->running ? go_now_s() - s->run_start_s : s->run_s;
     out->has_score = s->has_score;
     out->has_ownership = s->has_ownership;
     mcts_node *root = s->root;

@@ -17,6 +17,7 @@
 
 #include "mcts/mcts.h"
 #include "nn/nn.h"
+#include "go/clock.h"
 
 #define MCTS_PI 3.14159265358979323846   /* M_PI is not in strict C11 */
 
@@ -157,7 +158,6 @@ bool mcts_node_expand(struct mcts_search *s, mcts_node *n, const go_game *g, con
 mcts_node *mcts_child_node(struct mcts_search *s, mcts_child *c);
 /* Ownership sums for n (root or root child) on the root's board, made when missing. */
 bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n);
-double mcts_now_s(void);
 
 /* search.c */
 /* The score utility of a leaf (white's view) with the search's centre and board. */

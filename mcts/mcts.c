@@ -483,7 +483,7 @@ void mcts_stop(mcts_search *s) { atomic_store(&s->stop, true); }
 static bool limits_reached(struct mcts_search *s, int64_t max_time_ms, double t0)
 {
     return atomic_load(&s->stop) || atomic_load(&s->out_of_memory) ||
-           (max_time_ms > 0 && (mcts_now_s() - t0) * 1000.0 >= (double)max_time_ms);
+           (max_time_ms > 0 && (go_now_s() - t0) * 1000.0 >= (double)max_time_ms);
 }
 
 bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void *ctx, char *err,
@@ -492,7 +492,7 @@ bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void 
     mcts_limits none = {0};
     if (!lim)
         lim = &none;
-    double t0 = mcts_now_s();
+    double t0 = go_now_s();
     s->run_start_s = t0;
     s->running = true;
     atomic_store(&s->stop, false);
@@ -558,7 +558,7 @@ bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void 
                 break;
             if (atomic_load(&s->active) == 0)
                 break;
-            if (cb && lim->report_interval_cs > 0 && mcts_now_s() >= next_report) {
+            if (cb && lim->report_interval_cs > 0 && go_now_s() >= next_report) {
                 mcts_analysis_get(s, &lim->report, &report);
                 if (!cb(&report, ctx))
                     atomic_store(&s->workers_stop, true);
@@ -576,7 +576,7 @@ bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void 
         }
         mcts_analysis_free(&report);
     }
-    s->run_s = mcts_now_s() - t0;
+    s->run_s = go_now_s() - t0;
     s->running = false;
     return ok;
 }

@@ -366,9 +366,9 @@ void *mcts_worker_main(void *arg)
             }
             continue;
         }
-        double t0 = mcts_now_s();
+        double t0 = go_now_s();
         bool ok = nn_eval(w->ctx, nq, w->queries, w->results, w->err, sizeof w->err);
-        w->nn_s += mcts_now_s() - t0;
+        w->nn_s += go_now_s() - t0;
         atomic_fetch_add(&s->nn_evals, nq);
         atomic_fetch_add(&s->nn_batches, 1);
         for (int slot = 0; slot < nq; slot++) {

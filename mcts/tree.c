@@ -7,13 +7,6 @@
 
 #include "mcts/internal.h"
 
-double mcts_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static bool over_budget(struct mcts_search *s)
 {
     return (double)atomic_load_explicit(&s->tree_bytes, memory_order_relaxed) >

@@ -34,6 +34,7 @@
 #include "go/game.h"
 #include "go/rules.h"
 #include "gnugo_pipe.h"
+#include "go/clock.h"
 
 #define GNUGO_DEFAULT_PATH "/usr/games/gnugo"
 #define GNUGO_DEFAULT_GAMES 250
@@ -136,13 +137,6 @@ static uint32_t rand_below(run *r, uint32_t n)
 }
 
 static bool chance(run *r, int pct) { return rand_below(r, 100) < (uint32_t)pct; }
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const char *color_word(go_color c) { return c == GO_BLACK ? "black" : "white"; }
 
@@ -588,9 +582,9 @@ static void *worker_main(void *arg)
         rules.multi_stone_suicide = gnugo_variants[r->variant].multi_stone_suicide;
         if (!go_game_init(&r->g, r->size, &rules, 6.5f))
             abort();
-        double t0 = now_s();
+        double t0 = go_now_s();
         bool ok = play_game(r);
-        r->st->engine_s += now_s() - t0;
+        r->st->engine_s += go_now_s() - t0;
         r->st->games += ok;
         if (!ok) {
             pthread_mutex_lock(&shared.lock);
@@ -699,12 +693,12 @@ START_TEST(random_games_match_gnugo)
                        path, version, shared.games[0], shared.games[1],
                        (unsigned long long)shared.seed, jobs);
         }
-    double t0 = now_s();
+    double t0 = go_now_s();
     for (int i = 0; i < jobs; i++)
         ck_assert(pthread_create(&w[i].thread, NULL, worker_main, &w[i]) == 0);
     for (int i = 0; i < jobs; i++)
         pthread_join(w[i].thread, NULL);
-    double wall = now_s() - t0;
+    double wall = go_now_s() - t0;
 
     for (int v = 0; v < GNUGO_NUM_VARIANTS; v++)
         for (int si = 0; si < GNUGO_NUM_SIZES; si++)

@@ -20,6 +20,7 @@
 #include "go/sgf.h"
 #include "tools/gtp_client.h"
 #include "tools/match.h"
+#include "go/clock.h"
 
 #define GNUGO_PATH "/usr/games/gnugo"
 #define GNUGO_1 GNUGO_PATH " --mode gtp --level 1"
@@ -119,13 +120,6 @@ typedef struct run_result {
     double secs;
 } run_result;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Runs `shido match ARGS...` (NULL-terminated) with stdout and stderr in s's files. */
 static run_result run_match(const scratch *s, const char *const *args)
 {
@@ -136,7 +130,7 @@ static run_result run_match(const scratch *s, const char *const *args)
         argv[n++] = args[i];
     }
     argv[n] = NULL;
-    double t0 = now_s();
+    double t0 = go_now_s();
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
@@ -152,7 +146,7 @@ static run_result run_match(const scratch *s, const char *const *args)
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(s->out), slurp(s->err),
-                    now_s() - t0};
+                    go_now_s() - t0};
     return r;
 }
 
@@ -278,10 +272,10 @@ START_TEST(client_replies)
                      GTP_CLIENT_OK);
     ck_assert_str_eq(reply, "a\nb");
     pid_t pid = c.pid;
-    double t0 = now_s();
+    double t0 = go_now_s();
     ck_assert_int_eq(gtp_client_cmd(&c, 200, "genmove b", reply, sizeof reply),
                      GTP_CLIENT_BROKEN);
-    ck_assert(now_s() - t0 < 2);
+    ck_assert(go_now_s() - t0 < 2);
     ck_assert_msg(strstr(c.err, "no complete reply within 0.2 s"), "%s", c.err);
     ck_assert(c.dead && !c.exited);
     ck_assert(process_gone(pid));

@@ -321,9 +321,9 @@ START_TEST(limits_with_threads_and_batches)
     ck_assert(st.nn_batches < st.nn_evals);   /* batches really hold several leaves */
     /* time limit */
     lim = (mcts_limits){.max_time_ms = 300};
-    double t0 = mcts_now_s();
+    double t0 = go_now_s();
     run(s, &lim);
-    double dt = mcts_now_s() - t0;
+    double dt = go_now_s() - t0;
     ck_assert_msg(dt >= 0.29 && dt < 1.5, "time limit 300 ms: ran %.3f s", dt);
     assert_consistent(s);
     /* other thread and batch counts on the same tree */
@@ -373,9 +373,9 @@ START_TEST(stop_and_progress)
     mcts_set_position(s, &g);
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, stop_later, s), 0);
-    double t0 = mcts_now_s();
+    double t0 = go_now_s();
     run(s, NULL);   /* no limit at all: runs until stopped */
-    double dt = mcts_now_s() - t0;
+    double dt = go_now_s() - t0;
     pthread_join(t, NULL);
     ck_assert_msg(dt >= 0.19 && dt < 1.5, "stopped after %.3f s", dt);
     assert_consistent(s);
@@ -383,9 +383,9 @@ START_TEST(stop_and_progress)
     int calls = 0;
     mcts_limits lim = {.report_interval_cs = 5, .report = {.max_moves = 5}};
     char err[256];
-    t0 = mcts_now_s();
+    t0 = go_now_s();
     ck_assert(mcts_run(s, &lim, stop_after_three, &calls, err, sizeof err));
-    dt = mcts_now_s() - t0;
+    dt = go_now_s() - t0;
     ck_assert_int_eq(calls, 3);
     ck_assert_msg(dt < 1.5, "callback stop after %.3f s", dt);
     assert_consistent(s);

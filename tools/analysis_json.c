@@ -11,6 +11,7 @@
 
 #include "tools/commands.h"
 #include "tools/gtp_internal.h"
+#include "go/clock.h"
 
 /* Visits per turn when neither the query nor the settings give a limit (KataGo's example
  * analysis config). */
@@ -828,12 +829,6 @@ static void write_no_results(aj_engine *a, const cJSON *id, int turn)
     add_int(&j, j.root, "turnNumber", turn);
     put_line(a, &j);
 }
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static bool on_progress(const mcts_analysis *an, void *ctx)
 {
@@ -842,7 +837,7 @@ static bool on_progress(const mcts_analysis *an, void *ctx)
     poll_input(a);
     if (a->stop_running)
         return false;
-    if (tc->q->report_every_s > 0 && now_s() >= tc->next_s && an->num_moves > 0) {
+    if (tc->q->report_every_s > 0 && go_now_s() >= tc->next_s && an->num_moves > 0) {
         tc->next_s += tc->q->report_every_s;
         write_result(a, tc->q, tc->g, tc->turn, an, true);
     }
@@ -874,7 +869,7 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
     if (q->report_every_s > 0 && q->report_every_s * 100 < AJ_POLL_CS)
         lim.report_interval_cs = (int)fmax(1, q->report_every_s * 100);
     lim.report = report_opts(q);
-    turn_ctx tc = {a, q, &g, turn, now_s() + q->report_every_s};
+    turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s};
     bool ok = mcts_run(a->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);

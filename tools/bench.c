@@ -7,13 +7,7 @@
 #include "go/playout.h"
 #include "tools/bench_nn.h"
 #include "tools/commands.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "go/clock.h"
 
 /* Random legal playouts on one core: moves/s including legality, capture and ko handling. */
 static int bench_board(int argc, char **argv)
@@ -42,14 +36,14 @@ static int bench_board(int argc, char **argv)
     }
     uint64_t rng = 0x9E3779B97F4A7C15ull;
     long long moves = 0, games = 0;
-    double t0 = now_seconds(), t;
+    double t0 = go_now_s(), t;
     do {
         for (int i = 0; i < 64; i++) {
             go_board b = start;
             moves += go_playout_run(&b, &rng, 3 * size * size);
             games++;
         }
-        t = now_seconds() - t0;
+        t = go_now_s() - t0;
     } while (t < seconds);
     printf("board %dx%d: %lld random playouts, %lld moves in %.2f s: %.2f M moves/s, "
            "%.0f playouts/s (one core)\n",

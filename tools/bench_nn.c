@@ -17,6 +17,7 @@
 #include "nn/desc.h"
 #include "nn/nn.h"
 #include "tools/synth_nets.h"
+#include "go/clock.h"
 
 #define BENCH_MAX_NETS 16
 #define BENCH_MAX_BATCHES 16
@@ -42,13 +43,6 @@ static const bench_synth synth_nets[] = {
      {15, true, 28, 512, 256, 192, 64, 3, 3, 64, 64, 128, 144, NN_ACT_MISH}},
 };
 #define NUM_SYNTH ((int)(sizeof synth_nets / sizeof synth_nets[0]))
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One worker: its context, and what it measured. */
 typedef struct bench_worker {
@@ -88,12 +82,12 @@ static void *worker_run(void *arg)
                           w->profile};
     /* one warm-up batch: first-touch page faults and BLAS buffers are not what is measured */
     w->ok = w->ok && nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
-    double start = now_seconds(), cpu_start = thread_cpu_seconds();
+    double start = go_now_s(), cpu_start = thread_cpu_seconds();
     while (w->ok && (w->batches == 0 || w->busy < w->seconds)) {
         w->ok = nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
         w->batches++;
         w->evals += w->batch;
-        w->busy = now_seconds() - start;
+        w->busy = go_now_s() - start;
     }
     w->cpu = thread_cpu_seconds() - cpu_start;
     nn_context_free(c);

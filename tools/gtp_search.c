@@ -11,6 +11,7 @@
 
 #include "go/score.h"
 #include "tools/gtp_internal.h"
+#include "go/clock.h"
 
 /* Progress checks while searching: how often a run looks for new input, in centiseconds. */
 #define GTP_POLL_CS 5
@@ -195,13 +196,6 @@ mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r)
 
 /* ---- running ----------------------------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 typedef struct run_ctx {
     gtp_engine *e;
     mcts_progress_fn cb;
@@ -222,7 +216,7 @@ static bool run_progress(const mcts_analysis *a, void *ctx)
     run_ctx *rc = ctx;
     if (input_stops(rc->e, rc->any_input))
         return false;
-    if (!rc->cb || rc->interval_s <= 0 || now_s() < rc->next_s)
+    if (!rc->cb || rc->interval_s <= 0 || go_now_s() < rc->next_s)
         return true;
     rc->next_s += rc->interval_s;
     return rc->cb(a, rc->ctx);
@@ -239,7 +233,7 @@ static bool search_run(gtp_engine *e, mcts_search *s, const mcts_limits *lim,
     mcts_set_position(s, &e->game);
     mcts_limits l = *lim;
     run_ctx rc = {e, cb, ctx, lim->report_interval_cs / 100.0, 0, any_input};
-    rc.next_s = now_s() + rc.interval_s;
+    rc.next_s = go_now_s() + rc.interval_s;
     l.report_interval_cs = lim->report_interval_cs > 0 && lim->report_interval_cs < GTP_POLL_CS
                                ? lim->report_interval_cs
                                : GTP_POLL_CS;

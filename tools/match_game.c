@@ -13,15 +13,9 @@
 #include "go/sgf.h"
 #include "tools/match.h"
 #include "tools/match_internal.h"
+#include "go/clock.h"
 
 #define REPLY_LEN 4096
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Case-blind comparison of ASCII text (strcasecmp is not in C11). */
 static int strcasecmp_ascii(const char *a, const char *b)
@@ -368,10 +362,10 @@ static void play_moves(match_state *st, match_engine eng[2], go_game *g, match_r
         int mover = to_move == GO_BLACK ? r->black : 1 - r->black, other = 1 - mover;
         char c = color_letter(to_move);
         snprintf(line, sizeof line, "genmove %c", (char)tolower(c));
-        double t0 = now_s();
+        double t0 = go_now_s();
         gtp_client_status s =
             gtp_client_cmd(&eng[mover].gtp, opt->genmove_timeout_ms, line, reply, sizeof reply);
-        r->think_s[mover] += now_s() - t0;
+        r->think_s[mover] += go_now_s() - t0;
         if (s != GTP_CLIENT_OK) {
             snprintf(why, sizeof why, "refused: %s", reply);
             engine_error(r, mover, line, s == GTP_CLIENT_REFUSED ? why : eng[mover].gtp.err);

@@ -38,6 +38,7 @@
 #include "go/tacmap.h"
 #include "go/tacmap_mine.h"
 #include "tools/analysis_cmds.h"
+#include "go/clock.h"
 
 #define MAX_REDUCERS 48      /* maps that shrank the intersection, kept for --verbose */
 #define MAP_TEXT 1024
@@ -71,13 +72,6 @@ typedef struct shared {
     atomic_int next;
     atomic_int done;
 } shared;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The images of (x, y) under the 8 symmetries of the square. */
 static void transform(int t, int size, int x, int y, int *ox, int *oy)
@@ -316,7 +310,7 @@ int shido_cmd_tactical_maps(int argc, char **argv)
     }
     if (threads > sh.num_jobs && sh.num_jobs > 0)
         threads = sh.num_jobs;
-    double t0 = now_seconds();
+    double t0 = go_now_s();
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     int started = 0;
     for (long k = 0; tid && k < threads; k++)
@@ -329,12 +323,12 @@ int shido_cmd_tactical_maps(int argc, char **argv)
         return 1;
     }
     while (atomic_load(&sh.done) < sh.num_jobs) {
-        progress(atomic_load(&sh.done), sh.num_jobs, now_seconds() - t0);
+        progress(atomic_load(&sh.done), sh.num_jobs, go_now_s() - t0);
         nanosleep(&(struct timespec){0, 250000000L}, NULL);
     }
     for (int k = 0; k < started; k++)
         pthread_join(tid[k], NULL);
-    double elapsed = now_seconds() - t0;
+    double elapsed = go_now_s() - t0;
     progress(sh.num_jobs, sh.num_jobs, elapsed);
     fputc('\n', stderr);
     free(tid);
@@ -420,7 +414,7 @@ static void usage_characterise(FILE *f)
 static void progress_mine(long done, long total, void *ctx)
 {
     enum { WIDTH = 40 };
-    double elapsed = now_seconds() - *(const double *)ctx;
+    double elapsed = go_now_s() - *(const double *)ctx;
     char bar[WIDTH + 1];
     int fill = total ? (int)(done * WIDTH / total) : WIDTH;
     for (int i = 0; i < WIDTH; i++)
@@ -546,7 +540,7 @@ static int characterise(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", name);
         goto done;
     }
-    double t0 = now_seconds();
+    double t0 = go_now_s();
     go_tm_mine_params p = go_tm_mine_defaults();
     p.max_depth = (int)max_depth;
     p.tries = tries;

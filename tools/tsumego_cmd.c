@@ -19,15 +19,9 @@
 #include "go/tsumego.h"
 #include "nn/nn.h"
 #include "tools/tsumego_net.h"
+#include "go/clock.h"
 
 #define MAX_LIST 400 /* points in one AB / AW / solutions list */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
 
@@ -321,13 +315,13 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
                          bench_result *out)
 {
     memset(out, 0, sizeof *out);
-    double t0 = now_s();
+    double t0 = go_now_s();
     go_board b;
     go_tsumego_problem prob;
     char err[256];
     if (!problem_board(r, &b) || !go_tsumego_setup(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, &prob,
                                                    err, sizeof err)) {
-        out->time_s = now_s() - t0;
+        out->time_s = go_now_s() - t0;
         return;
     }
     out->setup_ok = true;
@@ -337,7 +331,7 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     if (!solved) {
         fprintf(stderr, "\nshido tsumego bench: %s: %s\n", r->id, net ? err : "out of memory");
         out->failed = true;
-        out->time_s = now_s() - t0;
+        out->time_s = go_now_s() - t0;
         return;
     }
     out->move = sol.best_move;
@@ -347,7 +341,7 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     out->proven = sol.best_proven && (sol.status.result == GO_TSUMEGO_SUCCESS ||
                                       sol.status.result == GO_TSUMEGO_KO);
     go_tsumego_solution_free(&sol);
-    out->time_s = now_s() - t0;
+    out->time_s = go_now_s() - t0;
 }
 
 static void draw_progress(const bench_job *job)
@@ -470,14 +464,14 @@ static int bench_file(const char *path, const go_tsumego_limits *lim, tsumego_ne
     pthread_mutex_init(&job.lock, NULL);
     pthread_t tid[256];
     int started = 0;
-    double t0 = now_s();
+    double t0 = go_now_s();
     for (int t = 0; t < threads; t++)
         started += pthread_create(&tid[started], NULL, bench_worker, &job) == 0;
     if (!started)
         bench_worker(&job);
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    double wall = now_s() - t0;
+    double wall = go_now_s() - t0;
     fprintf(stderr, "\n");
     pthread_mutex_destroy(&job.lock);
 

@@ -9,6 +9,7 @@
 
 #include "go/game.h"
 #include "mcts/mcts.h"
+#include "go/clock.h"
 
 #define PHASE1_SHARE 0.60 /* of the time: the solver with the policy prior */
 #define SEARCH_SHARE 0.35 /* the PUCT search, when phase 1 proved nothing */
@@ -18,13 +19,6 @@ struct tsumego_net {
     mcts_search *search;
     nn_result result; /* scratch for the policy */
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
 {
@@ -126,7 +120,7 @@ static bool search_prior(tsumego_net *t, const go_game *g, const go_tsumego_prob
 bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
                        go_tsumego_solution *out, char *err, int err_len)
 {
-    double start = now_s(), total = lim && lim->time_s > 0 ? lim->time_s : 10.0;
+    double start = go_now_s(), total = lim && lim->time_s > 0 ? lim->time_s : 10.0;
     go_tsumego_limits l = lim ? *lim : (go_tsumego_limits){0};
     go_game g;
     if (!framed_game(p, &g, err, err_len))
@@ -137,7 +131,7 @@ bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsu
         return false;
     }
     l.prior = prior;
-    l.time_s = PHASE1_SHARE * total - (now_s() - start);
+    l.time_s = PHASE1_SHARE * total - (go_now_s() - start);
     l.time_s = l.time_s > 1e-3 ? l.time_s : 1e-3;
     if (!go_tsumego_solve(p, &l, out)) {
         go_game_free(&g);
@@ -146,14 +140,14 @@ bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsu
     }
     uint64_t nodes = out->nodes;
     if (out->status.result == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
-        double left = total - (now_s() - start);
+        double left = total - (go_now_s() - start);
         if (!search_prior(t, &g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, prior, err,
                           err_len)) {
             go_tsumego_solution_free(out);
             go_game_free(&g);
             return false;
         }
-        l.time_s = total - (now_s() - start);
+        l.time_s = total - (go_now_s() - start);
         go_tsumego_solution again;
         if (l.time_s > 1e-3 && go_tsumego_solve(p, &l, &again)) {
             nodes += again.nodes;
@@ -163,6 +157,6 @@ bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsu
     }
     go_game_free(&g);
     out->nodes = nodes;
-    out->time_s = now_s() - start;
+    out->time_s = go_now_s() - start;
     return true;
 }
