@@ -581,17 +581,75 @@ static void quietest_first(ts_solver *sv, go_tsumego_solution *out)
     }
 }
 
-/* One full solve of one framing of the problem. */
-static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim, double start_s,
-                       double deadline_s, go_tsumego_solution *out)
+/* Tables kept between solves: one solver for the goal as given, one for the other goal. */
+struct go_tsumego_work {
+    ts_solver *sv[2];
+    go_tsumego_problem prob[2]; /* what sv[i] was made for (sv[i]->prob points here) */
+    int tt_log2[2];
+};
+
+go_tsumego_work *go_tsumego_work_new(void) { return calloc(1, sizeof(go_tsumego_work)); }
+
+static void solver_free(ts_solver *sv)
 {
-    ts_solver *sv = malloc(sizeof *sv);
-    if (!sv || !solver_init(sv, p, lim->tt_log2)) {
-        if (sv)
-            ts_search_free(sv->search);
-        free(sv);
-        return false;
+    if (sv)
+        ts_search_free(sv->search);
+    free(sv);
+}
+
+void go_tsumego_work_free(go_tsumego_work *w)
+{
+    if (!w)
+        return;
+    solver_free(w->sv[0]);
+    solver_free(w->sv[1]);
+    free(w);
+}
+
+static bool same_problem(const go_tsumego_problem *a, const go_tsumego_problem *b)
+{
+    return a->board.size == b->board.size && a->board.hash == b->board.hash &&
+           a->board.ko_point == b->board.ko_point && a->to_play == b->to_play &&
+           a->attacker == b->attacker && a->goal == b->goal &&
+           !memcmp(a->board.color, b->board.color, sizeof a->board.color) &&
+           !memcmp(a->region, b->region, sizeof a->region);
+}
+
+/* The solver for p: a new one (NULL when out of memory), or with work the one kept in its slot
+ * when that was made for the same problem and table size. */
+static ts_solver *solver_for(const go_tsumego_problem *p, int tt_log2, go_tsumego_work *work,
+                             int slot)
+{
+    if (work && work->sv[slot] && work->tt_log2[slot] == tt_log2 &&
+        same_problem(&work->prob[slot], p))
+        return work->sv[slot];
+    if (work) {
+        solver_free(work->sv[slot]);
+        work->sv[slot] = NULL;
+        work->prob[slot] = *p;
+        work->tt_log2[slot] = tt_log2;
+        p = &work->prob[slot];
     }
+    ts_solver *sv = malloc(sizeof *sv);
+    if (!sv || !solver_init(sv, p, tt_log2)) {
+        solver_free(sv);
+        return NULL;
+    }
+    if (work)
+        work->sv[slot] = sv;
+    return sv;
+}
+
+/* One full solve of one framing of the problem (slot: which of work's solvers it uses). */
+static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim, int slot,
+                       double start_s, double deadline_s, go_tsumego_solution *out)
+{
+    ts_solver *sv = solver_for(p, lim->tt_log2, lim->work, slot);
+    if (!sv)
+        return false;
+    /* a kept search counts on from its earlier solves; the node limit is for this one */
+    uint64_t nodes0 = ts_search_nodes(sv->search);
+    uint64_t cap = lim->max_nodes ? nodes0 + lim->max_nodes : 0;
     memset(out, 0, sizeof *out);
     out->problem = *p;
     out->best_move = GO_PASS;
@@ -600,15 +658,17 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         for (int i = 0; i < sv->geom.n; i++)
             by_index[i] = lim->prior[sv->geom.pt[i]];
         ts_search_set_prior(sv->search, p->to_play, by_index);
+    } else {
+        ts_search_set_prior(sv->search, p->to_play, NULL);
     }
     bool quick = lim->first_move_only;
     double total = deadline_s - start_s;
     /* the main question may use most of the time; the rest is for the scan and the tree */
-    ts_search_limits(sv->search, quick ? deadline_s : start_s + 0.8 * total, lim->max_nodes);
+    ts_search_limits(sv->search, quick ? deadline_s : start_s + 0.8 * total, cap);
     out->status = status_of(sv, &sv->root, &sv->level);
     go_tsumego_result r = out->status.result;
     if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
-        ts_search_limits(sv->search, quick ? deadline_s : start_s + 0.9 * total, lim->max_nodes);
+        ts_search_limits(sv->search, quick ? deadline_s : start_s + 0.9 * total, cap);
         /* a ko needs every first move settled to choose the best one, even for a benchmark */
         scan_first_moves(sv, out, !quick || r == GO_TSUMEGO_KO);
         if (r == GO_TSUMEGO_KO) {
@@ -635,7 +695,7 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         out->best_proven = r == GO_TSUMEGO_FAILURE;
     }
     if (!quick) {
-        ts_search_limits(sv->search, start_s + 0.95 * total, lim->max_nodes);
+        ts_search_limits(sv->search, start_s + 0.95 * total, cap);
         ts_pos reply = sv->root;
         reply.to_move = (uint8_t)go_opponent(p->to_play);
         reply.ko = TS_NONE;
@@ -643,10 +703,10 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
         out->reply_status = status_of(sv, &reply, &unused);
         out->sgf = ts_solution_sgf(sv, out, deadline_s);
     }
-    out->nodes = ts_search_nodes(sv->search);
+    out->nodes = ts_search_nodes(sv->search) - nodes0;
     out->time_s = go_now_s() - start_s;
-    ts_search_free(sv->search);
-    free(sv);
+    if (!lim->work)
+        solver_free(sv);
     return quick || out->sgf != NULL;
 }
 
@@ -659,7 +719,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
     if (!lim.tt_log2)
         lim.tt_log2 = 21;
     double start = go_now_s(), deadline = start + lim.time_s;
-    if (!solve_once(p, &lim, start, deadline, out))
+    if (!solve_once(p, &lim, 0, start, deadline, out))
         return false;
     if (!p->goal_inferred || out->status.result != GO_TSUMEGO_FAILURE)
         return true;
@@ -673,7 +733,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
         return true;
     other.goal_inferred = true; /* still a guess, though no third one follows */
     go_tsumego_solution second;
-    if (!solve_once(&other, &lim, go_now_s(), deadline, &second))
+    if (!solve_once(&other, &lim, 1, go_now_s(), deadline, &second))
         return true;
     go_tsumego_result r = second.status.result;
     if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {

@@ -96,6 +96,15 @@ typedef struct go_tsumego_problem {
     int num_targets;      /* defender stones the attacker must capture */
 } go_tsumego_problem;
 
+/* A solve's tables kept for later solves of the same problem: a solve given the work of an
+ * earlier one goes on from what that one proved and explored (with another prior, say) instead
+ * of starting over. Not for two solves at once. */
+typedef struct go_tsumego_work go_tsumego_work;
+
+/* NULL when out of memory. The tables themselves come with the first solve. */
+go_tsumego_work *go_tsumego_work_new(void);
+void go_tsumego_work_free(go_tsumego_work *w);
+
 /* Search limits. Zero values mean the defaults in brackets. */
 typedef struct go_tsumego_limits {
     double time_s;       /* wall-clock seconds for the whole solve [10] */
@@ -108,6 +117,8 @@ typedef struct go_tsumego_limits {
      * changes what is proven: it orders the first moves of the searches for the side to play,
      * and when nothing is proven it picks the guess among the moves not proven to fail. */
     const float *prior;
+    /* Optional: tables to reuse and keep (see go_tsumego_work); NULL: a fresh table per solve. */
+    go_tsumego_work *work;
 } go_tsumego_limits;
 
 #define GO_TSUMEGO_MAX_MOVES GO_TSUMEGO_MAX_REGION

@@ -734,6 +734,65 @@ START_TEST(move_order_keeps_the_status)
 }
 END_TEST
 
+/* A solve given the work of earlier ones goes on from their tables. Intermediate 576 (black kills
+ * with A18 or B18): a node budget of a quarter of what one solve needs proves nothing when each
+ * solve starts over, and proves the kill within a few solves when they share their work. The same
+ * work then serves another problem (a fresh table, the right answer) and the first one again. */
+START_TEST(work_goes_on)
+{
+    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0576");
+    go_tsumego_problem p, other;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    j = cho_find("elementary", "cho-elementary/Prob0452");
+    cho_setup(j, &other);
+    cJSON_Delete(j);
+    go_tsumego_limits lim = {.time_s = 60, .tt_log2 = 20, .first_move_only = true};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    uint64_t whole = s.nodes;
+    ck_assert_uint_gt(whole, 4000);
+    go_tsumego_solution_free(&s);
+
+    lim.max_nodes = whole / 4;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
+    ck_assert_uint_le(s.nodes, whole / 4 + 4096);
+    go_tsumego_solution_free(&s);
+
+    lim.work = go_tsumego_work_new();
+    ck_assert_ptr_nonnull(lim.work);
+    int rounds = 0;
+    do {
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        ck_assert_uint_le(s.nodes, whole / 4 + 4096); /* the budget is per solve */
+        rounds++;
+        if (s.status.result == GO_TSUMEGO_UNKNOWN)
+            go_tsumego_solution_free(&s);
+    } while (s.status.result == GO_TSUMEGO_UNKNOWN && rounds < 8);
+    ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "not proven in %d rounds", rounds);
+    ck_assert_int_ge(rounds, 2);
+    ck_assert(s.best_proven);
+    ck_assert(s.best_move == go_point_from_gtp(19, "A18") ||
+              s.best_move == go_point_from_gtp(19, "B18"));
+    go_tsumego_solution_free(&s);
+
+    lim.max_nodes = 0;
+    ck_assert(go_tsumego_solve(&other, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+    ck_assert(s.best_move == go_point_from_gtp(19, "E17") && s.best_proven);
+    go_tsumego_solution_free(&s);
+    lim.first_move_only = false;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    ck_assert_int_eq(s.num_correct, 2);
+    ck_assert_ptr_nonnull(s.sgf);
+    go_tsumego_solution_free(&s);
+    go_tsumego_work_free(lim.work);
+}
+END_TEST
+
 /* Runs `shido tsumego bench --list` on a JSON Lines file holding text; returns its exit status
  * with stdout and stderr in out. */
 static int run_bench_args(const char *text, const char *extra, char *out, size_t len)
@@ -924,6 +983,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, cho_elementary_first_30);
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, move_order_keeps_the_status);
+    tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
     TCase *net = tcase_create("network");
