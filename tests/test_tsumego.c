@@ -7,6 +7,7 @@
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -923,6 +924,51 @@ START_TEST(net_guess_when_unproven)
 }
 END_TEST
 
+/* The komi of the network's board makes the problem decide the game: in intermediate 576 black
+ * kills when it plays first and white lives when it does. With that komi the network's value
+ * follows the side to move; with komi 7.5 the frame gives black the game either way (white's
+ * living group is too small to make up for it), and a search has no value to tell a killing
+ * move from a wrong one. */
+static double white_wins(nn_context *ctx, const go_tsumego_problem *p, float komi, go_color mover)
+{
+    go_game g;
+    ck_assert(go_game_init(&g, p->framed.size, NULL, komi));
+    for (int r = 0; r < GO_POINTS; r++)
+        if (go_board_on(&p->framed, r) && p->framed.color[r] != GO_EMPTY)
+            go_game_setup_stone(&g, r, p->framed.color[r]);
+    go_game_set_to_move(&g, mover);
+    nn_result res;
+    char err[512];
+    ck_assert_msg(nn_eval_average(ctx, &g, 0xff, 0.0, &res, err, sizeof err), "%s", err);
+    go_game_free(&g);
+    return res.white_win;
+}
+
+START_TEST(net_komi_balances)
+{
+    nn_model *m = g170();
+    char err[512];
+    nn_context *ctx = nn_context_new(m, 8, err, sizeof err);
+    ck_assert_msg(ctx != NULL, "%s", err);
+    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0576");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    float komi = tsumego_net_komi(&p);
+    ck_assert_float_eq(komi - floorf(komi), 0.5f);
+    double black_first = white_wins(ctx, &p, komi, GO_BLACK);
+    double white_first = white_wins(ctx, &p, komi, GO_WHITE);
+    ck_assert_msg(black_first < 0.3 && white_first > 0.7,
+                  "komi %.1f: white wins %.3f with black first, %.3f with white first", komi,
+                  black_first, white_first);
+    double old_white_first = white_wins(ctx, &p, 7.5f, GO_WHITE);
+    ck_assert_msg(old_white_first < 0.1, "komi 7.5: white wins %.3f with white first",
+                  old_white_first);
+    nn_context_free(ctx);
+    nn_model_free(m);
+}
+END_TEST
+
 /* `--model` on the command line: a network-guided benchmark proves what it proves alone; a file
  * that is no network gives exit status 1 with the file named, and nothing is solved. */
 START_TEST(net_command_line)
@@ -991,6 +1037,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(net, net_keeps_proofs);
     tcase_add_test(net, net_guess_when_unproven);
     tcase_add_test(net, net_command_line);
+    tcase_add_test(net, net_komi_balances);
     suite_add_tcase(s, net);
     return s;
 }

@@ -2,6 +2,7 @@
  * the unproven, the solver again (see tsumego_net.h). */
 #include "tools/tsumego_net.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +12,14 @@
 #include "mcts/mcts.h"
 #include "go/clock.h"
 
-#define PHASE1_SHARE 0.60 /* of the time: the solver with the policy prior */
-#define SEARCH_SHARE 0.35 /* the PUCT search, when phase 1 proved nothing */
+#define PHASE1_SHARE 0.45 /* of the time: the solver with the policy prior */
+#define SEARCH_SHARE 0.25 /* the PUCT search, when phase 1 proved nothing */
 
 struct tsumego_net {
     nn_context *ctx;
     mcts_search *search;
-    nn_result result; /* scratch for the policy */
+    go_tsumego_work *work; /* the solver's tables, kept from phase 1 to phase 3 */
+    nn_result result;      /* scratch for the policy */
 };
 
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
@@ -34,7 +36,10 @@ tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
     mp.max_tree_mb = 256;
     t->ctx = nn_context_new(model, 8, err, err_len);
     t->search = t->ctx ? mcts_new(model, &mp, err, err_len) : NULL;
-    if (!t->search) {
+    t->work = t->search ? go_tsumego_work_new() : NULL;
+    if (t->search && !t->work)
+        snprintf(err, (size_t)err_len, "out of memory");
+    if (!t->work) {
         tsumego_net_free(t);
         return NULL;
     }
@@ -45,17 +50,48 @@ void tsumego_net_free(tsumego_net *t)
 {
     if (!t)
         return;
+    go_tsumego_work_free(t->work);
     mcts_free(t->search);
     nn_context_free(t->ctx);
     free(t);
 }
 
-/* The framed board as a game with the side to play to move (komi 7.5: the frame balances the
- * area, so the problem decides the game). */
+/* The komi (for white) that makes the problem decide the game. Outside the box each point of the
+ * frame is its colour's (an empty one is an eye of the colour around it). Inside, the box points
+ * off the region are the attacker's, and of the R region points a dead defender leaves it all,
+ * while a living one holds its stones and eyes there, a part of them: the komi puts the balance
+ * at a quarter of R for the defender, so that living wins the game and dying loses it by about
+ * R / 2 points. Half a point is added for no draws. */
+float tsumego_net_komi(const go_tsumego_problem *p)
+{
+    const go_board *f = &p->framed;
+    int area[3] = {0, 0, 0}, box = 0;
+    for (int y = 0; y < f->size; y++)
+        for (int x = 0; x < f->size; x++) {
+            int q = go_point_at(x, y), c = f->color[q];
+            if (x >= p->x0 && x <= p->x1 && y >= p->y0 && y <= p->y1) {
+                box += !p->region[q];
+                continue;
+            }
+            for (int d = 0; d < 4 && c == GO_EMPTY; d++)
+                if (f->color[q + go_dir4[d]] == GO_BLACK || f->color[q + go_dir4[d]] == GO_WHITE)
+                    c = f->color[q + go_dir4[d]];
+            if (c == GO_BLACK || c == GO_WHITE)
+                area[c]++;
+        }
+    int r = p->region_points;
+    float att = (float)area[p->attacker] + (float)box + 0.75f * (float)r;
+    float def = (float)area[p->defender] + 0.25f * (float)r;
+    float komi = p->defender == GO_WHITE ? att - def : def - att; /* white's area deficit */
+    return floorf(komi) + 0.5f;
+}
+
+/* The framed board as a game with the side to play to move, its komi balancing the frame (see
+ * tsumego_net_komi). */
 static bool framed_game(const go_tsumego_problem *p, go_game *g, char *err, int err_len)
 {
     int size = p->framed.size;
-    if (!go_game_init(g, size, NULL, 7.5f)) {
+    if (!go_game_init(g, size, NULL, tsumego_net_komi(p))) {
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
@@ -87,10 +123,10 @@ static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *e
     return true;
 }
 
-/* Searches the framed board for time_s and turns the visits of the region's moves into a prior
- * (visit shares, with the policy / 1000 to rank the unvisited). Returns false on an error. */
-static bool search_prior(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
-                         double time_s, float *prior, char *err, int err_len)
+/* Searches the framed board of p for time_s and puts the visit share of each of the region's
+ * moves into visits (0 elsewhere; all 0 when nothing was visited). Returns false on an error. */
+static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
+                          double time_s, float *visits, char *err, int err_len)
 {
     mcts_clear_tree(t->search);
     mcts_set_position(t->search, g);
@@ -104,49 +140,47 @@ static bool search_prior(tsumego_net *t, const go_game *g, const go_tsumego_prob
     for (int i = 0; ok && i < a.num_moves; i++)
         if (a.moves[i].move > 0 && p->region[a.moves[i].move])
             total += a.moves[i].visits;
-    if (ok && total > 0) {
-        for (int q = 0; q < GO_POINTS; q++)
-            prior[q] *= 1e-3f;
-        for (int i = 0; i < a.num_moves; i++) {
-            int q = a.moves[i].move;
-            if (q > 0 && p->region[q])
-                prior[q] += (float)a.moves[i].visits / (float)total;
-        }
+    for (int q = 0; q < GO_POINTS; q++)
+        visits[q] = 0;
+    for (int i = 0; ok && total > 0 && i < a.num_moves; i++) {
+        int q = a.moves[i].move;
+        if (q > 0 && p->region[q])
+            visits[q] = (float)a.moves[i].visits / (float)total;
     }
     mcts_analysis_free(&a);
     return true;
 }
 
-bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
-                       go_tsumego_solution *out, char *err, int err_len)
+/* The phases of tsumego_net_solve on g, the framed board of p. */
+static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p,
+                         const go_tsumego_limits *lim, go_tsumego_solution *out, char *err,
+                         int err_len)
 {
     double start = go_now_s(), total = lim && lim->time_s > 0 ? lim->time_s : 10.0;
     go_tsumego_limits l = lim ? *lim : (go_tsumego_limits){0};
-    go_game g;
-    if (!framed_game(p, &g, err, err_len))
+    float policy[GO_POINTS], visits[GO_POINTS], prior[GO_POINTS];
+    if (!policy_prior(t, g, policy, err, err_len))
         return false;
-    float prior[GO_POINTS];
-    if (!policy_prior(t, &g, prior, err, err_len)) {
-        go_game_free(&g);
-        return false;
-    }
-    l.prior = prior;
+    l.prior = policy;
+    l.work = t->work;
     l.time_s = PHASE1_SHARE * total - (go_now_s() - start);
     l.time_s = l.time_s > 1e-3 ? l.time_s : 1e-3;
     if (!go_tsumego_solve(p, &l, out)) {
-        go_game_free(&g);
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
     uint64_t nodes = out->nodes;
     if (out->status.result == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
         double left = total - (go_now_s() - start);
-        if (!search_prior(t, &g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, prior, err,
-                          err_len)) {
+        if (!search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err,
+                           err_len)) {
             go_tsumego_solution_free(out);
-            go_game_free(&g);
             return false;
         }
+        /* the visits, and the policy / 1000 to rank the moves the search did not visit */
+        for (int q = 0; q < GO_POINTS; q++)
+            prior[q] = visits[q] + 1e-3f * policy[q];
+        l.prior = prior;
         l.time_s = total - (go_now_s() - start);
         go_tsumego_solution again;
         if (l.time_s > 1e-3 && go_tsumego_solve(p, &l, &again)) {
@@ -155,8 +189,18 @@ bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsu
             *out = again;
         }
     }
-    go_game_free(&g);
     out->nodes = nodes;
     out->time_s = go_now_s() - start;
     return true;
+}
+
+bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
+                       go_tsumego_solution *out, char *err, int err_len)
+{
+    go_game g;
+    if (!framed_game(p, &g, err, err_len))
+        return false;
+    bool ok = solve_phases(t, &g, p, lim, out, err, err_len);
+    go_game_free(&g);
+    return ok;
 }

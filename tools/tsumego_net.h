@@ -1,13 +1,17 @@
 /* tools/tsumego_net.h -- the tsumego solver guided by a network (`--model` of `shido tsumego`).
  *
  * The solver proves; the network only says where to look first and what to answer when no proof
- * comes in time. A solve runs in up to three phases within the time limit T:
- *  1. the exact solver for 0.6 T, its first moves ordered by the network's policy on the framed
- *     board (averaged over the eight symmetries); a proven status ends the solve here;
- *  2. otherwise a PUCT search (mcts/) of the framed board for 0.35 T, one thread;
- *  3. the solver again with the rest of the time, its prior now the search's visits on the
- *     problem region (the policy where it visited nothing): a proof still counts, and if none
- *     comes the guess is the most visited first move that the solver has not refuted.
+ * comes in time. The network sees the framed board (go_tsumego_problem.framed) with a komi that
+ * makes the problem decide the game (tsumego_net_komi): with komi 7.5 the frame alone often
+ * wins the game for the attacker, and a search then cannot tell a killing move from a wrong one.
+ * A solve runs in up to three phases within the time limit T:
+ *  1. the exact solver for 0.45 T, its first moves ordered by the network's policy (averaged
+ *     over the eight symmetries); a proven status ends the solve here;
+ *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread;
+ *  3. the solver again with the rest of the time, going on from the tables of phase 1
+ *     (go_tsumego_work), its prior now the search's visits on the problem region (the policy
+ *     where it visited nothing): a proof still counts, and if none comes the guess is the most
+ *     visited first move that the solver has not refuted.
  * On the Cho Chikun books the search picks the book answer of an unproven problem about three
  * times as often as the solver's own guess (bench/RESULTS.md). */
 #ifndef SHIDO_TOOLS_TSUMEGO_NET_H
@@ -26,10 +30,16 @@ typedef struct tsumego_net tsumego_net;
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len);
 void tsumego_net_free(tsumego_net *t);
 
-/* Solves p as go_tsumego_solve does (lim->prior is ignored: the network supplies it), in the
+/* Solves p as go_tsumego_solve does (lim->prior and lim->work are ignored: the network supplies
+ * the prior, the guide keeps the tables), in the
  * phases above. Nodes and time in out cover every phase. Returns false with a message in err
  * when out of memory or when the network cannot evaluate the board. */
 bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
                        go_tsumego_solution *out, char *err, int err_len);
+
+/* White's komi for p's framed board that makes the problem decide the game: the frame's areas
+ * balanced, and the region counted so that the defender wins by living with about a quarter of
+ * it and loses by dying. A half-point value. */
+float tsumego_net_komi(const go_tsumego_problem *p);
 
 #endif
