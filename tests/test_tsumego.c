@@ -665,6 +665,76 @@ START_TEST(cho_elementary_first_30)
 }
 END_TEST
 
+/* The problem class, not the file: the same problems turned (half a turn, a transpose), with the
+ * colours swapped, or on a 13x13 board get the same status and the same correct first moves,
+ * moved the same way. The first 12 problems of the elementary book, full solves. */
+static int turned(int kind, int q)
+{
+    int x = go_point_x(q), y = go_point_y(q);
+    return kind == 0 ? go_point_at(18 - x, 18 - y) : kind == 1 ? go_point_at(y, x) : q;
+}
+
+START_TEST(symmetric_answers)
+{
+    FILE *f = cho_open("elementary");
+    char line[8192];
+    for (int count = 0; count < 12 && fgets(line, sizeof line, f); count++) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
+        go_tsumego_problem p;
+        cho_setup(j, &p);
+        go_tsumego_limits lim = {.time_s = 20.0, .tt_log2 = 18};
+        go_tsumego_solution base;
+        ck_assert(go_tsumego_solve(&p, &lim, &base));
+        ck_assert_msg(base.status.result != GO_TSUMEGO_UNKNOWN, "%s: unsettled", id);
+        /* kinds: 0 half a turn, 1 transpose, 2 colours swapped, 3 on 13x13 */
+        for (int kind = 0; kind < 4; kind++) {
+            int size = kind == 3 ? 13 : 19;
+            go_board b;
+            go_board_init(&b, size);
+            bool fits = true;
+            for (int q = 0; q < GO_POINTS; q++) {
+                int c = p.board.color[q];
+                if (!go_board_on(&p.board, q) || c == GO_EMPTY)
+                    continue;
+                int to = turned(kind, q);
+                fits &= kind != 3 || (go_point_x(to) < size - 3 && go_point_y(to) < size - 3);
+                if (fits)
+                    ck_assert(go_board_place(&b, to, kind == 2 ? go_opponent(c) : (go_color)c));
+            }
+            if (!fits)
+                continue;
+            go_color mover = kind == 2 ? go_opponent(p.to_play) : p.to_play;
+            go_tsumego_problem t;
+            char err[256];
+            ck_assert_msg(go_tsumego_setup(&b, mover, GO_TSUMEGO_GOAL_AUTO, &t, err, sizeof err),
+                          "%s (%d): %s", id, kind, err);
+            go_tsumego_solution s;
+            ck_assert(go_tsumego_solve(&t, &lim, &s));
+            ck_assert_msg(s.status.result == base.status.result && s.status.ko == base.status.ko &&
+                              s.status.favourable == base.status.favourable,
+                          "%s (%d): status %s, was %s", id, kind,
+                          go_tsumego_result_name(s.status.result),
+                          go_tsumego_result_name(base.status.result));
+            ck_assert_msg(s.num_correct == base.num_correct, "%s (%d): %d correct, was %d", id,
+                          kind, s.num_correct, base.num_correct);
+            for (int i = 0; i < base.num_correct; i++) {
+                bool found = false;
+                for (int k = 0; k < s.num_correct; k++)
+                    found |= s.correct[k] == turned(kind, base.correct[i]);
+                ck_assert_msg(found, "%s (%d): correct move %d of the original is missing", id,
+                              kind, i);
+            }
+            go_tsumego_solution_free(&s);
+        }
+        go_tsumego_solution_free(&base);
+        cJSON_Delete(j);
+    }
+    fclose(f);
+}
+END_TEST
+
 /* When several first moves reach a ko, the answer is the better ko, then the quiet move.
  * Elementary 452: E19, C19 and E17 all make the same direct ko; the book's E17 is the quiet one
  * (E19 and C19 are ataris). Intermediate 522: A16, D18 and A18 make an approach ko, but only
@@ -1027,6 +1097,7 @@ Suite *tsumego_suite(void)
     TCase *cho = tcase_create("cho");
     tcase_set_timeout(cho, 300);
     tcase_add_test(cho, cho_elementary_first_30);
+    tcase_add_test(cho, symmetric_answers);
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, work_goes_on);
