@@ -33,8 +33,8 @@
  * is the approximation.
  *
  * Threads: a solve keeps all its state in its own allocations (16 bytes per 2^tt_log2 of the
- * table, which holds three entries per 64 bytes, plus 2 MB); any number of solves may run at
- * once in separate threads.
+ * table, which holds three entries per 64 bytes, plus 2 MB), or in the go_tsumego_work it is
+ * given; any number of solves may run at once in separate threads, each with its own work.
  */
 #ifndef SHIDO_GO_TSUMEGO_H
 #define SHIDO_GO_TSUMEGO_H
