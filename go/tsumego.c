@@ -556,17 +556,20 @@ static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
     }
 }
 
-/* Puts the quietest correct move first: the one latest in the search's move order, which
- * ranks captures, ataris and the target's liberties first. When several first moves reach the
- * same ko, the forcing ones start the ko at once, while the book answer is most often the
- * quiet vital point that leaves the opponent the burden of it (16 of 18 such problems in a
- * sample of the Cho books, against 7 of 18 for the first move proven). */
+/* Puts the quietest correct move first: the one latest in the move order of the position
+ * (captures, ataris and the target's liberties first). When several first moves reach the same
+ * ko, the forcing ones start the ko at once, while the book answer is most often the quiet
+ * vital point that leaves the opponent the burden of it: in the 65 such problems of the three
+ * Cho books whose answers name some of the moves but not all, this rule picks a book move in
+ * 44, the network's policy in 31, the first in that order in 19. The order is that of the
+ * position alone, not the search's (which learns from what settled nodes): otherwise a prior,
+ * a longer search or another thread count could change the answer. */
 static void quietest_first(ts_solver *sv, go_tsumego_solution *out)
 {
     ts_pos root;
     ts_solver_position(sv, sv->level, &root);
     int moves[TS_MAX_POINTS + 1];
-    int n = ts_search_moves(sv->search, &root, moves);
+    int n = ts_search_moves_by_shape(sv->search, &root, moves);
     int best = -1, best_rank = -1;
     for (int i = 0; i < out->num_correct; i++)
         for (int k = 0; k < n; k++)

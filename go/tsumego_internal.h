@@ -158,6 +158,10 @@ ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint3
  * defender. Returns the count (at most TS_MAX_POINTS + 1). */
 int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves);
 
+/* The same in the order of the position alone (captures, ataris, liberties), without what the
+ * searches so far have learnt: the same for every search of the position. */
+int ts_search_moves_by_shape(ts_search *s, const ts_pos *pos, int *moves);
+
 /* Terminal outcome of a position by the rules alone (captures, Benson), or TS_OPEN. */
 ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos);
 

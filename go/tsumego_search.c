@@ -318,7 +318,7 @@ static int move_score(const ts_geom *g, const ts_pos *pos, int i, int c)
     return score;
 }
 
-int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
+static int gen_moves(ts_search *s, const ts_pos *pos, int *moves, bool history)
 {
     const ts_geom *g = s->g;
     int c = pos->to_move, n = 0;
@@ -329,7 +329,9 @@ int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
         if (c == (int)g->attacker ? inside_safe_wall(g, pos, i, c)
                                   : own_single_eye(g, pos, i, c) || lone_self_atari(g, pos, i, c))
             continue;
-        int sc = move_score(g, pos, i, c) + (int)(s->history[c][i] >> HISTORY_SHIFT);
+        int sc = move_score(g, pos, i, c);
+        if (history)
+            sc += (int)(s->history[c][i] >> HISTORY_SHIFT);
         int j = n++;
         while (j > 0 && scores[j - 1] < sc) {
             scores[j] = scores[j - 1];
@@ -342,6 +344,16 @@ int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
     if (c == (int)g->defender || (pos->passed && pos->budget[g->defender] > 0))
         moves[n++] = TS_PASS;
     return n;
+}
+
+int ts_search_moves(ts_search *s, const ts_pos *pos, int *moves)
+{
+    return gen_moves(s, pos, moves, true);
+}
+
+int ts_search_moves_by_shape(ts_search *s, const ts_pos *pos, int *moves)
+{
+    return gen_moves(s, pos, moves, false);
 }
 
 void ts_search_set_prior(ts_search *s, int c, const float *prior)

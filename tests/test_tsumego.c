@@ -771,6 +771,39 @@ START_TEST(ko_answer_is_the_better_one)
 }
 END_TEST
 
+/* Which of several moves reaching the same ko is the answer must not depend on how the search
+ * went: advanced 130 (black kills by a ko with A18, A17 or B18; the book gives A18) came out
+ * B18 when the network's policy ordered the first moves, because the tie rule read the order
+ * the search had learnt. Priors peaked on each ko move and random ones must give A18. */
+START_TEST(ko_answer_ignores_the_search)
+{
+    cJSON *j = cho_find("advanced", "cho-advanced/Prob0130");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    static const char *const peaks[] = {"A18", "A17", "B18"};
+    uint32_t seed = 777;
+    for (int trial = 0; trial < 12; trial++) {
+        float prior[GO_POINTS];
+        for (int q = 0; q < GO_POINTS; q++) {
+            seed = seed * 1103515245u + 12345u;
+            prior[q] = (float)(seed >> 8) / (float)(1u << 24) * (trial < 3 ? 0.01f : 1.0f);
+        }
+        if (trial < 3)
+            prior[go_point_from_gtp(19, peaks[trial])] = 1.0f;
+        go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 20, .first_move_only = trial % 2,
+                                 .prior = prior};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        char v[8];
+        ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+        ck_assert_msg(s.best_move == go_point_from_gtp(19, "A18") && s.best_proven,
+                      "trial %d: played %s", trial, go_point_to_gtp(19, s.best_move, v));
+        go_tsumego_solution_free(&s);
+    }
+}
+END_TEST
+
 /* The move order must not change a proven status. Intermediate problem 93 (black kills with C17
  * or D17, as GNU Go's owl_attack agrees on the framed board) once came out as a ko under some
  * orders: a disproof resting on a repetition of one line was stored and reused on another (the
@@ -1099,6 +1132,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, cho_elementary_first_30);
     tcase_add_test(cho, symmetric_answers);
     tcase_add_test(cho, ko_answer_is_the_better_one);
+    tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
