@@ -5,9 +5,12 @@
  * searches started for either side.
  *
  * Cycles: a move that repeats a position of the line being searched is lost for the side that
- * makes it (superko). Table entries are keyed on the position only, so a proof or disproof that
- * rests on a repetition of a position above it is passed up but not
- * stored until the search is back at the repeated position: the same position reached along
+ * makes it (superko), except when ko threats were spent on the way round by a side with an
+ * unlimited budget and the ko point is the same: that side could go round for ever, which counts
+ * as the defender surviving, like a line longer than MAX_DEPTH. Table entries are keyed on the
+ * position only, so a proof or disproof that rests on a repetition of a position above it (or
+ * on the line's length) is passed up but not stored until the search is back at the repeated
+ * position (the length: never): the same position reached along
  * another line, where the repetition is no repetition, must be searched again (the
  * graph-history interaction; without this, the move order could change a proven status). The
  * one exception is a repetition of the search's first position, which every line of that
@@ -15,6 +18,7 @@
  * dearer), so a later search that starts elsewhere can still meet one; and a stored value is
  * not checked against repetitions of positions above it on the new line. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,7 +27,8 @@
 #include "go/tsumego_internal.h"
 
 #define INF 0x3fffffffu         /* a proven pn or dn; sums saturate just below */
-#define MAX_DEPTH 200           /* deeper lines count as the defender surviving */
+#define MAX_DEPTH 200           /* deeper lines count as the defender surviving (a value of
+                                   the line, never stored: DEP_LENGTH) */
 #define BUCKET 3                /* table entries probed per key: one 64-byte cache line */
 #define CHECK_EVERY 1024        /* nodes between clock reads */
 #define HUGE_PAGE (2u << 20)    /* the table is aligned to this so the kernel can back it with
@@ -32,8 +37,8 @@
 #define HISTORY_SHIFT 4         /* settled nodes per unit of ordering score */
 #define HISTORY_MAX 4096        /* history counts stop here */
 #define SPACE_LIVE 8            /* eye space from which a disproof is guessed to take one step */
-#define THREAT_KEY 0x9E3779B97F4A7C15ull /* tells positions apart by ko threats spent */
 #define NO_DEP 0x7fffffff       /* a value resting on no repetition of the line */
+#define DEP_LENGTH (-1)         /* a value resting on the line's length (MAX_DEPTH) */
 #define RANK_STEP 4             /* moves per step of the initial numbers along the move order */
 
 /* The key in two halves keeps an entry at 20 bytes, so that a bucket fills one cache line: an
@@ -69,6 +74,8 @@ struct ts_search {
     uint64_t max_nodes, nodes, next_check;
     bool aborted;
     uint64_t path[MAX_DEPTH + 2]; /* position_key of each position on the line */
+    uint8_t path_threats[MAX_DEPTH + 2]; /* and the ko threats spent before it */
+    uint8_t path_ko[MAX_DEPTH + 2];      /* and its ko point */
     ts_pos stack[MAX_DEPTH + 2];
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
@@ -379,11 +386,11 @@ static void order_by_prior(const ts_search *s, int *moves, int n)
 
 /* --- df-pn --- */
 
-/* Repetition is judged on the whole state but ko, and a ko threat spent in between makes it a
- * new position: on the real board the threat and its answer were played. */
+/* Repetition is judged on the whole state but ko (the budgets included, so that a side with a
+ * limited budget that spent a threat since is in a new position). */
 static uint64_t position_key(const ts_geom *g, const ts_pos *pos)
 {
-    uint64_t k = ts_key(g, pos) ^ (pos->threats * THREAT_KEY);
+    uint64_t k = ts_key(g, pos);
     return pos->ko != TS_NONE ? k ^ g->zob_ko[pos->ko] : k;
 }
 
@@ -408,8 +415,9 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
     k->dn = 1;
     k->dep = NO_DEP;
     uint64_t key, pk;
+    uint8_t threats = pos->threats, ko = TS_NONE;
     if (ts_quiet_key(g, pos, move, &key)) {
-        pk = key ^ (pos->threats * THREAT_KEY); /* position_key without a ko */
+        pk = key; /* position_key: a quiet move leaves no ko */
     } else {
         ts_pos *cp = &s->stack[d + 1];
         ts_pos_copy(g, cp, pos);
@@ -421,14 +429,20 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
         }
         key = ts_key(g, cp);
         pk = position_key(g, cp);
+        threats = cp->threats;
+        ko = cp->ko;
     }
     /* superko on the line searched: the move that repeats a position loses (only positions
-     * with the same side to move, every other one back, can match) */
+     * with the same side to move, every other one back, can match). When ko threats were spent
+     * on the way round and the ko point is the same too, a side with unlimited threats (the only
+     * kind whose budget does not show it) can go round forever: that counts as the defender
+     * surviving, as a line longer than MAX_DEPTH does, and is found here at the first turn
+     * instead of MAX_DEPTH plies down. */
     for (int i = d - 1; i >= 0; i -= 2)
-        if (s->path[i] == pk) {
-            bool att = pos->to_move == g->attacker;
-            k->pn = att ? INF : 0;
-            k->dn = att ? 0 : INF;
+        if (s->path[i] == pk && (s->path_threats[i] == threats || s->path_ko[i] == ko)) {
+            bool def = s->path_threats[i] != threats || pos->to_move == g->attacker;
+            k->pn = def ? INF : 0;
+            k->dn = def ? 0 : INF;
             k->dep = i;
             return true;
         }
@@ -443,14 +457,14 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
 static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
 {
     bool one_child = att ? pn == 0 : pn != 0; /* the mover found a winning child */
-    int dep = one_child ? -1 : NO_DEP;
+    int dep = one_child ? INT_MIN : NO_DEP;
     for (int i = 0; i < nm; i++) {
         if (!one_child)
             dep = kids[i].dep < dep ? kids[i].dep : dep;
         else if ((att ? kids[i].pn == 0 : kids[i].dn == 0) && kids[i].dep > dep)
             dep = kids[i].dep;
     }
-    return dep < 0 ? NO_DEP : dep;
+    return dep == INT_MIN ? NO_DEP : dep;
 }
 
 static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
@@ -460,14 +474,21 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     ts_pos *pos = &s->stack[d];
     uint64_t key = ts_key(g, pos), start = s->nodes;
     s->path[d] = position_key(g, pos);
+    s->path_threats[d] = pos->threats;
+    s->path_ko[d] = pos->ko;
     if (s->nodes >= s->next_check) {
         s->next_check = s->nodes + CHECK_EVERY;
         ts_search_out_of_time(s);
     }
     int space;
     ts_outcome t = terminal_in_search(s, pos, &space);
-    if (t == TS_OPEN && d >= MAX_DEPTH)
-        t = TS_DEFENDER_WINS;
+    if (t == TS_OPEN && d >= MAX_DEPTH) {
+        /* the defender survives a line this long: a value of this line only, never stored */
+        *out_pn = INF;
+        *out_dn = 0;
+        *out_dep = DEP_LENGTH;
+        return;
+    }
     int moves[TS_MAX_POINTS + 1];
     int nm = t == TS_OPEN ? ts_search_moves(s, pos, moves) : 0;
     if (t == TS_OPEN && nm == 0)

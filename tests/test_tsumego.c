@@ -804,6 +804,46 @@ START_TEST(ko_answer_ignores_the_search)
 }
 END_TEST
 
+/* Ko fights with unlimited threats for one side can cycle for ever. Intermediate 362 (black
+ * kills by an approach ko; A18 and B19 both reach it) came out "B19 only" or "A18 and B19" with
+ * the order of the first moves: such lines ran to the depth limit, which counted as the
+ * defender surviving and was stored, so that another line reaching the same position took it.
+ * Whatever the order, the set of correct first moves must be the same. */
+START_TEST(ko_cycles_keep_the_status)
+{
+    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0362");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    cJSON_Delete(j);
+    uint32_t seed = 4242;
+    int first_set[GO_TSUMEGO_MAX_MOVES], first_n = -1;
+    for (int trial = 0; trial < 10; trial++) {
+        float prior[GO_POINTS];
+        for (int q = 0; q < GO_POINTS; q++) {
+            seed = seed * 1103515245u + 12345u;
+            prior[q] = (float)(seed >> 8) / (float)(1u << 24);
+        }
+        go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 20, .prior = trial ? prior : NULL};
+        go_tsumego_solution s;
+        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        ck_assert_msg(s.status.result == GO_TSUMEGO_KO, "trial %d: status %s", trial,
+                      go_tsumego_result_name(s.status.result));
+        bool set[GO_POINTS] = {false};
+        for (int i = 0; i < s.num_correct; i++)
+            set[s.correct[i]] = true;
+        if (first_n < 0) {
+            first_n = s.num_correct;
+            memcpy(first_set, s.correct, sizeof first_set);
+        }
+        ck_assert_msg(s.num_correct == first_n, "trial %d: %d correct moves, trial 0 %d", trial,
+                      s.num_correct, first_n);
+        for (int i = 0; i < first_n; i++)
+            ck_assert_msg(set[first_set[i]], "trial %d: another set of correct moves", trial);
+        go_tsumego_solution_free(&s);
+    }
+}
+END_TEST
+
 /* The move order must not change a proven status. Intermediate problem 93 (black kills with C17
  * or D17, as GNU Go's owl_attack agrees on the framed board) once came out as a ko under some
  * orders: a disproof resting on a repetition of one line was stored and reused on another (the
@@ -1134,6 +1174,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
+    tcase_add_test(cho, ko_cycles_keep_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
     suite_add_tcase(s, cho);
