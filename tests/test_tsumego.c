@@ -771,6 +771,16 @@ START_TEST(ko_answer_is_the_better_one)
 }
 END_TEST
 
+/* A prior of uniform random values in [0, scale) on every point, from a linear congruential
+ * sequence at *seed: it reorders the first moves as a network's policy would. */
+static void random_prior(float *prior, uint32_t *seed, float scale)
+{
+    for (int q = 0; q < GO_POINTS; q++) {
+        *seed = *seed * 1103515245u + 12345u;
+        prior[q] = (float)(*seed >> 8) / (float)(1u << 24) * scale;
+    }
+}
+
 /* Which of several moves reaching the same ko is the answer must not depend on how the search
  * went: advanced 130 (black kills by a ko with A18, A17 or B18; the book gives A18) came out
  * B18 when the network's policy ordered the first moves, because the tie rule read the order
@@ -785,10 +795,7 @@ START_TEST(ko_answer_ignores_the_search)
     uint32_t seed = 777;
     for (int trial = 0; trial < 12; trial++) {
         float prior[GO_POINTS];
-        for (int q = 0; q < GO_POINTS; q++) {
-            seed = seed * 1103515245u + 12345u;
-            prior[q] = (float)(seed >> 8) / (float)(1u << 24) * (trial < 3 ? 0.01f : 1.0f);
-        }
+        random_prior(prior, &seed, trial < 3 ? 0.01f : 1.0f);
         if (trial < 3)
             prior[go_point_from_gtp(19, peaks[trial])] = 1.0f;
         go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 20, .first_move_only = trial % 2,
@@ -819,10 +826,7 @@ START_TEST(ko_cycles_keep_the_status)
     int first_set[GO_TSUMEGO_MAX_MOVES], first_n = -1;
     for (int trial = 0; trial < 10; trial++) {
         float prior[GO_POINTS];
-        for (int q = 0; q < GO_POINTS; q++) {
-            seed = seed * 1103515245u + 12345u;
-            prior[q] = (float)(seed >> 8) / (float)(1u << 24);
-        }
+        random_prior(prior, &seed, 1.0f);
         go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 20, .prior = trial ? prior : NULL};
         go_tsumego_solution s;
         ck_assert(go_tsumego_solve(&p, &lim, &s));
@@ -857,10 +861,7 @@ START_TEST(move_order_keeps_the_status)
     uint32_t seed = 12345;
     for (int trial = 0; trial < 40; trial++) {
         float prior[GO_POINTS];
-        for (int q = 0; q < GO_POINTS; q++) {
-            seed = seed * 1103515245u + 12345u;
-            prior[q] = (float)(seed >> 8) / (float)(1u << 24);
-        }
+        random_prior(prior, &seed, 1.0f);
         go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 18, .prior = trial ? prior : NULL};
         go_tsumego_solution s;
         ck_assert(go_tsumego_solve(&p, &lim, &s));
