@@ -815,7 +815,7 @@ END_TEST
  * kills by an approach ko; A18 and B19 both reach it) came out "B19 only" or "A18 and B19" with
  * the order of the first moves: such lines ran to the depth limit, which counted as the
  * defender surviving and was stored, so that another line reaching the same position took it.
- * Whatever the order, the set of correct first moves must be the same. */
+ * Whatever the order, the set of correct first moves must be the same and hold the book's B19. */
 START_TEST(ko_cycles_keep_the_status)
 {
     cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0362");
@@ -835,6 +835,8 @@ START_TEST(ko_cycles_keep_the_status)
         bool set[GO_POINTS] = {false};
         for (int i = 0; i < s.num_correct; i++)
             set[s.correct[i]] = true;
+        ck_assert_msg(set[go_point_from_gtp(19, "B19")], "trial %d: the book's B19 is not correct",
+                      trial);
         if (first_n < 0) {
             first_n = s.num_correct;
             memcpy(first_set, s.correct, sizeof first_set);
