@@ -781,6 +781,19 @@ static void random_prior(float *prior, uint32_t *seed, float scale)
     }
 }
 
+/* Solves p for trial `trial` of an order test: trial 0 without a prior, the others with a
+ * random one (random_prior at *seed); the status must be `want`. */
+static void solve_reordered(const go_tsumego_problem *p, int trial, uint32_t *seed, int tt_log2,
+                            go_tsumego_result want, go_tsumego_solution *s)
+{
+    float prior[GO_POINTS];
+    random_prior(prior, seed, 1.0f);
+    go_tsumego_limits lim = {.time_s = 30, .tt_log2 = tt_log2, .prior = trial ? prior : NULL};
+    ck_assert(go_tsumego_solve(p, &lim, s));
+    ck_assert_msg(s->status.result == want, "trial %d: status %s", trial,
+                  go_tsumego_result_name(s->status.result));
+}
+
 /* Which of several moves reaching the same ko is the answer must not depend on how the search
  * went: advanced 130 (black kills by a ko with A18, A17 or B18; the book gives A18) came out
  * B18 when the network's policy ordered the first moves, because the tie rule read the order
@@ -825,13 +838,8 @@ START_TEST(ko_cycles_keep_the_status)
     uint32_t seed = 4242;
     int first_set[GO_TSUMEGO_MAX_MOVES], first_n = -1;
     for (int trial = 0; trial < 10; trial++) {
-        float prior[GO_POINTS];
-        random_prior(prior, &seed, 1.0f);
-        go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 20, .prior = trial ? prior : NULL};
         go_tsumego_solution s;
-        ck_assert(go_tsumego_solve(&p, &lim, &s));
-        ck_assert_msg(s.status.result == GO_TSUMEGO_KO, "trial %d: status %s", trial,
-                      go_tsumego_result_name(s.status.result));
+        solve_reordered(&p, trial, &seed, 20, GO_TSUMEGO_KO, &s);
         bool set[GO_POINTS] = {false};
         for (int i = 0; i < s.num_correct; i++)
             set[s.correct[i]] = true;
@@ -862,13 +870,8 @@ START_TEST(move_order_keeps_the_status)
     cJSON_Delete(j);
     uint32_t seed = 12345;
     for (int trial = 0; trial < 40; trial++) {
-        float prior[GO_POINTS];
-        random_prior(prior, &seed, 1.0f);
-        go_tsumego_limits lim = {.time_s = 30, .tt_log2 = 18, .prior = trial ? prior : NULL};
         go_tsumego_solution s;
-        ck_assert(go_tsumego_solve(&p, &lim, &s));
-        ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "trial %d: status %s", trial,
-                      go_tsumego_result_name(s.status.result));
+        solve_reordered(&p, trial, &seed, 18, GO_TSUMEGO_SUCCESS, &s);
         ck_assert_int_eq(s.num_correct, 2);
         bool c17 = false, d17 = false;
         for (int i = 0; i < s.num_correct; i++) {
