@@ -468,8 +468,9 @@ static int prior_best(ts_solver *sv, const float *prior, ts_budgets lv)
 }
 
 /* Settles every first move at the status level: fills correct[] and the uniqueness verdict.
- * Starts with the table's favourite so that a good move is found before time runs out. */
-static void scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
+ * Starts with the table's favourite so that a good move is found before time runs out. Returns
+ * false when the limits cut the scan short (with all set, before every move was settled). */
+static bool scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
 {
     const ts_geom *g = &sv->geom;
     ts_pos root;
@@ -506,6 +507,7 @@ static void scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
         out->uniqueness = out->num_correct ? GO_TSUMEGO_UNIQUE : GO_TSUMEGO_NO_SOLUTION;
     else
         out->uniqueness = GO_TSUMEGO_UNIQUE_UNKNOWN;
+    return settled;
 }
 
 /* Does the mover of the root win after first move m (a region index) at budgets lv? TS_OPEN
@@ -522,8 +524,8 @@ static ts_outcome first_move_outcome(ts_solver *sv, int m, ts_budgets lv)
  * ko: the opponent needs more threats, or the mover fewer, and that is the answer problem books
  * give. Keeps, among correct[], the moves that still win at stricter budgets (one more threat
  * for the opponent, or one fewer for the mover), as long as at least one does, and tightens
- * again from there. Stops with the set as it is at the limits. */
-static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
+ * again from there. Stops with the set as it is at the limits, and then returns false. */
+static bool refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
 {
     const ts_geom *g = &sv->geom;
     int mover = sv->root.to_move;
@@ -542,7 +544,7 @@ static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
             for (int i = 0; i < out->num_correct; i++) {
                 ts_outcome o = first_move_outcome(sv, g->idx[out->correct[i]], tries[t]);
                 if (o == TS_OPEN)
-                    return;
+                    return false;
                 if (ts_wins(g, o, mover))
                     keep[nk++] = out->correct[i];
             }
@@ -554,6 +556,7 @@ static void refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
             narrowed = true;
         }
     }
+    return true;
 }
 
 /* Puts the quietest correct move first: the one latest in the move order of the position
@@ -673,16 +676,20 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
     if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
         ts_search_limits(sv->search, quick ? deadline_s : start_s + 0.9 * total, cap);
         /* a ko needs every first move settled to choose the best one, even for a benchmark */
-        scan_first_moves(sv, out, !quick || r == GO_TSUMEGO_KO);
+        bool chosen = scan_first_moves(sv, out, !quick || r == GO_TSUMEGO_KO);
         if (r == GO_TSUMEGO_KO) {
-            refine_ko_moves(sv, out);
+            chosen = refine_ko_moves(sv, out) && chosen;
             if (out->num_correct == 1 && out->uniqueness == GO_TSUMEGO_NOT_UNIQUE)
                 out->uniqueness = GO_TSUMEGO_UNIQUE;
             quietest_first(sv, out);
+        } else {
+            chosen = true; /* any move that succeeds is an answer */
         }
         if (out->num_correct) {
             out->best_move = out->correct[0];
-            out->best_proven = true;
+            /* a ko move cut short before the other first moves were compared may be a worse ko
+             * than the best: proven to reach a ko, not proven to be the answer */
+            out->best_proven = chosen;
         }
     } else if (r == GO_TSUMEGO_FAILURE) {
         out->uniqueness = GO_TSUMEGO_NO_SOLUTION;

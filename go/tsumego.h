@@ -128,7 +128,9 @@ typedef struct go_tsumego_solution {
     go_tsumego_status status;       /* to_play moving first */
     go_tsumego_status reply_status; /* the opponent moving first (UNKNOWN if not searched) */
     int best_move;                  /* board point of the chosen first move, GO_PASS if none */
-    bool best_proven;               /* best_move's result is proven, not a guess at the limit */
+    bool best_proven;               /* best_move's result is proven, not a guess at the limit;
+                                       for a ko, every first move was compared too, so no other
+                                       reaches a better ko */
     int num_correct;                /* every first move proven to reach status; for a ko, only
                                        those that reach the best ko found (the opponent needing
                                        the most threats, the mover the fewest), quietest first */

@@ -771,6 +771,28 @@ START_TEST(ko_answer_is_the_better_one)
 }
 END_TEST
 
+/* A ko whose first moves were not all compared when the limits hit: the move found to reach
+ * the ko (advanced 233: E19, a worse ko than the book's approach ko at E17) is no proven
+ * answer. The node limit (deterministic) lands after the status and before the comparison. */
+START_TEST(ko_cut_short_is_not_proven)
+{
+    cJSON *j = cho_find("advanced", "cho-advanced/Prob0233");
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    go_tsumego_limits lim = {
+        .time_s = 600.0, .tt_log2 = 20, .first_move_only = true, .max_nodes = 20000000};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    char v[8];
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+    ck_assert_msg(!s.best_proven || s.best_move == go_point_from_gtp(19, "E17"),
+                  "a ko move claimed proven before the comparison: %s",
+                  go_point_to_gtp(19, s.best_move, v));
+    go_tsumego_solution_free(&s);
+    cJSON_Delete(j);
+}
+END_TEST
+
 /* A prior of uniform random values in [0, scale) on every point, from a linear congruential
  * sequence at *seed: it reorders the first moves as a network's policy would. */
 static void random_prior(float *prior, uint32_t *seed, float scale)
@@ -1178,6 +1200,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, cho_elementary_first_30);
     tcase_add_test(cho, symmetric_answers);
     tcase_add_test(cho, ko_answer_is_the_better_one);
+    tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, ko_cycles_keep_the_status);

@@ -170,16 +170,20 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
         return false;
     }
     uint64_t nodes = out->nodes;
-    if (out->status.result == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
+    go_tsumego_result r = out->status.result;
+    if (r == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
+        /* a status proven but its answer not chosen yet (a ko whose first moves were not all
+         * compared in time) needs the solver's time, not a guess */
+        bool known = r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO;
         double left = total - (go_now_s() - start);
-        if (!search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err,
-                           err_len)) {
+        if (!known && !search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits,
+                                     err, err_len)) {
             go_tsumego_solution_free(out);
             return false;
         }
         /* the visits, and the policy / 1000 to rank the moves the search did not visit */
         for (int q = 0; q < GO_POINTS; q++)
-            prior[q] = visits[q] + 1e-3f * policy[q];
+            prior[q] = known ? policy[q] : visits[q] + 1e-3f * policy[q];
         l.prior = prior;
         l.time_s = total - (go_now_s() - start);
         go_tsumego_solution again;
