@@ -150,6 +150,11 @@ void ts_search_set_prior(ts_search *s, int c, const float *prior);
 /* Runs df-pn from root until it is proven either way or a limit is hit. */
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root);
 
+/* Simulation (on by default): a child of a node that needs every child settled the same way is
+ * first tried by replaying the proof of a settled sibling. Off only to compare (tests). */
+void ts_search_set_simulation(ts_search *s, bool on);
+uint64_t ts_search_simulated(const ts_search *s); /* children settled by simulation so far */
+
 /* What the table knows of a position: TS_OPEN when nothing is proven. pn/dn may be NULL. */
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
                             uint32_t *work);

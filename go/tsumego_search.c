@@ -16,7 +16,11 @@
  * one exception is a repetition of the search's first position, which every line of that
  * search shares: such values are stored (not storing them made some proofs hundreds of times
  * dearer), so a later search that starts elsewhere can still meet one; and a stored value is
- * not checked against repetitions of positions above it on the new line. */
+ * not checked against repetitions of positions above it on the new line.
+ *
+ * Simulation (Kawano 1996): when a node needs every child settled the same way and one child
+ * is, the others are first tried by replaying its proof (see simulate below). The table keeps
+ * the winning move of each settled entry for that. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
 #include <limits.h>
 #include <stdlib.h>
@@ -46,8 +50,18 @@
 typedef struct tt_entry {
     uint32_t key_lo, key_hi;
     uint32_t pn, dn;
-    uint32_t work;    /* nodes spent below this entry: the replacement priority */
+    uint32_t work_move; /* low WORK_BITS: nodes spent below this entry, the replacement priority
+                           (saturating); above them the winning move + 1 of a settled entry (0:
+                           none), which a simulation follows */
 } tt_entry;
+
+#define WORK_BITS 23
+#define WORK_MAX ((1u << WORK_BITS) - 1)
+
+static uint32_t tt_work(const tt_entry *e) { return e->work_move & WORK_MAX; }
+
+/* The winning move stored with a settled entry (a region index or TS_PASS), or -1. */
+static int tt_move(const tt_entry *e) { return (int)(e->work_move >> WORK_BITS) - 1; }
 
 typedef struct tt_bucket {
     tt_entry e[BUCKET];
@@ -62,6 +76,7 @@ typedef struct child {
     uint32_t pn, dn;
     int dep;      /* its proof or disproof rests on a repetition of the position at this depth
                      of the line searched (NO_DEP: on none) */
+    bool simulated; /* a simulation was tried on it (see simulate) */
 } child;
 
 struct ts_search {
@@ -77,8 +92,11 @@ struct ts_search {
     uint8_t path_threats[MAX_DEPTH + 2]; /* and the ko threats spent before it */
     uint8_t path_ko[MAX_DEPTH + 2];      /* and its ko point */
     ts_pos stack[MAX_DEPTH + 2];
+    ts_pos tstack[MAX_DEPTH + 2]; /* the template line of a simulation */
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
+    bool no_simulation;                 /* simulation off (for tests) */
+    uint64_t simulated;                 /* children settled by simulation */
     int prior_color;                    /* 0: no prior */
     float prior[TS_MAX_POINTS];
 };
@@ -164,10 +182,11 @@ static uint64_t tt_priority(const tt_entry *e)
 {
     if (!(e->pn | e->dn))
         return 0;
-    return (uint64_t)e->work + ((e->pn == 0 || e->dn == 0) ? (1ull << 32) : 0);
+    return (uint64_t)tt_work(e) + ((e->pn == 0 || e->dn == 0) ? (1ull << 32) : 0);
 }
 
-static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
+                     int move)
 {
     tt_entry *b = s->tt[key & s->mask].e;
     tt_entry *e = NULL;
@@ -175,7 +194,7 @@ static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint6
         if (tt_match(&b[i], key))
             e = &b[i];
     if (e) {
-        work += e->work; /* a revisited node keeps what was spent on it before */
+        work += tt_work(e); /* a revisited node keeps what was spent on it before */
     } else {
         e = &b[0];
         for (int i = 1; i < BUCKET; i++)
@@ -186,7 +205,8 @@ static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint6
     e->key_hi = (uint32_t)(key >> 32);
     e->pn = pn;
     e->dn = dn;
-    e->work = work > 0xffffffffu ? 0xffffffffu : (uint32_t)work;
+    e->work_move = (work > WORK_MAX ? WORK_MAX : (uint32_t)work) |
+                   (uint32_t)(move + 1) << WORK_BITS;
 }
 
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
@@ -199,7 +219,7 @@ ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint3
     if (dn)
         *dn = d;
     if (work)
-        *work = e ? e->work : 0;
+        *work = e ? tt_work(e) : 0;
     return p == 0 ? TS_ATTACKER_WINS : d == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }
 
@@ -467,6 +487,126 @@ static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
     return dep == INT_MIN ? NO_DEP : dep;
 }
 
+/* --- simulation (Kawano 1996) ---
+ *
+ * A node whose value needs every child settled the same way (the defender's moves in a kill,
+ * the attacker's in a life) often has children that fall to the same answers: when one sibling
+ * is settled, the next one is first tried by following that sibling's proof. The winner plays
+ * the move that won at the corresponding position of the template (found in the table), the
+ * loser every move of its own, down to positions the rules or the table settle. It is a real
+ * proof, checked move by move, with a small budget: any doubt (no template move, a repetition,
+ * the depth limit) ends it without a value, and the search then expands the child as usual.
+ * Every position it proves goes into the table. */
+
+#define SIM_BUDGET 2000 /* positions one simulation may visit */
+
+/* The move that won for the side to move at t, as the table keeps it with a settled entry
+ * (want being that side's outcome), or -1. */
+static int template_move(ts_search *s, const ts_pos *t, ts_outcome want)
+{
+    tt_entry *e = tt_find(s, ts_key(s->g, t));
+    if (!e || !(want == TS_ATTACKER_WINS ? e->pn == 0 : e->dn == 0))
+        return -1;
+    return tt_move(e);
+}
+
+static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget);
+
+/* Plays m at depth d on the line and on the template, then simulates the child. */
+static bool sim_child(ts_search *s, int d, int m, ts_outcome want, int *budget)
+{
+    const ts_geom *g = s->g;
+    ts_pos *c = &s->stack[d + 1], *tc = &s->tstack[d + 1];
+    const ts_pos *t = &s->tstack[d];
+    if (m != TS_PASS && !(ts_ko_allows(t, m) && ts_legal(g, t, m, t->to_move)))
+        return false; /* the template has no such line */
+    ts_pos_copy(g, c, &s->stack[d]);
+    ts_play_move(g, c, m);
+    s->nodes++;
+    if (c->target_left == 0)
+        return want == TS_ATTACKER_WINS;
+    uint64_t pk = position_key(g, c);
+    for (int i = d - 1; i >= 0; i -= 2)
+        if (s->path[i] == pk)
+            return false; /* a value resting on the line: left to the search */
+    ts_pos_copy(g, tc, t);
+    ts_play_move(g, tc, m);
+    return sim_node(s, d + 1, want, budget);
+}
+
+/* Is s->stack[d] settled as want by following the template s->tstack[d]? */
+static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
+{
+    const ts_geom *g = s->g;
+    const ts_pos *pos = &s->stack[d];
+    if (--*budget < 0 || d >= MAX_DEPTH || s->aborted)
+        return false;
+    uint64_t key = ts_key(g, pos);
+    tt_entry *e = tt_find(s, key);
+    if (e && (e->pn == 0 || e->dn == 0))
+        return (e->pn == 0) == (want == TS_ATTACKER_WINS);
+    int winner = want == TS_ATTACKER_WINS ? (int)g->attacker : (int)g->defender;
+    int won_by = -1;
+    if (pos->to_move == winner) {
+        /* the template's winning move, if it is one of the moves the search allows here (checked
+         * first: it is cheap, and a position the rules settle is settled by the search as fast) */
+        won_by = template_move(s, &s->tstack[d], want);
+        if (won_by < 0)
+            return false;
+        if (won_by == TS_PASS ? !(pos->to_move == (int)g->defender ||
+                                  (pos->passed && pos->budget[g->defender] > 0))
+                              : pos->p[won_by].color != GO_EMPTY || !ts_ko_allows(pos, won_by) ||
+                                    !ts_legal(g, pos, won_by, pos->to_move))
+            return false;
+    }
+    int space;
+    ts_outcome t = terminal_in_search(s, pos, &space);
+    if (t != TS_OPEN)
+        return t == want;
+    s->path[d] = position_key(g, pos);
+    s->path_threats[d] = pos->threats;
+    s->path_ko[d] = pos->ko;
+    bool ok = true;
+    if (won_by >= 0) {
+        ok = sim_child(s, d, won_by, want, budget);
+    } else {
+        int moves[TS_MAX_POINTS + 1];
+        int nm = gen_moves(s, pos, moves, true);
+        if (nm == 0)
+            ok = want == TS_DEFENDER_WINS; /* the attacker has nothing left to try */
+        for (int i = 0; i < nm && ok; i++)
+            ok = sim_child(s, d, moves[i], want, budget);
+    }
+    if (ok)
+        tt_store(s, key, want == TS_ATTACKER_WINS ? 0 : INF, want == TS_ATTACKER_WINS ? INF : 0,
+                 1, won_by);
+    return ok;
+}
+
+/* Tries to settle child k of the node at depth d the way its settled sibling tmpl is settled
+ * (the way that needs every child). True when it did; k then holds the value. */
+static bool simulate(ts_search *s, int d, child *k, const child *tmpl, ts_outcome want)
+{
+    const ts_geom *g = s->g;
+    const ts_pos *pos = &s->stack[d];
+    ts_pos_copy(g, &s->stack[d + 1], pos);
+    ts_play_move(g, &s->stack[d + 1], k->move);
+    ts_pos_copy(g, &s->tstack[d + 1], pos);
+    ts_play_move(g, &s->tstack[d + 1], tmpl->move);
+    int budget = SIM_BUDGET;
+    if (!sim_node(s, d + 1, want, &budget))
+        return false;
+    k->pn = want == TS_ATTACKER_WINS ? 0 : INF;
+    k->dn = want == TS_ATTACKER_WINS ? INF : 0;
+    k->dep = NO_DEP;
+    s->simulated++;
+    return true;
+}
+
+void ts_search_set_simulation(ts_search *s, bool on) { s->no_simulation = !on; }
+
+uint64_t ts_search_simulated(const ts_search *s) { return s->simulated; }
+
 static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
                 uint32_t *out_dn, int *out_dep)
 {
@@ -499,12 +639,13 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
         *out_dep = NO_DEP;
-        tt_store(s, key, *out_pn, *out_dn, 1);
+        tt_store(s, key, *out_pn, *out_dn, 1, -1);
         return;
     }
     bool att = pos->to_move == g->attacker;
     child *kids = s->kids[d];
     for (int i = 0; i < nm; i++) {
+        kids[i].simulated = false;
         if (child_by_rules(s, d, moves[i], &kids[i])) {
             kids[i].key = 0;
             continue;
@@ -565,6 +706,18 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         if (pn >= thpn || dn >= thdn || s->aborted)
             break;
         child *k = &kids[best];
+        if (!k->simulated && !s->no_simulation) {
+            /* a sibling settled the way that needs every child: follow its proof first */
+            k->simulated = true;
+            int tmpl = -1;
+            for (int i = 0; i < nm; i++)
+                if ((att ? kids[i].dn == 0 : kids[i].pn == 0) && kids[i].dep == NO_DEP &&
+                    kids[i].key && (tmpl < 0 || kids[i].move == TS_PASS))
+                    tmpl = i;
+            if (tmpl >= 0 &&
+                simulate(s, d, k, &kids[tmpl], att ? TS_DEFENDER_WINS : TS_ATTACKER_WINS))
+                continue;
+        }
         uint32_t eps = second >= INF ? INF : second + second / 4 + 1;
         uint32_t cpn, cdn;
         if (att) {
@@ -591,8 +744,9 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
      * the search's first position, on every line of this search) */
     int dep = pn == 0 || dn == 0 ? settled_by_line(kids, nm, att, pn) : NO_DEP;
     *out_dep = dep < d ? dep : NO_DEP;
+    bool won = att ? pn == 0 : dn == 0; /* the mover's winning move is kids[best] */
     if (dep >= d || dep == 0)
-        tt_store(s, key, pn, dn, s->nodes - start);
+        tt_store(s, key, pn, dn, s->nodes - start, won ? kids[best].move : -1);
 }
 
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)

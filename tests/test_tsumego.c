@@ -793,6 +793,59 @@ START_TEST(ko_cut_short_is_not_proven)
 }
 END_TEST
 
+/* Simulation settles children by replaying a sibling's proof: on the first 40 intermediate
+ * problems (node-limited, both questions of the status: the attacker without ko threats, then
+ * with them), every outcome it proves is the one the plain search proves, it proves at least as
+ * many, and it does settle children. */
+START_TEST(simulation_keeps_the_outcomes)
+{
+    FILE *f = cho_open("intermediate");
+    char line[8192];
+    int compared = 0, with_more = 0;
+    uint64_t simulated = 0;
+    ts_geom *g = malloc(sizeof *g);
+    ts_pos *root = malloc(sizeof *root);
+    ck_assert(g && root);
+    for (int n = 0; n < 40 && fgets(line, sizeof line, f); n++) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        go_tsumego_problem p;
+        cho_setup(j, &p);
+        ts_geom_init(g, p.board.size, p.region, p.attacker);
+        ts_pos_from_board(g, &p.board, p.to_play, NULL, root);
+        for (int q = 0; q < 2; q++) {
+            /* q = 0: the mover without threats, the opponent unlimited; q = 1: the other way */
+            root->budget[p.to_play] = q ? TS_UNLIMITED : 0;
+            root->budget[go_opponent(p.to_play)] = q ? 0 : TS_UNLIMITED;
+            ts_outcome o[2];
+            for (int sim = 0; sim < 2; sim++) {
+                ts_search *s = ts_search_new(g, 18);
+                ck_assert_ptr_nonnull(s);
+                ts_search_set_simulation(s, sim);
+                ts_search_limits(s, 1e300, 300000);
+                o[sim] = ts_search_prove(s, root);
+                simulated += sim ? ts_search_simulated(s) : 0;
+                ck_assert(sim || ts_search_simulated(s) == 0);
+                ts_search_free(s);
+            }
+            if (o[0] != TS_OPEN && o[1] != TS_OPEN) {
+                compared++;
+                ck_assert_msg(o[0] == o[1], "%s, question %d: %d without simulation, %d with",
+                              cJSON_GetObjectItem(j, "id")->valuestring, q, o[0], o[1]);
+            }
+            with_more += (o[1] != TS_OPEN) - (o[0] != TS_OPEN);
+        }
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    free(g);
+    free(root);
+    ck_assert_int_ge(compared, 40);
+    ck_assert_int_ge(with_more, 0);
+    ck_assert(simulated > 0);
+}
+END_TEST
+
 /* A prior of uniform random values in [0, scale) on every point, from a linear congruential
  * sequence at *seed: it reorders the first moves as a network's policy would. */
 static void random_prior(float *prior, uint32_t *seed, float scale)
@@ -1201,6 +1254,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, symmetric_answers);
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, ko_cut_short_is_not_proven);
+    tcase_add_test(cho, simulation_keeps_the_outcomes);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, ko_cycles_keep_the_status);
