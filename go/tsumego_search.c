@@ -50,18 +50,25 @@
 typedef struct tt_entry {
     uint32_t key_lo, key_hi;
     uint32_t pn, dn;
-    uint32_t work_move; /* low WORK_BITS: nodes spent below this entry, the replacement priority
-                           (saturating); above them the winning move + 1 of a settled entry (0:
-                           none), which a simulation follows */
+    uint32_t meta; /* bits 0-6: nodes spent below this entry as a bit length (the replacement
+                      priority); 7-15: the winning move + 1 of a settled entry (0: none), which a
+                      simulation follows; 16-31: the search (ts_search.root_id) whose first
+                      position this value rests on a repetition of, 0 for a value of its own */
 } tt_entry;
 
-#define WORK_BITS 23
-#define WORK_MAX ((1u << WORK_BITS) - 1)
+static int tt_work_bits(const tt_entry *e) { return (int)(e->meta & 127u); }
 
-static uint32_t tt_work(const tt_entry *e) { return e->work_move & WORK_MAX; }
+/* The nodes spent below an entry, to within a factor of two. */
+static uint64_t tt_work(const tt_entry *e)
+{
+    int b = tt_work_bits(e);
+    return b ? 1ull << (b - 1) : 0;
+}
 
 /* The winning move stored with a settled entry (a region index or TS_PASS), or -1. */
-static int tt_move(const tt_entry *e) { return (int)(e->work_move >> WORK_BITS) - 1; }
+static int tt_move(const tt_entry *e) { return (int)((e->meta >> 7) & 511u) - 1; }
+
+static uint32_t tt_root(const tt_entry *e) { return e->meta >> 16; }
 
 typedef struct tt_bucket {
     tt_entry e[BUCKET];
@@ -96,6 +103,7 @@ struct ts_search {
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
+    uint32_t root_id;                   /* of the search under way (ts_search_prove), 1..65535 */
     uint64_t simulated;                 /* children settled by simulation */
     int prior_color;                    /* 0: no prior */
     float prior[TS_MAX_POINTS];
@@ -168,58 +176,69 @@ static bool tt_match(const tt_entry *e, uint64_t key)
     return e->key_lo == (uint32_t)key && e->key_hi == (uint32_t)(key >> 32);
 }
 
+/* An entry valid in this search: a value of its own, or one resting on a repetition of this
+ * search's first position (every line of this search goes through it; no other search's). */
+static bool tt_valid(const ts_search *s, const tt_entry *e)
+{
+    return tt_root(e) == 0 || tt_root(e) == s->root_id;
+}
+
 static tt_entry *tt_find(ts_search *s, uint64_t key)
 {
     tt_entry *b = s->tt[key & s->mask].e;
     for (int i = 0; i < BUCKET; i++)
-        if (tt_match(&b[i], key) && (b[i].pn | b[i].dn))
+        if (tt_match(&b[i], key) && (b[i].pn | b[i].dn) && tt_valid(s, &b[i]))
             return &b[i];
     return NULL;
 }
 
-/* Proven entries are kept over open ones; among equals the one with less work goes. */
-static uint64_t tt_priority(const tt_entry *e)
+/* Proven entries are kept over open ones; among equals the one with less work goes. An entry
+ * of another search's first position is of no use any more. */
+static int tt_priority(const ts_search *s, const tt_entry *e)
 {
-    if (!(e->pn | e->dn))
+    if (!(e->pn | e->dn) || !tt_valid(s, e))
         return 0;
-    return (uint64_t)tt_work(e) + ((e->pn == 0 || e->dn == 0) ? (1ull << 32) : 0);
+    return 1 + tt_work_bits(e) + ((e->pn == 0 || e->dn == 0) ? 128 : 0);
 }
 
+/* Stores a value; rooted: it rests on a repetition of this search's first position. */
 static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
-                     int move)
+                     int move, bool rooted)
 {
     tt_entry *b = s->tt[key & s->mask].e;
     tt_entry *e = NULL;
     for (int i = 0; i < BUCKET && !e; i++)
-        if (tt_match(&b[i], key))
+        if (tt_match(&b[i], key) && tt_valid(s, &b[i]))
             e = &b[i];
     if (e) {
         work += tt_work(e); /* a revisited node keeps what was spent on it before */
     } else {
         e = &b[0];
         for (int i = 1; i < BUCKET; i++)
-            if (tt_priority(&b[i]) < tt_priority(e))
+            if (tt_priority(s, &b[i]) < tt_priority(s, e))
                 e = &b[i];
     }
     e->key_lo = (uint32_t)key;
     e->key_hi = (uint32_t)(key >> 32);
     e->pn = pn;
     e->dn = dn;
-    e->work_move = (work > WORK_MAX ? WORK_MAX : (uint32_t)work) |
-                   (uint32_t)(move + 1) << WORK_BITS;
+    uint32_t bits = work ? (uint32_t)(64 - __builtin_clzll(work)) : 0;
+    e->meta = bits | (uint32_t)(move + 1) << 7 | (rooted ? s->root_id << 16 : 0);
 }
 
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
                             uint32_t *work)
 {
     tt_entry *e = tt_find(s, ts_key(s->g, pos));
+    if (e && tt_root(e))
+        e = NULL; /* valid on the lines of the last search only */
     uint32_t p = e ? e->pn : 1, d = e ? e->dn : 1;
     if (pn)
         *pn = p;
     if (dn)
         *dn = d;
     if (work)
-        *work = e ? tt_work(e) : 0;
+        *work = e ? (uint32_t)(tt_work(e) > 0xffffffffu ? 0xffffffffu : tt_work(e)) : 0;
     return p == 0 ? TS_ATTACKER_WINS : d == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }
 
@@ -543,6 +562,8 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
         return false;
     uint64_t key = ts_key(g, pos);
     tt_entry *e = tt_find(s, key);
+    if (e && tt_root(e))
+        return false; /* a value resting on the first position: not for a stored proof */
     if (e && (e->pn == 0 || e->dn == 0))
         return (e->pn == 0) == (want == TS_ATTACKER_WINS);
     int winner = want == TS_ATTACKER_WINS ? (int)g->attacker : (int)g->defender;
@@ -579,7 +600,7 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
     }
     if (ok)
         tt_store(s, key, want == TS_ATTACKER_WINS ? 0 : INF, want == TS_ATTACKER_WINS ? INF : 0,
-                 1, won_by);
+                 1, won_by, false);
     return ok;
 }
 
@@ -639,7 +660,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
         *out_dep = NO_DEP;
-        tt_store(s, key, *out_pn, *out_dn, 1, -1);
+        tt_store(s, key, *out_pn, *out_dn, 1, -1, false);
         return;
     }
     bool att = pos->to_move == g->attacker;
@@ -669,6 +690,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         if (e) {
             kids[i].pn = e->pn;
             kids[i].dn = e->dn;
+            if (tt_root(e))
+                kids[i].dep = 0; /* rests on a repetition of this search's first position */
         }
     }
     uint32_t pn = 0, dn = 0;
@@ -746,11 +769,25 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     *out_dep = dep < d ? dep : NO_DEP;
     bool won = att ? pn == 0 : dn == 0; /* the mover's winning move is kids[best] */
     if (dep >= d || dep == 0)
-        tt_store(s, key, pn, dn, s->nodes - start, won ? kids[best].move : -1);
+        tt_store(s, key, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d);
+}
+
+/* A new search: values resting on the last one's first position stop being valid. After 65535
+ * searches the ids come round again, and the old ones' entries go. */
+static void new_root(ts_search *s)
+{
+    if (++s->root_id <= 0xffff)
+        return;
+    s->root_id = 1;
+    for (uint64_t i = 0; i <= s->mask; i++)
+        for (int k = 0; k < BUCKET; k++)
+            if (tt_root(&s->tt[i].e[k]))
+                memset(&s->tt[i].e[k], 0, sizeof(tt_entry));
 }
 
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
 {
+    new_root(s);
     ts_pos_copy(s->g, &s->stack[0], root);
     uint32_t pn, dn;
     if (ts_search_out_of_time(s)) {
