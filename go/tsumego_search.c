@@ -15,8 +15,10 @@
  * graph-history interaction; without this, the move order could change a proven status). The
  * one exception is a repetition of the search's first position, which every line of that
  * search shares: such values are stored (not storing them made some proofs hundreds of times
- * dearer), so a later search that starts elsewhere can still meet one; and a stored value is
- * not checked against repetitions of positions above it on the new line.
+ * dearer), tagged with the search (ts_search_prove call) they belong to and valid in it alone,
+ * so a later search that starts elsewhere does not meet them. A value of its own (untagged)
+ * is not checked against repetitions of positions above it on a new line, and a search of a
+ * first move does not count the problem's start position as part of its line.
  *
  * Simulation (Kawano 1996): when a node needs every child settled the same way and one child
  * is, the others are first tried by replaying its proof (see simulate below). The table keeps

@@ -846,6 +846,67 @@ START_TEST(simulation_keeps_the_outcomes)
 }
 END_TEST
 
+/* A position's outcome must not depend on what the table holds from earlier searches of other
+ * positions: the first moves of the first 30 intermediate problems (both questions of the
+ * status), searched one after the other with one table after the problem itself, and each
+ * with a fresh table, node-limited. Values resting on a repetition of one search's first
+ * position are valid in that search only. */
+START_TEST(shared_table_keeps_the_outcomes)
+{
+    FILE *f = cho_open("intermediate");
+    char line[8192];
+    int compared = 0;
+    ts_geom *g = malloc(sizeof *g);
+    ts_pos *root = malloc(sizeof *root), *c = malloc(sizeof *c);
+    ck_assert(g && root && c);
+    for (int n = 0; n < 30 && fgets(line, sizeof line, f); n++) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        go_tsumego_problem p;
+        cho_setup(j, &p);
+        ts_geom_init(g, p.board.size, p.region, p.attacker);
+        ts_pos_from_board(g, &p.board, p.to_play, NULL, root);
+        for (int q = 0; q < 2; q++) {
+            root->budget[p.to_play] = q ? TS_UNLIMITED : 0;
+            root->budget[go_opponent(p.to_play)] = q ? 0 : TS_UNLIMITED;
+            ts_search *shared = ts_search_new(g, 18);
+            ck_assert_ptr_nonnull(shared);
+            ts_search_limits(shared, 1e300, 200000);
+            ts_search_prove(shared, root);
+            int moves[TS_MAX_POINTS + 1];
+            int nm = ts_search_moves(shared, root, moves);
+            for (int i = 0; i < nm; i++) {
+                if (moves[i] == TS_PASS)
+                    continue;
+                *c = *root;
+                ts_play_move(g, c, moves[i]);
+                ts_search_limits(shared, 1e300, ts_search_nodes(shared) + 200000);
+                ts_outcome a = ts_search_prove(shared, c);
+                ts_search *fresh = ts_search_new(g, 18);
+                ck_assert_ptr_nonnull(fresh);
+                ts_search_limits(fresh, 1e300, 200000);
+                ts_outcome b = ts_search_prove(fresh, c);
+                ts_search_free(fresh);
+                if (a == TS_OPEN || b == TS_OPEN)
+                    continue;
+                compared++;
+                char v[8];
+                ck_assert_msg(a == b, "%s, question %d, first move %s: %d with the shared table, %d "
+                              "with a fresh one", cJSON_GetObjectItem(j, "id")->valuestring, q,
+                              go_point_to_gtp(19, g->pt[moves[i]], v), a, b);
+            }
+            ts_search_free(shared);
+        }
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    free(g);
+    free(root);
+    free(c);
+    ck_assert_int_ge(compared, 200);
+}
+END_TEST
+
 /* A prior of uniform random values in [0, scale) on every point, from a linear congruential
  * sequence at *seed: it reorders the first moves as a network's policy would. */
 static void random_prior(float *prior, uint32_t *seed, float scale)
@@ -1255,6 +1316,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, simulation_keeps_the_outcomes);
+    tcase_add_test(cho, shared_table_keeps_the_outcomes);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, ko_cycles_keep_the_status);
