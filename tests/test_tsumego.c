@@ -793,6 +793,29 @@ START_TEST(ko_cut_short_is_not_proven)
 }
 END_TEST
 
+/* The next problem of an open book as a region position with to_play to move: fills p, g and
+ * root, returns the record (the caller deletes it), or NULL at the end of the file. */
+static cJSON *next_region_problem(FILE *f, go_tsumego_problem *p, ts_geom *g, ts_pos *root)
+{
+    char line[8192];
+    if (!fgets(line, sizeof line, f))
+        return NULL;
+    cJSON *j = cJSON_Parse(line);
+    ck_assert_ptr_nonnull(j);
+    cho_setup(j, p);
+    ts_geom_init(g, p->board.size, p->region, p->attacker);
+    ts_pos_from_board(g, &p->board, p->to_play, NULL, root);
+    return j;
+}
+
+/* The budgets of the status's two questions: q = 0, the mover without ko threats and the
+ * opponent unlimited; q = 1, the other way round. */
+static void question_budgets(ts_pos *root, go_color mover, int q)
+{
+    root->budget[mover] = q ? TS_UNLIMITED : 0;
+    root->budget[go_opponent(mover)] = q ? 0 : TS_UNLIMITED;
+}
+
 /* Simulation settles children by replaying a sibling's proof: on the first 40 intermediate
  * problems (node-limited, both questions of the status: the attacker without ko threats, then
  * with them), every outcome it proves is the one the plain search proves, it proves at least as
@@ -800,23 +823,16 @@ END_TEST
 START_TEST(simulation_keeps_the_outcomes)
 {
     FILE *f = cho_open("intermediate");
-    char line[8192];
     int compared = 0, with_more = 0;
     uint64_t simulated = 0;
     ts_geom *g = malloc(sizeof *g);
     ts_pos *root = malloc(sizeof *root);
     ck_assert(g && root);
-    for (int n = 0; n < 40 && fgets(line, sizeof line, f); n++) {
-        cJSON *j = cJSON_Parse(line);
-        ck_assert_ptr_nonnull(j);
-        go_tsumego_problem p;
-        cho_setup(j, &p);
-        ts_geom_init(g, p.board.size, p.region, p.attacker);
-        ts_pos_from_board(g, &p.board, p.to_play, NULL, root);
+    go_tsumego_problem p;
+    cJSON *j;
+    for (int n = 0; n < 40 && (j = next_region_problem(f, &p, g, root)); n++) {
         for (int q = 0; q < 2; q++) {
-            /* q = 0: the mover without threats, the opponent unlimited; q = 1: the other way */
-            root->budget[p.to_play] = q ? TS_UNLIMITED : 0;
-            root->budget[go_opponent(p.to_play)] = q ? 0 : TS_UNLIMITED;
+            question_budgets(root, p.to_play, q);
             ts_outcome o[2];
             for (int sim = 0; sim < 2; sim++) {
                 ts_search *s = ts_search_new(g, 18);
@@ -854,21 +870,15 @@ END_TEST
 START_TEST(shared_table_keeps_the_outcomes)
 {
     FILE *f = cho_open("intermediate");
-    char line[8192];
     int compared = 0;
     ts_geom *g = malloc(sizeof *g);
     ts_pos *root = malloc(sizeof *root), *c = malloc(sizeof *c);
     ck_assert(g && root && c);
-    for (int n = 0; n < 30 && fgets(line, sizeof line, f); n++) {
-        cJSON *j = cJSON_Parse(line);
-        ck_assert_ptr_nonnull(j);
-        go_tsumego_problem p;
-        cho_setup(j, &p);
-        ts_geom_init(g, p.board.size, p.region, p.attacker);
-        ts_pos_from_board(g, &p.board, p.to_play, NULL, root);
+    go_tsumego_problem p;
+    cJSON *j;
+    for (int n = 0; n < 30 && (j = next_region_problem(f, &p, g, root)); n++) {
         for (int q = 0; q < 2; q++) {
-            root->budget[p.to_play] = q ? TS_UNLIMITED : 0;
-            root->budget[go_opponent(p.to_play)] = q ? 0 : TS_UNLIMITED;
+            question_budgets(root, p.to_play, q);
             ts_search *shared = ts_search_new(g, 18);
             ck_assert_ptr_nonnull(shared);
             ts_search_limits(shared, 1e300, 200000);
