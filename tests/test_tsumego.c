@@ -632,6 +632,14 @@ static cJSON *cho_find(const char *book, const char *id)
     return found;
 }
 
+/* One problem of a book, set up ("cho-elementary/Prob0452"). */
+static void cho_problem(const char *book, const char *id, go_tsumego_problem *p)
+{
+    cJSON *j = cho_find(book, id);
+    cho_setup(j, p);
+    cJSON_Delete(j);
+}
+
 /* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
  * recorded solutions. */
 START_TEST(cho_elementary_first_30)
@@ -749,9 +757,8 @@ START_TEST(ko_answer_is_the_better_one)
         {"intermediate", "cho-intermediate/Prob0522", "D18", 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        cJSON *j = cho_find(cases[k].book, cases[k].id);
         go_tsumego_problem p;
-        cho_setup(j, &p);
+        cho_problem(cases[k].book, cases[k].id, &p);
         for (int quick = 0; quick < 2; quick++) {
             go_tsumego_limits lim = {.time_s = 60.0, .tt_log2 = 20, .first_move_only = quick};
             go_tsumego_solution s;
@@ -766,7 +773,6 @@ START_TEST(ko_answer_is_the_better_one)
                                                                  : GO_TSUMEGO_NOT_UNIQUE);
             go_tsumego_solution_free(&s);
         }
-        cJSON_Delete(j);
     }
 }
 END_TEST
@@ -776,9 +782,8 @@ END_TEST
  * answer. The node limit (deterministic) lands after the status and before the comparison. */
 START_TEST(ko_cut_short_is_not_proven)
 {
-    cJSON *j = cho_find("advanced", "cho-advanced/Prob0233");
     go_tsumego_problem p;
-    cho_setup(j, &p);
+    cho_problem("advanced", "cho-advanced/Prob0233", &p);
     go_tsumego_limits lim = {
         .time_s = 600.0, .tt_log2 = 20, .first_move_only = true, .max_nodes = 20000000};
     go_tsumego_solution s;
@@ -789,7 +794,6 @@ START_TEST(ko_cut_short_is_not_proven)
                   "a ko move claimed proven before the comparison: %s",
                   go_point_to_gtp(19, s.best_move, v));
     go_tsumego_solution_free(&s);
-    cJSON_Delete(j);
 }
 END_TEST
 
@@ -940,16 +944,46 @@ static void solve_reordered(const go_tsumego_problem *p, int trial, uint32_t *se
                   go_tsumego_result_name(s->status.result));
 }
 
+/* Solves p in trials move orders (the first unordered, then random priors from seed): the
+ * status is want every time, and so is the set of correct first moves, which holds every move
+ * of must (n_must of them) and has n moves (-1: any number). */
+static void assert_orders_keep_the_moves(const go_tsumego_problem *p, int trials, uint32_t seed,
+                                         int tt_log2, go_tsumego_result want,
+                                         const char *const *must, int n_must, int n)
+{
+    int first_set[GO_TSUMEGO_MAX_MOVES], first_n = -1;
+    for (int trial = 0; trial < trials; trial++) {
+        go_tsumego_solution s;
+        solve_reordered(p, trial, &seed, tt_log2, want, &s);
+        bool set[GO_POINTS] = {false};
+        for (int i = 0; i < s.num_correct; i++)
+            set[s.correct[i]] = true;
+        for (int i = 0; i < n_must; i++)
+            ck_assert_msg(set[go_point_from_gtp(19, must[i])], "trial %d: %s is not correct",
+                          trial, must[i]);
+        if (n >= 0)
+            ck_assert_msg(s.num_correct == n, "trial %d: %d correct moves, not %d", trial,
+                          s.num_correct, n);
+        if (first_n < 0) {
+            first_n = s.num_correct;
+            memcpy(first_set, s.correct, sizeof first_set);
+        }
+        ck_assert_msg(s.num_correct == first_n, "trial %d: %d correct moves, trial 0 %d", trial,
+                      s.num_correct, first_n);
+        for (int i = 0; i < first_n; i++)
+            ck_assert_msg(set[first_set[i]], "trial %d: another set of correct moves", trial);
+        go_tsumego_solution_free(&s);
+    }
+}
+
 /* Which of several moves reaching the same ko is the answer must not depend on how the search
  * went: advanced 130 (black kills by a ko with A18, A17 or B18; the book gives A18) came out
  * B18 when the network's policy ordered the first moves, because the tie rule read the order
  * the search had learnt. Priors peaked on each ko move and random ones must give A18. */
 START_TEST(ko_answer_ignores_the_search)
 {
-    cJSON *j = cho_find("advanced", "cho-advanced/Prob0130");
     go_tsumego_problem p;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
+    cho_problem("advanced", "cho-advanced/Prob0130", &p);
     static const char *const peaks[] = {"A18", "A17", "B18"};
     uint32_t seed = 777;
     for (int trial = 0; trial < 12; trial++) {
@@ -977,30 +1011,10 @@ END_TEST
  * Whatever the order, the set of correct first moves must be the same and hold the book's B19. */
 START_TEST(ko_cycles_keep_the_status)
 {
-    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0362");
     go_tsumego_problem p;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
-    uint32_t seed = 4242;
-    int first_set[GO_TSUMEGO_MAX_MOVES], first_n = -1;
-    for (int trial = 0; trial < 10; trial++) {
-        go_tsumego_solution s;
-        solve_reordered(&p, trial, &seed, 20, GO_TSUMEGO_KO, &s);
-        bool set[GO_POINTS] = {false};
-        for (int i = 0; i < s.num_correct; i++)
-            set[s.correct[i]] = true;
-        ck_assert_msg(set[go_point_from_gtp(19, "B19")], "trial %d: the book's B19 is not correct",
-                      trial);
-        if (first_n < 0) {
-            first_n = s.num_correct;
-            memcpy(first_set, s.correct, sizeof first_set);
-        }
-        ck_assert_msg(s.num_correct == first_n, "trial %d: %d correct moves, trial 0 %d", trial,
-                      s.num_correct, first_n);
-        for (int i = 0; i < first_n; i++)
-            ck_assert_msg(set[first_set[i]], "trial %d: another set of correct moves", trial);
-        go_tsumego_solution_free(&s);
-    }
+    cho_problem("intermediate", "cho-intermediate/Prob0362", &p);
+    static const char *const book[] = {"B19"};
+    assert_orders_keep_the_moves(&p, 10, 4242, 20, GO_TSUMEGO_KO, book, 1, -1);
 }
 END_TEST
 
@@ -1010,23 +1024,10 @@ END_TEST
  * graph-history interaction). Random priors reorder the root moves here. */
 START_TEST(move_order_keeps_the_status)
 {
-    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0093");
     go_tsumego_problem p;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
-    uint32_t seed = 12345;
-    for (int trial = 0; trial < 40; trial++) {
-        go_tsumego_solution s;
-        solve_reordered(&p, trial, &seed, 18, GO_TSUMEGO_SUCCESS, &s);
-        ck_assert_int_eq(s.num_correct, 2);
-        bool c17 = false, d17 = false;
-        for (int i = 0; i < s.num_correct; i++) {
-            c17 |= s.correct[i] == go_point_from_gtp(19, "C17");
-            d17 |= s.correct[i] == go_point_from_gtp(19, "D17");
-        }
-        ck_assert_msg(c17 && d17, "trial %d: the correct moves are not C17 and D17", trial);
-        go_tsumego_solution_free(&s);
-    }
+    cho_problem("intermediate", "cho-intermediate/Prob0093", &p);
+    static const char *const kills[] = {"C17", "D17"};
+    assert_orders_keep_the_moves(&p, 40, 12345, 18, GO_TSUMEGO_SUCCESS, kills, 2, 2);
 }
 END_TEST
 
@@ -1036,13 +1037,9 @@ END_TEST
  * work then serves another problem (a fresh table, the right answer) and the first one again. */
 START_TEST(work_goes_on)
 {
-    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0576");
     go_tsumego_problem p, other;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
-    j = cho_find("elementary", "cho-elementary/Prob0452");
-    cho_setup(j, &other);
-    cJSON_Delete(j);
+    cho_problem("intermediate", "cho-intermediate/Prob0576", &p);
+    cho_problem("elementary", "cho-elementary/Prob0452", &other);
     go_tsumego_limits lim = {.time_s = 60, .tt_log2 = 20, .first_move_only = true};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
@@ -1198,10 +1195,8 @@ START_TEST(net_guess_when_unproven)
     char err[512];
     tsumego_net *net = tsumego_net_new(m, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
-    cJSON *j = cho_find("advanced", "cho-advanced/Prob0237");
     go_tsumego_problem p;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
+    cho_problem("advanced", "cho-advanced/Prob0237", &p);
     go_tsumego_limits lim = {.time_s = 2.0, .tt_log2 = 18, .first_move_only = true};
     go_tsumego_solution s;
     ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
@@ -1245,10 +1240,8 @@ START_TEST(net_komi_balances)
     char err[512];
     nn_context *ctx = nn_context_new(m, 8, err, sizeof err);
     ck_assert_msg(ctx != NULL, "%s", err);
-    cJSON *j = cho_find("intermediate", "cho-intermediate/Prob0576");
     go_tsumego_problem p;
-    cho_setup(j, &p);
-    cJSON_Delete(j);
+    cho_problem("intermediate", "cho-intermediate/Prob0576", &p);
     float komi = tsumego_net_komi(&p);
     ck_assert_float_eq(komi - floorf(komi), 0.5f);
     double black_first = white_wins(ctx, &p, komi, GO_BLACK);
