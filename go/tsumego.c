@@ -488,9 +488,9 @@ static bool scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
     for (int i = 0; i < n; i++) {
         if (moves[i] == TS_PASS)
             continue;
-        ts_pos c = root;
-        ts_play_move(g, &c, moves[i]);
-        ts_outcome o = ts_search_prove(sv->search, &c);
+        ts_pos line[2] = {root, root};
+        ts_play_move(g, &line[1], moves[i]);
+        ts_outcome o = ts_search_prove_line(sv->search, line, 2);
         if (o == TS_OPEN) {
             settled = false;
             break;
@@ -514,10 +514,11 @@ static bool scan_first_moves(ts_solver *sv, go_tsumego_solution *out, bool all)
  * when the limits cut the search. */
 static ts_outcome first_move_outcome(ts_solver *sv, int m, ts_budgets lv)
 {
-    ts_pos c;
-    ts_solver_position(sv, lv, &c);
-    ts_play_move(&sv->geom, &c, m);
-    return ts_search_prove(sv->search, &c);
+    ts_pos line[2];
+    ts_solver_position(sv, lv, &line[0]);
+    line[1] = line[0];
+    ts_play_move(&sv->geom, &line[1], m);
+    return ts_search_prove_line(sv->search, line, 2);
 }
 
 /* For a ko, several first moves often reach the status level while one of them gives the better

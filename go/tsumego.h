@@ -23,10 +23,12 @@
  * attacker to move or on the vital point); the defender wins by making a target stone
  * pass-alive (Benson), or when the attacker has no legal move left. Seki is therefore life.
  * Suicide is illegal and a move that repeats a position of the line searched is lost for its
- * player (superko). The defender may pass; the attacker passes only right after a defender pass,
- * and that pass removes the defender's ko threats: when the defender has nothing better to do,
- * the attacker can answer every threat before starting a ko, which is why bent four in the
- * corner is dead (Japanese rules). Ko is handled by a threat model: a side "with ko threats" may
+ * player (superko). Either side may pass (play elsewhere), the attacker not after two passes in
+ * a row; the attacker's pass right after a defender pass removes the defender's ko threats:
+ * when the defender has nothing better to do, the attacker can answer every threat before
+ * starting a ko, which is why bent four in the corner is dead (Japanese rules). Since the
+ * attacker may wait, a ko the defender can never resolve (its ko stone stays in atari) is one
+ * in which the defender needs the extra moves. Ko is handled by a threat model: a side "with ko threats" may
  * retake a ko at once (the threat and its answer are elided), and the status of the side moving
  * first is found by searching with the threats given to one side or the other (see
  * go_tsumego_ko). Results are exact within this model; the model itself (the frame, the targets)

@@ -39,7 +39,8 @@ void ts_geom_init(ts_geom *g, int size, const uint8_t *region, go_color attacker
     for (int i = 0; i < TS_MAX_POINTS; i++)
         g->zob_ko[i] = splitmix64(&seed);
     g->zob_white = splitmix64(&seed);
-    g->zob_passed = splitmix64(&seed);
+    g->zob_passed[1] = splitmix64(&seed);
+    g->zob_passed[2] = splitmix64(&seed);
     for (int c = 0; c < 3; c++)
         for (int k = 0; k < 4; k++)
             g->zob_budget[c][k] = k ? splitmix64(&seed) : 0;
@@ -213,7 +214,7 @@ int ts_play(const ts_geom *g, ts_pos *s, int i, int c)
 {
     s->ko = TS_NONE;
     s->to_move = (uint8_t)(3 - c);
-    s->passed = i == TS_PASS;
+    s->passed = i != TS_PASS ? 0 : s->passed ? 2 : 1;
     if (i == TS_PASS)
         return 0;
     add_stone(g, s, i, c);
@@ -262,7 +263,7 @@ int ts_play_move(const ts_geom *g, ts_pos *s, int i)
         if (s->budget[c] != TS_UNLIMITED)
             s->budget[c]--;
     }
-    if (i == TS_PASS && c == (int)g->attacker)
+    if (i == TS_PASS && c == (int)g->attacker && s->passed == 1)
         s->budget[g->defender] = 0;
     return ts_play(g, s, i, c);
 }

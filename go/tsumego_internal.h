@@ -38,7 +38,7 @@ typedef struct ts_geom {
     uint64_t zob_ko[TS_MAX_POINTS];     /* ko point key */
     uint64_t zob_white;                 /* white to move */
     uint64_t zob_budget[3][4];          /* remaining ko-threat budget per colour */
-    uint64_t zob_passed;                /* the last move was a pass */
+    uint64_t zob_passed[3];             /* by ts_pos.passed (0: no key) */
 } ts_geom;
 
 /* Per-point state. head/next/libs/stones as in go_board (valid at a chain head where noted). */
@@ -60,7 +60,7 @@ typedef struct ts_pos {
     uint8_t ko;          /* point the side to move may not play without a threat, or TS_NONE */
     uint8_t to_move;
     uint8_t budget[3];   /* ko-threat budget per colour */
-    uint8_t passed;      /* the last move was a pass */
+    uint8_t passed;      /* passes just played: 0, 1, or 2 for two or more in a row */
     uint8_t threats;     /* ko threats spent so far (wraps; only for telling cycles apart) */
     ts_point p[TS_MAX_POINTS];
 } ts_pos;
@@ -94,8 +94,7 @@ static inline uint64_t ts_key(const ts_geom *g, const ts_pos *s)
         k ^= g->zob_white;
     if (s->ko != TS_NONE)
         k ^= g->zob_ko[s->ko];
-    if (s->passed)
-        k ^= g->zob_passed;
+    k ^= g->zob_passed[s->passed];
     return k;
 }
 
@@ -116,9 +115,10 @@ static inline bool ts_ko_allows(const ts_pos *s, int i)
 }
 
 /* Plays a move of the side to move, spending a ko threat when it retakes a banned ko. A pass of
- * the attacker (only offered right after a defender's pass) removes the defender's ko threats:
+ * the attacker right after a defender's pass (not after two) removes the defender's ko threats:
  * when the defender has nothing better than to pass, the attacker can answer every threat it
- * has before starting a ko, which is why bent four in the corner is dead under Japanese rules. */
+ * has before starting a ko, which is why bent four in the corner is dead under Japanese rules.
+ * Its pass after a move on the board (playing elsewhere) leaves them. */
 int ts_play_move(const ts_geom *g, ts_pos *s, int i);
 
 /* The key ts_play_move(g, s, i) would give, without playing: true when the move of the side to
@@ -149,6 +149,12 @@ void ts_search_set_prior(ts_search *s, int c, const float *prior);
 
 /* Runs df-pn from root until it is proven either way or a limit is hit. */
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root);
+
+/* The same from line[n - 1], the positions before it (n - 1 of them, each the one before after
+ * a move) being its history: a move that repeats one of them is a repetition, as on the line
+ * searched. A first move's search has the problem's start position as its history, so that
+ * its value is the one the start position's search would find. */
+ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n);
 
 /* Simulation (on by default): a child of a node that needs every child settled the same way is
  * first tried by replaying the proof of a settled sibling. Off only to compare (tests). */

@@ -16,9 +16,11 @@
  * one exception is a repetition of the search's first position, which every line of that
  * search shares: such values are stored (not storing them made some proofs hundreds of times
  * dearer), tagged with the search (ts_search_prove call) they belong to and valid in it alone,
- * so a later search that starts elsewhere does not meet them. A value of its own (untagged)
- * is not checked against repetitions of positions above it on a new line, and a search of a
- * first move does not count the problem's start position as part of its line.
+ * so a later search that starts elsewhere does not meet them. A search may start with a
+ * history (ts_search_prove_line: a first move's search has the problem's start position
+ * before it): its positions count as repetitions like those of the line, and values resting on
+ * them are tagged the same way. A value of its own (untagged) is not checked against
+ * repetitions of positions above it on a new line.
  *
  * Simulation (Kawano 1996): when a node needs every child settled the same way and one child
  * is, the others are first tried by replaying its proof (see simulate below). The table keeps
@@ -106,6 +108,8 @@ struct ts_search {
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
     uint32_t root_id;                   /* of the search under way (ts_search_prove), 1..65535 */
+    int base;                           /* depth of the search's first position: the line
+                                           before it (ts_search_prove_line) is its history */
     uint64_t simulated;                 /* children settled by simulation */
     int prior_color;                    /* 0: no prior */
     float prior[TS_MAX_POINTS];
@@ -366,6 +370,17 @@ static int move_score(const ts_geom *g, const ts_pos *pos, int i, int c)
     return score;
 }
 
+/* May the side to move pass? The defender always. The attacker after a move on the board (a
+ * move elsewhere: the defender then plays twice), and right after a defender's pass that did not
+ * answer a pass of its own while the defender still has ko threats: that pass removes them (see
+ * ts_play_move). After two passes the attacker must play: waiting again changes nothing, so it
+ * neither wins time nor takes the defender's threats away. */
+static bool pass_allowed(const ts_geom *g, const ts_pos *pos)
+{
+    return pos->to_move == (int)g->defender || pos->passed == 0 ||
+           (pos->passed == 1 && pos->budget[g->defender] > 0);
+}
+
 static int gen_moves(ts_search *s, const ts_pos *pos, int *moves, bool history)
 {
     const ts_geom *g = s->g;
@@ -389,7 +404,7 @@ static int gen_moves(ts_search *s, const ts_pos *pos, int *moves, bool history)
         scores[j] = sc;
         moves[j] = i;
     }
-    if (c == (int)g->defender || (pos->passed && pos->budget[g->defender] > 0))
+    if (pass_allowed(g, pos))
         moves[n++] = TS_PASS;
     return n;
 }
@@ -576,8 +591,7 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
         won_by = template_move(s, &s->tstack[d], want);
         if (won_by < 0)
             return false;
-        if (won_by == TS_PASS ? !(pos->to_move == (int)g->defender ||
-                                  (pos->passed && pos->budget[g->defender] > 0))
+        if (won_by == TS_PASS ? !pass_allowed(g, pos)
                               : pos->p[won_by].color != GO_EMPTY || !ts_ko_allows(pos, won_by) ||
                                     !ts_legal(g, pos, won_by, pos->to_move))
             return false;
@@ -656,7 +670,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     int nm = t == TS_OPEN ? ts_search_moves(s, pos, moves) : 0;
     if (t == TS_OPEN && nm == 0)
         t = TS_DEFENDER_WINS; /* the attacker has nothing left to try: it failed to kill */
-    if (d == 0 && pos->to_move == s->prior_color)
+    if (d == s->base && pos->to_move == s->prior_color)
         order_by_prior(s, moves, nm);
     if (t != TS_OPEN) {
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
@@ -693,7 +707,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             kids[i].pn = e->pn;
             kids[i].dn = e->dn;
             if (tt_root(e))
-                kids[i].dep = 0; /* rests on a repetition of this search's first position */
+                kids[i].dep = 0; /* rests on a repetition of a position this search's lines
+                                    share (its first one or its history): the first, to be safe */
         }
     }
     uint32_t pn = 0, dn = 0;
@@ -770,7 +785,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     int dep = pn == 0 || dn == 0 ? settled_by_line(kids, nm, att, pn) : NO_DEP;
     *out_dep = dep < d ? dep : NO_DEP;
     bool won = att ? pn == 0 : dn == 0; /* the mover's winning move is kids[best] */
-    if (dep >= d || dep == 0)
+    if (dep >= d || (dep >= 0 && dep <= s->base))
         tt_store(s, key, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d);
 }
 
@@ -787,10 +802,17 @@ static void new_root(ts_search *s)
                 memset(&s->tt[i].e[k], 0, sizeof(tt_entry));
 }
 
-ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
+ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n)
 {
+    const ts_pos *root = &line[n - 1];
     new_root(s);
-    ts_pos_copy(s->g, &s->stack[0], root);
+    s->base = n - 1;
+    for (int i = 0; i < s->base; i++) {
+        s->path[i] = position_key(s->g, &line[i]);
+        s->path_threats[i] = line[i].threats;
+        s->path_ko[i] = line[i].ko;
+    }
+    ts_pos_copy(s->g, &s->stack[s->base], root);
     uint32_t pn, dn;
     if (ts_search_out_of_time(s)) {
         ts_search_lookup(s, root, &pn, &dn, NULL);
@@ -798,7 +820,12 @@ ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
     }
     do {
         int dep;
-        mid(s, 0, INF, INF, &pn, &dn, &dep);
+        mid(s, s->base, INF, INF, &pn, &dn, &dep);
     } while (pn && dn && !s->aborted);
     return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
+}
+
+ts_outcome ts_search_prove(ts_search *s, const ts_pos *root)
+{
+    return ts_search_prove_line(s, root, 1);
 }
