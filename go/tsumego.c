@@ -535,11 +535,11 @@ static bool refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
         narrowed = false;
         ts_budgets tries[2];
         int nt = 0;
-        if (level.other < 2)
+        if (level.other < TS_MAX_THREATS)
             tries[nt++] = (ts_budgets){level.mover, (uint8_t)(level.other + 1)};
         if (level.mover > 0)
             tries[nt++] = (ts_budgets){
-                (uint8_t)(level.mover == TS_UNLIMITED ? 2 : level.mover - 1), level.other};
+                (uint8_t)(level.mover == TS_UNLIMITED ? TS_MAX_THREATS : level.mover - 1), level.other};
         for (int t = 0; t < nt && !narrowed; t++) {
             int keep[GO_TSUMEGO_MAX_MOVES], nk = 0;
             for (int i = 0; i < out->num_correct; i++) {

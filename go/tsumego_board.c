@@ -42,7 +42,7 @@ void ts_geom_init(ts_geom *g, int size, const uint8_t *region, go_color attacker
     g->zob_passed[1] = splitmix64(&seed);
     g->zob_passed[2] = splitmix64(&seed);
     for (int c = 0; c < 3; c++)
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k <= TS_UNLIMITED; k++)
             g->zob_budget[c][k] = k ? splitmix64(&seed) : 0;
 }
 

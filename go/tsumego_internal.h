@@ -23,8 +23,10 @@
 #define TS_NONE 255   /* no ko point, in a uint8_t field (region indices stop at 254) */
 #define TS_PASS TS_MAX_POINTS /* a pass in a move list */
 
-/* Ko-threat budgets: how often a colour may retake a ko at once (0, 1, 2 or unlimited). */
-#define TS_UNLIMITED 3
+/* Ko-threat budgets: how often a colour may retake a ko at once (0 to TS_MAX_THREATS, or
+ * unlimited). */
+#define TS_MAX_THREATS 3
+#define TS_UNLIMITED (TS_MAX_THREATS + 1)
 
 /* Static description of a problem's region (read-only during a search). */
 typedef struct ts_geom {
@@ -37,7 +39,7 @@ typedef struct ts_geom {
     uint64_t zob[3][TS_MAX_POINTS];     /* stone keys per colour */
     uint64_t zob_ko[TS_MAX_POINTS];     /* ko point key */
     uint64_t zob_white;                 /* white to move */
-    uint64_t zob_budget[3][4];          /* remaining ko-threat budget per colour */
+    uint64_t zob_budget[3][TS_UNLIMITED + 1];          /* remaining ko-threat budget per colour */
     uint64_t zob_passed[3];             /* by ts_pos.passed (0: no key) */
 } ts_geom;
 

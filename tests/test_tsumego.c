@@ -580,8 +580,8 @@ START_TEST(quiet_keys_match_played_positions)
     for (int game = 0; game < 200; game++) {
         ts_pos s;
         ts_pos_from_board(&g, &p.board, GO_BLACK, NULL, &s);
-        s.budget[GO_BLACK] = (uint8_t)(game % 4);
-        s.budget[GO_WHITE] = (uint8_t)(game / 4 % 4);
+        s.budget[GO_BLACK] = (uint8_t)(game % (TS_UNLIMITED + 1));
+        s.budget[GO_WHITE] = (uint8_t)(game / (TS_UNLIMITED + 1) % (TS_UNLIMITED + 1));
         for (int move = 0; move < 60; move++) {
             int legal[TS_MAX_POINTS + 1], n = 0;
             for (int i = 0; i < g.n; i++)
@@ -771,10 +771,6 @@ START_TEST(symmetric_answers)
 }
 END_TEST
 
-/* When several first moves reach a ko, the answer is the better ko, then the quiet move.
- * Elementary 452: E19, C19 and E17 all make the same direct ko; the book's E17 is the quiet one
- * (E19 and C19 are ataris). Intermediate 522: A16, D18 and A18 make an approach ko, but only
- * D18 still wins when white has one ko threat more. Both in a full solve and for a benchmark. */
 /* A direct ko from the book (advanced 85): Black to kill takes the ko first, so White needs the
  * first threat; E18 and J18 (the book's) both start it. */
 START_TEST(book_direct_ko)
@@ -800,6 +796,12 @@ START_TEST(book_direct_ko)
 }
 END_TEST
 
+/* When several first moves reach a ko, the answer is the better ko, then the quiet move.
+ * Elementary 452: the book's E17, a quiet move, makes an approach ko; the ataris E19 and C19,
+ * which made the same ko while the attacker could not wait, no longer reach it.
+ * Intermediate 522: A16, D18 and A18 make an approach ko, but only D18 still wins when white
+ * has one ko threat more. Intermediate 703: G19 and H18 both win while white has two threats;
+ * only the book's H18 wins against three. Both in a full solve and for a benchmark. */
 START_TEST(ko_answer_is_the_better_one)
 {
     static const struct {
@@ -808,6 +810,7 @@ START_TEST(ko_answer_is_the_better_one)
     } cases[] = {
         {"elementary", "cho-elementary/Prob0452", "E17", 1},
         {"intermediate", "cho-intermediate/Prob0522", "D18", 1},
+        {"intermediate", "cho-intermediate/Prob0703", "H18", 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         go_tsumego_problem p;
