@@ -539,7 +539,8 @@ static bool refine_ko_moves(ts_solver *sv, go_tsumego_solution *out)
             tries[nt++] = (ts_budgets){level.mover, (uint8_t)(level.other + 1)};
         if (level.mover > 0)
             tries[nt++] = (ts_budgets){
-                (uint8_t)(level.mover == TS_UNLIMITED ? TS_MAX_THREATS : level.mover - 1), level.other};
+                (uint8_t)(level.mover == TS_UNLIMITED ? TS_MAX_THREATS : level.mover - 1),
+                level.other};
         for (int t = 0; t < nt && !narrowed; t++) {
             int keep[GO_TSUMEGO_MAX_MOVES], nk = 0;
             for (int i = 0; i < out->num_correct; i++) {

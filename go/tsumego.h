@@ -28,11 +28,11 @@
  * when the defender has nothing better to do, the attacker can answer every threat before
  * starting a ko, which is why bent four in the corner is dead (Japanese rules). Since the
  * attacker may wait, a ko the defender can never resolve (its ko stone stays in atari) is one
- * in which the defender needs the extra moves. Ko is handled by a threat model: a side "with ko threats" may
- * retake a ko at once (the threat and its answer are elided), and the status of the side moving
- * first is found by searching with the threats given to one side or the other (see
- * go_tsumego_ko). Results are exact within this model; the model itself (the frame, the targets)
- * is the approximation.
+ * in which the defender needs the extra moves. Ko is handled by a threat model: a side "with ko
+ * threats" may retake a ko at once (the threat and its answer are elided), and the status of
+ * the side moving first is found by searching with the threats given to one side or the other
+ * (see go_tsumego_ko). Results are exact within this model; the model itself (the frame, the
+ * targets) is the approximation.
  *
  * Threads: a solve keeps all its state in its own allocations (16 bytes per 2^tt_log2 of the
  * table, which holds three entries per 64 bytes, plus 2 MB), or in the go_tsumego_work it is

@@ -39,7 +39,7 @@ typedef struct ts_geom {
     uint64_t zob[3][TS_MAX_POINTS];     /* stone keys per colour */
     uint64_t zob_ko[TS_MAX_POINTS];     /* ko point key */
     uint64_t zob_white;                 /* white to move */
-    uint64_t zob_budget[3][TS_UNLIMITED + 1];          /* remaining ko-threat budget per colour */
+    uint64_t zob_budget[3][TS_UNLIMITED + 1]; /* remaining ko-threat budget per colour */
     uint64_t zob_passed[3];             /* by ts_pos.passed (0: no key) */
 } ts_geom;
 

@@ -1061,7 +1061,8 @@ START_TEST(first_moves_searched_with_their_history)
     for (int n = 0; n < 40 && (j = next_region_problem(f, &p, g, &line[0])); n++) {
         for (int q = 0; q < 2; q++) {
             question_budgets(&line[0], p.to_play, q);
-            compared += assert_children_agree(g, line, 1, cJSON_GetObjectItem(j, "id")->valuestring);
+            const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
+            compared += assert_children_agree(g, line, 1, id);
         }
         cJSON_Delete(j);
     }
