@@ -155,7 +155,8 @@ ts_outcome ts_search_prove(ts_search *s, const ts_pos *root);
 /* The same from line[n - 1], the positions before it (n - 1 of them, each the one before after
  * a move) being its history: a move that repeats one of them is a repetition, as on the line
  * searched. A first move's search has the problem's start position as its history, so that
- * its value is the one the start position's search would find. */
+ * its value is the one the start position's search would find. TS_OPEN when n is not between
+ * 1 and 100. */
 ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n);
 
 /* Simulation (on by default): a child of a node that needs every child settled the same way is

@@ -57,7 +57,8 @@ typedef struct tt_entry {
     uint32_t meta; /* bits 0-6: nodes spent below this entry as a bit length (the replacement
                       priority); 7-15: the winning move + 1 of a settled entry (0: none), which a
                       simulation follows; 16-31: the search (ts_search.root_id) whose first
-                      position this value rests on a repetition of, 0 for a value of its own */
+                      position or history this value rests on a repetition of, 0 for a value
+                      of its own */
 } tt_entry;
 
 static int tt_work_bits(const tt_entry *e) { return (int)(e->meta & 127u); }
@@ -183,7 +184,8 @@ static bool tt_match(const tt_entry *e, uint64_t key)
 }
 
 /* An entry valid in this search: a value of its own, or one resting on a repetition of this
- * search's first position (every line of this search goes through it; no other search's). */
+ * search's first position or history (every line of this search goes through them; no other
+ * search's). */
 static bool tt_valid(const ts_search *s, const tt_entry *e)
 {
     return tt_root(e) == 0 || tt_root(e) == s->root_id;
@@ -207,7 +209,8 @@ static int tt_priority(const ts_search *s, const tt_entry *e)
     return 1 + tt_work_bits(e) + ((e->pn == 0 || e->dn == 0) ? 128 : 0);
 }
 
-/* Stores a value; rooted: it rests on a repetition of this search's first position. */
+/* Stores a value; rooted: it rests on a repetition of this search's first position or
+ * history. */
 static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
                      int move, bool rooted)
 {
@@ -804,6 +807,8 @@ static void new_root(ts_search *s)
 
 ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n)
 {
+    if (n < 1 || n > MAX_DEPTH / 2)
+        return TS_OPEN; /* no position, or a history that leaves the search no room */
     const ts_pos *root = &line[n - 1];
     new_root(s);
     s->base = n - 1;

@@ -57,6 +57,23 @@ static void assert_only_move(const go_tsumego_solution *s, const char *vertex)
     ck_assert(s->best_proven);
 }
 
+/* The status is a ko of this kind in the mover's favour. */
+static void assert_favourable_ko(const go_tsumego_solution *s, go_tsumego_ko kind)
+{
+    ck_assert_int_eq(s->status.result, GO_TSUMEGO_KO);
+    ck_assert_int_eq(s->status.ko, kind);
+    ck_assert(s->status.favourable);
+}
+
+/* Is vertex (on a size x size board) one of the correct first moves? */
+static bool is_correct(const go_tsumego_solution *s, int size, const char *vertex)
+{
+    for (int i = 0; i < s->num_correct; i++)
+        if (s->correct[i] == V(size, vertex))
+            return true;
+    return false;
+}
+
 /* Each killable eye shape, white enclosed with outside liberties: black kills only on the
  * vital point, and white lives if it plays first. */
 static const struct {
@@ -205,7 +222,6 @@ START_TEST(seki_is_life)
 }
 END_TEST
 
-/* White's second eye hangs on a ko: black takes it at C9 and white needs the first threat. */
 /* White's second eye at C9 is a ko it can never resolve: its stone at D9 stays in atari whenever
  * C9 is empty. Black takes first, and since Black may wait (play elsewhere) while White cannot
  * fill, White needs a ko threat every time Black takes: a ko in Black's favour in which White
@@ -222,9 +238,7 @@ START_TEST(ko_the_defender_cannot_resolve)
                                       ". . . . . . . . ."
                                       ". . . . . . . . .",
                                       GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
-    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
-    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_APPROACH);
-    ck_assert(s.status.favourable);
+    assert_favourable_ko(&s, GO_TSUMEGO_KO_APPROACH);
     assert_only_move(&s, "C9");
     go_tsumego_solution_free(&s);
 }
@@ -246,9 +260,7 @@ START_TEST(direct_ko)
                                       ". . . . . . . . ."
                                       ". . . . . . . . .",
                                       GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
-    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
-    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_DIRECT);
-    ck_assert(s.status.favourable);
+    assert_favourable_ko(&s, GO_TSUMEGO_KO_DIRECT);
     assert_only_move(&s, "B9");
     go_tsumego_solution_free(&s);
 }
@@ -268,9 +280,7 @@ START_TEST(approach_ko)
                                       ". . . . . . . . ."
                                       ". . . . . . . . .",
                                       GO_BLACK, GO_TSUMEGO_GOAL_KILL, 10.0);
-    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
-    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_APPROACH);
-    ck_assert(s.status.favourable);
+    assert_favourable_ko(&s, GO_TSUMEGO_KO_APPROACH);
     ck_assert_int_eq(s.num_correct, 2);
     go_tsumego_solution_free(&s);
 }
@@ -292,12 +302,7 @@ START_TEST(two_correct_first_moves)
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
     ck_assert_int_eq(s.num_correct, 2);
     ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NOT_UNIQUE);
-    bool a9 = false, d9 = false;
-    for (int i = 0; i < s.num_correct; i++) {
-        a9 |= s.correct[i] == V(9, "A9");
-        d9 |= s.correct[i] == V(9, "D9");
-    }
-    ck_assert(a9 && d9);
+    ck_assert(is_correct(&s, 9, "A9") && is_correct(&s, 9, "D9"));
     go_tsumego_solution_free(&s);
 }
 END_TEST
@@ -775,24 +780,15 @@ END_TEST
  * first threat; E18 and J18 (the book's) both start it. */
 START_TEST(book_direct_ko)
 {
-    cJSON *j = cho_find("advanced", "cho-advanced/Prob0085");
     go_tsumego_problem p;
-    cho_setup(j, &p);
+    cho_problem("advanced", "cho-advanced/Prob0085", &p);
     go_tsumego_limits lim = {.time_s = 60.0, .tt_log2 = 20};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
-    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
-    ck_assert_int_eq(s.status.ko, GO_TSUMEGO_KO_DIRECT);
-    ck_assert(s.status.favourable);
+    assert_favourable_ko(&s, GO_TSUMEGO_KO_DIRECT);
     ck_assert_int_eq(s.num_correct, 2);
-    bool e18 = false, j18 = false;
-    for (int i = 0; i < s.num_correct; i++) {
-        e18 |= s.correct[i] == go_point_from_gtp(19, "E18");
-        j18 |= s.correct[i] == go_point_from_gtp(19, "J18");
-    }
-    ck_assert(e18 && j18);
+    ck_assert(is_correct(&s, 19, "E18") && is_correct(&s, 19, "J18"));
     go_tsumego_solution_free(&s);
-    cJSON_Delete(j);
 }
 END_TEST
 
