@@ -106,14 +106,16 @@ for t in "$BUILD/test_cuda" "$BUILD/test_conv_igemm"; do
         md "* $name: not built"
         continue
     fi
-    # test_conv_igemm in one process: one CUDA start-up instead of one per case (Check
-    # would fork for each of its ~60 loop cases)
-    if [ "$name" = test_conv_igemm ]; then
-        CK_FORK=no step "$name" 120 250 "$DIR/$name.txt" "$t"
-    else
-        step "$name" 120 250 "$DIR/$name.txt" "$t"
-    fi
+    # each suite in one process: one CUDA start-up instead of one per case (Check would fork
+    # for each of ~90 loop cases); a suite killed by a signal is run again forking, so that
+    # one crashing case does not hide the others
+    CK_FORK=no step "$name" 120 250 "$DIR/$name.txt" "$t"
     rc=$?
+    if ((rc > 128 && rc != 137)); then
+        md "* $name: killed by signal $((rc - 128)) in one process; again with a process per case"
+        CK_FORK=yes step "$name (forking)" 120 250 "$DIR/$name.txt" "$t"
+        rc=$?
+    fi
     ((rc == 125)) && continue
     md "* $name: exit $rc -- $(grep -E '^[0-9]+%: Checks' "$DIR/$name.txt" | tail -n1)"
     grep -E 'SKIP|mismatch|Failure|Error' "$DIR/$name.txt" | grep -v '^[0-9]*%: Checks' |
