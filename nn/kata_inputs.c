@@ -191,6 +191,39 @@ static bool illegal_suicide(const go_board *b, int p, go_color c, bool multi_sto
     return true;
 }
 
+/* The stones' hash after c plays at the empty point p, without playing it: p's key and the keys
+ * of the stones of every opponent chain whose last liberty p is. False where the move removes
+ * its own chain (a suicide the rules allow), which the caller plays out instead. */
+static bool hash_after(const go_board *b, int p, go_color c, uint64_t *out)
+{
+    go_color o = go_opponent(c);
+    uint64_t h = b->hash ^ go_zobrist_stone(c, p);
+    int captured[4], num_captured = 0;
+    bool lives = false;
+    for (int d = 0; d < 4; d++) {
+        int q = p + go_dir4[d];
+        if (b->color[q] == GO_EMPTY || (b->color[q] == c && b->libs[b->chain[q]] > 1)) {
+            lives = true;
+        } else if (b->color[q] == o && b->libs[b->chain[q]] == 1) {
+            int head = b->chain[q];
+            bool seen = false;
+            for (int i = 0; i < num_captured; i++)
+                seen = seen || captured[i] == head;
+            if (seen)
+                continue;
+            captured[num_captured++] = head;
+            lives = true;
+            int s = head;
+            do {
+                h ^= go_zobrist_stone(o, s);
+                s = b->next[s];
+            } while (s != head);
+        }
+    }
+    *out = h;
+    return lives;
+}
+
 /* KataGo's superKoBanned: moves of the side to move that repeat a position of the history. It is
  * only computed after a move of the history, so a fresh history bans nothing. */
 static void superko_bans(const go_game *g, const go_rules *r, const kata_history *h, bool *banned)
@@ -204,10 +237,14 @@ static void superko_bans(const go_game *g, const go_rules *r, const kata_history
         if (!go_board_on(b, p) || b->color[p] != GO_EMPTY || p == b->ko_point ||
             illegal_suicide(b, p, c, r->multi_stone_suicide))
             continue;
-        go_board t = *b;
-        go_board_play(&t, p, c);
+        uint64_t after;
+        if (!hash_after(b, p, c, &after)) {
+            go_board t = *b;
+            go_board_play(&t, p, c);
+            after = t.hash;
+        }
         for (int k = h->ko_start; k <= g->num_moves && !banned[p]; k++)
-            banned[p] = g->hashes[k] == t.hash &&
+            banned[p] = g->hashes[k] == after &&
                         (r->ko == GO_KO_POSITIONAL || to_move_at(g, h->start, k) == go_opponent(c));
     }
 }

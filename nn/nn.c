@@ -33,6 +33,7 @@ struct nn_context {
     int *slot_query;           /* [max_batch]: the query in each slot of the current forward */
     nn_kata_inputs *inputs;    /* working memory of the KataGo input features */
     nn_kata_output *kata;      /* one position's KataGo output while it is converted */
+    int last_n, last_size;     /* the last forward's batch (nn_forward_again), 0 before one */
 };
 
 static const nn_backend_ops *const backends[] = {
@@ -317,6 +318,8 @@ static bool forward_slots(nn_context *c, int n, int size, const nn_query *q, nn_
                           .score = c->score, .ownership = c->ownership};
     if (!m->backend->forward(c->backend_ctx, &b, err, err_len))
         return false;
+    c->last_n = n;
+    c->last_size = size;
     /* the backend packs each position's outputs for this board size back to back */
     size_t area = (size_t)size * size;
     for (int s = 0; s < n; s++) {
@@ -365,6 +368,19 @@ bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err,
             return false;
     }
     return true;
+}
+
+bool nn_forward_again(nn_context *c, char *err, int err_len)
+{
+    if (c->last_n < 1) {
+        snprintf(err, (size_t)err_len, "nn_forward_again: no batch evaluated yet");
+        return false;
+    }
+    nn_backend_batch b = {.n = c->last_n, .size = c->last_size, .spatial = c->spatial,
+                          .global = c->global, .meta = c->meta, .policy = c->policy,
+                          .pass = c->pass, .value = c->value, .score = c->score,
+                          .ownership = c->ownership};
+    return c->model->backend->forward(c->backend_ctx, &b, err, err_len);
 }
 
 bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double policy_optimism,

@@ -101,6 +101,12 @@ void nn_context_set_profile(nn_context *c, const nn_kata_profile *p);
  * metadata encoder) or when out of memory; out is then unspecified. */
 bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len);
 
+/* Runs the backend's forward pass again on the inputs of the last forward of c (the last board
+ * size nn_eval met), leaving out the input features and the conversion of the outputs: what
+ * `shido bench nn --forward-only` times. The raw outputs stay in c; nothing is returned. False
+ * with a message before any nn_eval or when the backend fails. */
+bool nn_forward_again(nn_context *c, char *err, int err_len);
+
 /* Evaluates g (with the context's profile) under every symmetry set in sym_mask (bit s =
  * symmetry s; 0xff all eight) in one batch and averages the results (policy, values, scores,
  * ownership) into out, as KataGo does for several symmetries. Needs a context with max_batch >=

@@ -1049,6 +1049,52 @@ START_TEST(ko_and_superko_bans)
 }
 END_TEST
 
+/* Random games on small boards under positional superko with suicide allowed: at every position
+ * the legal moves the net is told of are the game's own legal moves (go/game.c, which plays each
+ * candidate out), through captures, superko repetitions and suicides. */
+START_TEST(superko_bans_match_the_game)
+{
+    go_rules r;
+    ck_assert(go_rules_preset(&r, "tromp-taylor"));
+    uint64_t seed = 0x5eed;
+    int bans = 0, suicides = 0, positions = 0;
+    bool legal[NN_KATA_MAX_POINTS];
+    for (int game = 0; game < 60; game++) {
+        int size = 4 + game % 2;
+        go_game g;
+        ck_assert(go_game_init(&g, size, &r, 7.5f));
+        for (int move = 0; move < 120; move++) {
+            go_color c = (go_color)g.board.to_move;
+            nn_kata_legal_moves(&g, &g.rules, legal);
+            int cands[GO_POINTS], num = 0;
+            for (int y = 0; y < size; y++)
+                for (int x = 0; x < size; x++) {
+                    int p = go_point_at(x, y);
+                    go_move_status st = go_game_legal(&g, p, c);
+                    ck_assert_msg(legal[y * size + x] == (st == GO_MOVE_OK),
+                                  "game %d move %d: %c%d legal %d for the net, status %d", game,
+                                  move, 'A' + x + (x >= 8), size - y, legal[y * size + x], st);
+                    bans += st == GO_MOVE_SUPERKO;
+                    if (st == GO_MOVE_OK)
+                        cands[num++] = p;
+                }
+            positions++;
+            if (num == 0)
+                break;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            int p = cands[(seed >> 33) % (uint64_t)num];
+            ck_assert_int_eq(go_game_play(&g, p, c), GO_MOVE_OK);
+            suicides += g.board.color[p] == GO_EMPTY;
+        }
+        go_game_free(&g);
+    }
+    /* the games reach what the fast path must get right */
+    ck_assert_int_gt(bans, 20);
+    ck_assert_int_gt(suicides, 5);
+    ck_assert_int_gt(positions, 3000);
+}
+END_TEST
+
 START_TEST(ladder_planes)
 {
     go_game g;
@@ -1145,6 +1191,7 @@ Suite *kata_suite(void)
     tcase_add_loop_test(inputs, symmetries_invert, 0, 2);
     tcase_add_test(inputs, stones_liberties_history);
     tcase_add_test(inputs, ko_and_superko_bans);
+    tcase_add_test(inputs, superko_bans_match_the_game);
     tcase_add_test(inputs, ladder_planes);
     tcase_add_test(inputs, komi_rules_and_area);
     suite_add_tcase(s, inputs);

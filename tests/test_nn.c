@@ -296,6 +296,47 @@ START_TEST(average_is_mean)
 }
 END_TEST
 
+/* nn_forward_again (what `bench nn --forward-only` times) refuses a context that has run no
+ * batch, reruns the backend on the last batch, and leaves the context evaluating as before:
+ * the next nn_eval calls give bit for bit what a fresh context gives. */
+START_TEST(forward_again)
+{
+    char err[1024] = "";
+    nn_model *m = nn_model_load(G170, "cpu", err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    nn_context *c = nn_context_new(m, 2, err, sizeof err), *fresh = nn_context_new(m, 2, err, 1);
+    ck_assert(c && fresh);
+    ck_assert(!nn_forward_again(c, err, sizeof err));
+    ck_assert_msg(strstr(err, "no batch evaluated yet"), "%s", err);
+    go_game g;
+    make_game(&g, 19, 30, 3);
+    nn_query q[2] = {{&g, 0, 0, NULL}, {&g, 5, 0, NULL}};
+    nn_result *a = malloc(2 * sizeof *a), *b = malloc(2 * sizeof *b);
+    ck_assert(a && b);
+    ck_assert_msg(nn_eval(c, 2, q, a, err, sizeof err), "%s", err);
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(nn_forward_again(c, err, sizeof err), "%s", err);
+    nn_query q2 = {&g, 3, 0, NULL};
+    ck_assert_msg(nn_eval(c, 1, &q2, a + 1, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(fresh, 1, &q2, b + 1, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_forward_again(c, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(fresh, 1, q, b, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(c, 1, q, a, err, sizeof err), "%s", err);
+    for (int k = 0; k < 2; k++) {
+        ck_assert(a[k].white_win == b[k].white_win && a[k].white_lead == b[k].white_lead);
+        ck_assert(!memcmp(a[k].policy, b[k].policy, sizeof a[k].policy));
+        ck_assert(!memcmp(a[k].white_ownership, b[k].white_ownership,
+                          sizeof a[k].white_ownership));
+    }
+    free(a);
+    free(b);
+    go_game_free(&g);
+    nn_context_free(c);
+    nn_context_free(fresh);
+    nn_model_free(m);
+}
+END_TEST
+
 /* Refused queries and models come back false / NULL with a message, never a crash. */
 START_TEST(eval_errors)
 {
@@ -876,6 +917,7 @@ Suite *nn_suite(void)
     tcase_add_test(eval, average_is_mean);
     tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 3);
     tcase_add_test(eval, eval_errors);
+    tcase_add_test(eval, forward_again);
     tcase_add_test(eval, profile_features_by_hand);
     tcase_add_test(eval, meta_net_through_nn_eval);
     tcase_add_test(eval, meta_net_backends);

@@ -1,9 +1,12 @@
 /* tools/bench_nn.c -- `shido bench nn` (see bench_nn.h). Positions: the empty 19x19 board and
  * the same board after 1..4 moves, cycled through the batch with symmetries 0..7. Each worker
  * thread owns a context and evaluates whole batches through nn_eval, as a search worker would;
- * all of them share one model. Two more options: --profile NAME, the human-SL profile a net
+ * all of them share one model. Three more options: --profile NAME, the human-SL profile a net
  * with a metadata encoder is evaluated under (default rank_1d), and --only TEXT, which runs only
- * the synthetic nets whose name contains TEXT ("lz-b10c128"). */
+ * the synthetic nets whose name contains TEXT ("lz-b10c128"), and --forward-only, which times
+ * the backend's forward pass alone (nn_forward_again: upload, net, download, after one nn_eval
+ * of the batch) where the default times whole nn_eval calls, input features and output
+ * conversion on the CPU included; its rows name the backend "NAME/fwd". */
 #include "tools/bench_nn.h"
 
 #include <pthread.h>
@@ -52,6 +55,7 @@ typedef struct bench_worker {
     const nn_kata_profile *profile;   /* for human SL nets; ignored by the others */
     int batch;
     double seconds;
+    bool forward_only;      /* time nn_forward_again: the backend's forward pass alone */
     long evals, batches;
     double busy;            /* seconds spent inside nn_eval, warm-up excluded */
     double cpu;             /* CPU seconds the worker used meanwhile */
@@ -84,7 +88,8 @@ static void *worker_run(void *arg)
     w->ok = w->ok && nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
     double start = go_now_s(), cpu_start = thread_cpu_seconds();
     while (w->ok && (w->batches == 0 || w->busy < w->seconds)) {
-        w->ok = nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
+        w->ok = w->forward_only ? nn_forward_again(c, w->err, sizeof w->err)
+                                : nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
         w->batches++;
         w->evals += w->batch;
         w->busy = go_now_s() - start;
@@ -99,7 +104,7 @@ static void *worker_run(void *arg)
 /* Runs `threads` workers of batch `batch` on m for `seconds`; prints one line. */
 static bool bench_model(const char *name, nn_model *m, const go_game *pos,
                         const nn_kata_profile *profile, int threads, int batch, double seconds,
-                        char *err, int err_len)
+                        bool forward_only, char *err, int err_len)
 {
     bench_worker *w = calloc((size_t)threads, sizeof *w);
     if (!w) {
@@ -109,7 +114,7 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
     int started = 0;
     for (int t = 0; t < threads; t++) {
         w[t] = (bench_worker){.model = m, .positions = pos, .profile = profile, .batch = batch,
-                              .seconds = seconds};
+                              .seconds = seconds, .forward_only = forward_only};
         if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
             break;
         started++;
@@ -137,8 +142,9 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
         double rate = 0;
         for (int t = 0; t < threads; t++)
             rate += (double)w[t].evals / w[t].busy;
-        printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, nn_model_backend(m),
-               threads, batch, evals, rate, 1e3 * latency / (double)batches,
+        char back[32];
+        snprintf(back, sizeof back, "%s%s", nn_model_backend(m), forward_only ? "/fwd" : "");
+        printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, back, threads, batch, evals, rate, 1e3 * latency / (double)batches,
                (double)evals / cpu);
         fflush(stdout);
     }
@@ -182,7 +188,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "shido bench nn: %s\nusage: shido bench nn [--weights FILE]... [--batch 1,8,16] "
                     "[--threads T] [--backend NAME[:OPTIONS]] [--seconds S] [--profile NAME] "
-                    "[--only TEXT]\n", why);
+                    "[--only TEXT] [--forward-only]\n", why);
     return 2;
 }
 
@@ -192,6 +198,7 @@ int shido_bench_nn(int argc, char **argv)
     int num_nets = 0, batches[BENCH_MAX_BATCHES] = {1}, num_batches = 1, threads = 1;
     double seconds = 2.0;
     const char *backend = "cpu", *profile_name = "rank_1d", *only = NULL;
+    bool forward_only = false;
     for (int i = 1; i < argc; i++) {
         bool more = i + 1 < argc;
         if (!strcmp(argv[i], "--weights") && more) {
@@ -216,6 +223,8 @@ int shido_bench_nn(int argc, char **argv)
             profile_name = argv[++i];
         } else if (!strcmp(argv[i], "--only") && more) {
             only = argv[++i];
+        } else if (!strcmp(argv[i], "--forward-only")) {
+            forward_only = true;
         } else {
             char why[256];
             snprintf(why, sizeof why, "unknown option '%s'", argv[i]);
@@ -253,8 +262,8 @@ int shido_bench_nn(int argc, char **argv)
                 snprintf(err, sizeof err, "%s: out of memory", name);
         }
         for (int b = 0; m && b < num_batches && status == 0; b++)
-            if (!bench_model(name, m, pos, &profile, threads, batches[b], seconds, err,
-                             sizeof err))
+            if (!bench_model(name, m, pos, &profile, threads, batches[b], seconds, forward_only,
+                             err, sizeof err))
                 status = 1;
         if (!m)
             status = 1;

@@ -3,16 +3,20 @@
 # CUDA Release build, runs the GPU tests (test_cuda, test_conv_igemm), then times
 #   1. bench_conv: our implicit-GEMM convolution against cuDNN on the trunk shapes (3x3 and 1x1,
 #      c 96/256/384/512, batch 1/16/64/256), TFLOP/s and fraction of the dense fp16 peak;
-#   2. `shido bench nn` over the synthetic standard nets with cuda:fp16 (threads 1 and 2),
-#      the PyTorch baseline (bench/cuda/torch_baseline.py), cuda:fp16,conv=igemm and cuda:fp32,
-#      and the real nets in the shared weights directory;
+#   2. `shido bench nn` over the synthetic standard nets with cuda:fp16, the forward pass alone
+#      (--forward-only, threads 1 and 2) and whole nn_eval calls (threads 1 and 4), the PyTorch
+#      baseline (bench/cuda/torch_baseline.py), fuse=0, conv=igemm and fp32 (forward alone), the real
+#      nets in the shared weights directory, and a profile of the forward (SHIDO_CUDA_PROFILE);
 # and writes everything to one log plus results.md (tables to paste into bench/RESULTS.md),
 # both rewritten as each step finishes, under $OUT (or $OUT_DIR, default /tmp/shido-bench-cuda).
 #
 # Run from the repository root on the GPU machine: bash bench/cuda/run.sh
 # Environment: BUDGET_S (default 570: seconds for everything), BUILD (default build-cuda),
 # SECONDS_PER (default 1: timed seconds per shido bench measurement), JOBS (default nproc),
-# REBUILD (default 1; 0 uses an existing $BUILD as it is, e.g. one carried to the machine).
+# REBUILD (default 1; 0 uses an existing $BUILD as it is, e.g. one carried to the machine),
+# BENCH_CONV (default 1; 0 leaves out the convolution kernel benchmark), TORCH (default 1; 0
+# leaves out the PyTorch baseline), VARIANTS (default "fuse0 igemm fp32": the forward alone with
+# fuse=0, conv=igemm and fp32; "" runs none of them).
 # Steps run in order of importance and each gets at most its cap and what is left of the budget
 # minus a reserve for the later ones; a step that fails or times out is recorded and the run
 # goes on.
@@ -25,6 +29,9 @@ BUILD=${BUILD:-build-cuda}
 SECONDS_PER=${SECONDS_PER:-1}
 JOBS=${JOBS:-$(nproc)}
 REBUILD=${REBUILD:-1}
+BENCH_CONV=${BENCH_CONV:-1}
+TORCH=${TORCH:-1}
+VARIANTS=${VARIANTS:-fuse0 igemm fp32}
 export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the tree
 DIR=${OUT:-${OUT_DIR:-/tmp/shido-bench-cuda}}
 mkdir -p "$DIR" || exit 1
@@ -124,7 +131,9 @@ done
 
 # ---------------------------------------------------------------- kernels
 md "" "### Convolution kernels: igemm (fused BN + ReLU) against cuDNN, 19x19, NHWC fp16" ""
-if [ -x "$BUILD/bench_cuda_conv" ]; then
+if ((!BENCH_CONV)); then
+    md "* bench_conv: not run (BENCH_CONV=0)"
+elif [ -x "$BUILD/bench_cuda_conv" ]; then
     step "bench_conv" 100 200 "$DIR/bench_conv.txt" "$BUILD/bench_cuda_conv" --batch "$BATCHES"
     rc=$?
     grep -E '^(\||device:)' "$DIR/bench_conv.txt" >>"$MD"
@@ -150,24 +159,42 @@ bench_nn() {   # LABEL CAP RESERVE ARGS...
     NN_FILES+=("$DIR/nn_$label.txt")
     python3 bench/cuda/summarize.py nn --peak "$PEAK" "${NN_FILES[@]}" >"$DIR/nn_table.md"
 }
-bench_nn cuda-fp16 90 150 --backend cuda:fp16 --threads 1
+bench_nn cuda-fp16-fwd 60 200 --backend cuda:fp16 --threads 1 --forward-only
+bench_nn cuda-fp16 60 170 --backend cuda:fp16 --threads 1
 
 TORCH_JSON=$DIR/torch.json
-torch_left=$(($(left) - 110))
-((torch_left > 180)) && torch_left=180
-if ((torch_left > 20)); then
+torch_left=$(($(left) - 140))
+((torch_left > 150)) && torch_left=150
+if ((TORCH && torch_left > 20)); then
+    # PyTorch brings its own cuDNN: the toolkit's on LD_LIBRARY_PATH would shadow it
     step "PyTorch baseline" "$((torch_left + 10))" 0 "$DIR/torch.txt" \
-        python3 bench/cuda/torch_baseline.py --batch "$BATCHES" --budget "$torch_left" \
-        --json "$TORCH_JSON"
+        env -u LD_LIBRARY_PATH python3 bench/cuda/torch_baseline.py --batch "$BATCHES" \
+        --budget "$torch_left" --json "$TORCH_JSON"
 fi
 
-bench_nn cuda-fp16-threads2 40 70 --backend cuda:fp16 --threads 2
-bench_nn cuda-fp16-igemm 60 40 --backend cuda:fp16,conv=igemm --threads 1
-bench_nn cuda-fp32 60 15 --backend cuda:fp32 --threads 1
+bench_nn cuda-fp16-fwd-threads2 40 100 --backend cuda:fp16 --threads 2 --forward-only
+bench_nn cuda-fp16-threads4 40 80 --backend cuda:fp16 --threads 4
+for v in $VARIANTS; do
+    case $v in
+    fuse0) bench_nn cuda-fp16-fuse0-fwd 40 60 --backend cuda:fp16,fuse=0 --threads 1 \
+        --forward-only ;;
+    igemm) bench_nn cuda-fp16-igemm-fwd 40 45 --backend cuda:fp16,conv=igemm --threads 1 \
+        --forward-only ;;
+    fp32) bench_nn cuda-fp32-fwd 40 25 --backend cuda:fp32 --threads 1 --forward-only ;;
+    *) log "unknown variant $v" ;;
+    esac
+done
 if [ -d "$SHARED/weights" ]; then
     WEIGHTS=()
     for w in "$SHARED"/weights/*; do WEIGHTS+=(--weights "$w"); done
-    SECONDS_PER=0.5 bench_nn real-cuda-fp16 40 5 --backend cuda:fp16 --threads 1 "${WEIGHTS[@]}"
+    SECONDS_PER=0.5 bench_nn real-cuda-fp16 30 10 --backend cuda:fp16 --threads 1 "${WEIGHTS[@]}"
+fi
+# where the device time of a forward goes (layer spans timed with events, graphs off)
+if [ -x "$BUILD/shido" ]; then
+    SHIDO_CUDA_PROFILE=1 step "profile" 30 0 "$DIR/profile.txt" "$BUILD/shido" bench nn \
+        --batch 1,256 --seconds 0.3 --backend cuda:fp16 --forward-only
+    md "" "### Device time per forward by kind (SHIDO_CUDA_PROFILE=1, cuda:fp16, graphs off)" ""
+    grep -E "^nn: cuda profile|^synthetic" "$DIR/profile.txt" | sed 's/^/    /' >>"$MD"
 fi
 
 md "" "### Whole networks: \`shido bench nn\` (19x19, evaluations per second)" ""

@@ -47,6 +47,46 @@ static void *cuda_load(const nn_desc *d, const char *options, char *err, int err
 
 static void cuda_free(void *weights) { nn_cuda_weights_free(weights); }
 
+static const char *const prof_names[CUDA_PROF_KINDS] = {
+    "conv cuDNN", "conv+bias+ReLU cuDNN", "conv 1x1 cuBLAS", "conv igemm", "epilogues", "matmuls", "pooling", "layout",
+    "copies", "total"};
+
+/* The profile of C's forwards, on stderr. */
+static void prof_print(const cuda_ctx *C)
+{
+    if (C->prof_failed) {
+        fprintf(stderr, "nn: cuda profile: events could not be made; no profile\n");
+        return;
+    }
+    if (C->prof_forwards == 0)
+        return;
+    double per = 1.0 / (double)C->prof_forwards, known = 0;
+    fprintf(stderr, "nn: cuda profile: %ld forwards, %.1f positions each; ms per forward:",
+            C->prof_forwards, (double)C->prof_positions * per);
+    for (int k = 0; k < CUDA_PROF_TOTAL; k++) {
+        known += C->prof_ms[k];
+        fprintf(stderr, " %s %.4f |", prof_names[k], C->prof_ms[k] * per);
+    }
+    fprintf(stderr, " other %.4f | total %.4f\n", (C->prof_ms[CUDA_PROF_TOTAL] - known) * per,
+            C->prof_ms[CUDA_PROF_TOTAL] * per);
+}
+
+/* Adds the spans of the forward just synchronised to the profile. */
+static void prof_collect(cuda_ctx *C, int n)
+{
+    for (int i = 0; !C->prof_failed && i < C->num_prof; i++) {
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, C->prof_ev[2 * i], C->prof_ev[2 * i + 1]) != cudaSuccess) {
+            cudaGetLastError();
+            C->prof_failed = true;
+        }
+        C->prof_ms[C->prof_kind[i]] += ms;
+    }
+    C->num_prof = 0;
+    C->prof_forwards++;
+    C->prof_positions += n;
+}
+
 static void cuda_context_free(void *ctx)
 {
     cuda_ctx *C = ctx;
@@ -55,6 +95,12 @@ static void cuda_context_free(void *ctx)
     cudaSetDevice(C->W->opt.device);
     if (C->stream)
         cudaStreamSynchronize(C->stream);
+    if (C->profile)
+        prof_print(C);
+    for (int i = 0; i < 2 * C->cap_prof; i++)
+        cudaEventDestroy(C->prof_ev[i]);
+    free(C->prof_ev);
+    free(C->prof_kind);
     size_t num_plans = 2 * (size_t)(CUDA_MAX_SIZE + 1) * (size_t)(C->max_batch + 1);
     for (size_t i = 0; C->plans && i < num_plans; i++)
         nn_cuda_plan_free(C->plans[i]);
@@ -79,6 +125,8 @@ static void cuda_context_free(void *ctx)
     cudaFree(C->dnn_ws);
     if (C->blas)
         cublasDestroy(C->blas);
+    if (C->relu)
+        cudnnDestroyActivationDescriptor(C->relu);
     if (C->dnn)
         cudnnDestroy(C->dnn);
     if (C->stream)
@@ -111,6 +159,12 @@ static void *cuda_context_new(const nn_desc *d, const void *weights, int max_bat
     C->W = W;
     C->max_batch = max_batch;
     C->graphs = W->opt.graphs;
+    const char *profile = getenv("SHIDO_CUDA_PROFILE");
+    C->profile = profile && *profile && strcmp(profile, "0") != 0;
+    if (C->profile && C->graphs) {
+        fprintf(stderr, "nn: cuda: SHIDO_CUDA_PROFILE times each layer, so CUDA graphs are off\n");
+        C->graphs = false;
+    }
     C->blas_ws_bytes = CUDA_BLAS_WORKSPACE;
     C->dnn_ws_bytes = CUDA_DNN_WORKSPACE;
     size_t act = (size_t)max_batch * CUDA_MAX_AREA * (size_t)W->max_c * W->elt;
@@ -164,6 +218,11 @@ static void *cuda_context_new(const nn_desc *d, const void *weights, int max_bat
     cudnnStatus_t ds = cudnnCreate(&C->dnn);
     if (ds == CUDNN_STATUS_SUCCESS)
         ds = cudnnSetStream(C->dnn, C->stream);
+    if (ds == CUDNN_STATUS_SUCCESS)
+        ds = cudnnCreateActivationDescriptor(&C->relu);
+    if (ds == CUDNN_STATUS_SUCCESS)
+        ds = cudnnSetActivationDescriptor(C->relu, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN,
+                                          0.0);
     if (bs != CUBLAS_STATUS_SUCCESS || ds != CUDNN_STATUS_SUCCESS) {
         snprintf(err, (size_t)err_len, "%s: cuda backend: cuBLAS: %s, cuDNN: %s", d->source,
                  cublasGetStatusString(bs), cudnnGetErrorString(ds));
@@ -183,15 +242,23 @@ static bool run_queued(cuda_ctx *C, const cuda_io *io)
 {
     const float *spatial = C->dev_in, *global = spatial + io->spatial;
     const float *meta = io->meta ? global + io->global : NULL;
+    nn_cuda_prof_begin(C, CUDA_PROF_TOTAL);
+    int total = C->num_prof - 1;
+    nn_cuda_prof_begin(C, CUDA_PROF_COPY);
     CUDA_CHECK(C, cudaMemcpyAsync(C->dev_in, C->host_in,
                                   sizeof(float) * (io->spatial + io->global + io->meta),
                                   cudaMemcpyHostToDevice, C->stream));
+    nn_cuda_prof_end(C);
     bool ok = C->W->d->family == NN_FAMILY_KATA ? nn_cuda_kata_forward(C, spatial, global, meta)
                                                 : nn_cuda_lz_forward(C, spatial);
     if (!ok)
         return false;
+    nn_cuda_prof_begin(C, CUDA_PROF_COPY);
     CUDA_CHECK(C, cudaMemcpyAsync(C->host_out, C->dev_out, sizeof(float) * io->out,
                                   cudaMemcpyDeviceToHost, C->stream));
+    nn_cuda_prof_end(C);
+    C->prof_open = total;
+    nn_cuda_prof_end(C);
     return true;
 }
 
@@ -240,6 +307,7 @@ static bool forward_device(cuda_ctx *C, cuda_plan *P, const cuda_io *io)
 {
     CUDA_CHECK(C, cudaSetDevice(C->W->opt.device));
     C->plan = P;
+    C->num_prof = 0;
     if (C->graphs && P->runs > 0 && !P->graph)
         capture(C, P, io);
     if (P->graph)
@@ -247,6 +315,9 @@ static bool forward_device(cuda_ctx *C, cuda_plan *P, const cuda_io *io)
     else if (!run_queued(C, io))
         return false;
     CUDA_CHECK(C, cudaStreamSynchronize(C->stream));
+    if (C->profile && P->runs > 0)   /* the first run searches algorithms: not counted */
+        prof_collect(C, P->n);
+    C->num_prof = 0;
     P->runs++;
     return true;
 }

@@ -37,6 +37,12 @@ typedef struct cuda_conv {
     int k, dil, c_in, c_out;  /* c_in: channels of the input tensor (padded for net inputs) */
     void *w;                  /* [c_out][k][k][c_in], activation type */
     void *w_igemm;            /* the implicit-GEMM kernel's copy (conv=igemm, fp16), or NULL */
+    /* fuse=1 (fp16, cuDNN, k > 1, ReLU after): the filter times the scale of the batch norm
+     * fused_bn that follows it, and that norm's bias in half and in float, for
+     * cudnnConvolutionBiasActivationForward; NULL where the net never fuses this one */
+    void *w_fused, *bias_fused_h;
+    float *bias_fused_f;
+    const struct cuda_bn *fused_bn;
 } cuda_conv;
 
 typedef struct cuda_bn {
@@ -130,7 +136,14 @@ typedef struct cuda_algo {
     cudnnConvolutionDescriptor_t cd;
     cudnnConvolutionFwdAlgo_t algo;
     size_t ws_bytes;
+    /* fuse=1: how cudnnConvolutionBiasActivationForward went on the plan's first run of this
+     * shape: FUSE_UNTRIED, FUSE_HALF_BIAS, FUSE_FLOAT_BIAS, or FUSE_REFUSED (plain conv + our
+     * epilogue from then on) */
+    int fused;
+    cudnnTensorDescriptor_t bias_h, bias_f;   /* [1][c_out][1][1], made with the first try */
 } cuda_algo;
+
+enum { FUSE_UNTRIED = 0, FUSE_HALF_BIAS, FUSE_FLOAT_BIAS, FUSE_REFUSED };
 
 /* Everything that depends on one (batch size, board size, metadata present) triple: the
  * algorithms searched on its first run and the CUDA graph captured on its second. */
@@ -151,6 +164,11 @@ typedef struct cuda_outputs {
     float *policy, *pass, *value, *score, *ownership;
 } cuda_outputs;
 
+/* What SHIDO_CUDA_PROFILE=1 times on the device, per forward (cuda_backend.c prints it). */
+enum { CUDA_PROF_CUDNN, CUDA_PROF_FUSED, CUDA_PROF_CUBLAS, CUDA_PROF_IGEMM, CUDA_PROF_EPILOGUE,
+       CUDA_PROF_MATMUL, CUDA_PROF_POOL, CUDA_PROF_LAYOUT, CUDA_PROF_COPY, CUDA_PROF_TOTAL,
+       CUDA_PROF_KINDS };
+
 typedef struct cuda_ctx {
     const cuda_weights *W;
     int max_batch;
@@ -158,6 +176,7 @@ typedef struct cuda_ctx {
     cudaStream_t stream;
     cublasHandle_t blas;
     cudnnHandle_t dnn;
+    cudnnActivationDescriptor_t relu;   /* for the fused convolutions */
     void *blas_ws, *dnn_ws;
     size_t blas_ws_bytes, dnn_ws_bytes;
     cuda_level *lv;            /* [depth + 1]: the activations of each nesting level */
@@ -171,7 +190,21 @@ typedef struct cuda_ctx {
     bool capturing;
     cuda_outputs out;
     char err[512];             /* the first failure of the forward under way */
+    /* SHIDO_CUDA_PROFILE=1 (graphs off): event pairs around the layers of each forward after a
+     * plan's first, summed per kind and printed when the context is freed */
+    bool profile;
+    cudaEvent_t *prof_ev;      /* [2 * cap_prof], made as needed and reused */
+    int *prof_kind;
+    int num_prof, cap_prof, prof_open;
+    bool prof_failed;          /* out of memory or events refused: the profile says so */
+    double prof_ms[CUDA_PROF_KINDS];
+    long prof_forwards, prof_positions;
 } cuda_ctx;
+
+/* Opens the profile's span of kind for what follows on C->stream; nn_cuda_prof_end closes it.
+ * Both do nothing unless C->profile. */
+void nn_cuda_prof_begin(cuda_ctx *C, int kind);
+void nn_cuda_prof_end(cuda_ctx *C);
 
 /* ---- checked calls during a forward ---------------------------------------------------------
  * Each returns false from the enclosing function with the failing call, file:line and device

@@ -16,6 +16,41 @@ bool nn_cuda_fail(cuda_ctx *C, const char *call, const char *why, const char *fi
     return false;
 }
 
+void nn_cuda_prof_begin(cuda_ctx *C, int kind)
+{
+    if (!C->profile || C->prof_failed)
+        return;
+    if (C->num_prof == C->cap_prof) {
+        int cap = C->cap_prof ? 2 * C->cap_prof : 256;
+        cudaEvent_t *ev = realloc(C->prof_ev, sizeof *ev * 2 * (size_t)cap);
+        if (ev)
+            C->prof_ev = ev;
+        int *kinds = ev ? realloc(C->prof_kind, sizeof *kinds * (size_t)cap) : NULL;
+        if (kinds)
+            C->prof_kind = kinds;
+        for (int i = 2 * C->cap_prof; kinds && i < 2 * cap; i++)
+            if (cudaEventCreate(&C->prof_ev[i]) != cudaSuccess) {
+                kinds = NULL;
+                C->cap_prof = i / 2;
+            }
+        if (!kinds) {
+            cudaGetLastError();
+            C->prof_failed = true;
+            return;
+        }
+        C->cap_prof = cap;
+    }
+    C->prof_open = C->num_prof;
+    C->prof_kind[C->num_prof] = kind;
+    cudaEventRecord(C->prof_ev[2 * C->num_prof++], C->stream);
+}
+
+void nn_cuda_prof_end(cuda_ctx *C)
+{
+    if (C->profile && !C->prof_failed)
+        cudaEventRecord(C->prof_ev[2 * C->prof_open + 1], C->stream);
+}
+
 static bool epilogue_is_noop(const nn_cuda_epilogue *e)
 {
     return !e->scale && !e->bias && !e->bias_nc && !e->residual && e->act == NN_ACT_IDENTITY &&
@@ -32,6 +67,10 @@ static void algo_destroy(cuda_algo *a)
         cudnnDestroyFilterDescriptor(a->wd);
     if (a->cd)
         cudnnDestroyConvolutionDescriptor(a->cd);
+    if (a->bias_h)
+        cudnnDestroyTensorDescriptor(a->bias_h);
+    if (a->bias_f)
+        cudnnDestroyTensorDescriptor(a->bias_f);
 }
 
 void nn_cuda_plan_free(cuda_plan *p)
@@ -44,6 +83,17 @@ void nn_cuda_plan_free(cuda_plan *p)
     if (p->graph)
         cudaGraphExecDestroy(p->graph);
     free(p);
+}
+
+/* Whether a cuDNN algorithm sums the products of the convolution itself, as the CPU does; FFT
+ * and Winograd transform the tiles first and lose a few more bits in fp32, which took one
+ * reference record past its tolerance on an H200 (ownership off by 2.08e-5 where the CPU is
+ * 1.9e-5 off): fp32 is the mode that must match the references, so it takes no such algorithm. */
+static bool exact_sum(cudnnConvolutionFwdAlgo_t algo)
+{
+    return algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
+           algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM ||
+           algo == CUDNN_CONVOLUTION_FWD_ALGO_GEMM || algo == CUDNN_CONVOLUTION_FWD_ALGO_DIRECT;
 }
 
 /* Describes c's shape for the plan's batch in a and searches the fastest algorithm whose
@@ -80,7 +130,7 @@ static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_al
         bool tensor_math = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
                            perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
         if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > C->dnn_ws_bytes ||
-            (!W->fp16 && tensor_math))
+            (!W->fp16 && (tensor_math || !exact_sum(perf[i].algo))))
             continue;
         if (W->fp16)
             CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, perf[i].mathType));
@@ -95,11 +145,11 @@ static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_al
 }
 
 /* The plan's algorithm for c's shape, searched now on the plan's first run. */
-static bool algo_for(cuda_ctx *C, const cuda_conv *c, const void *in, const cuda_algo **out)
+static bool algo_for(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_algo **out)
 {
     cuda_plan *P = C->plan;
     for (int i = 0; i < P->num_algos; i++) {
-        const cuda_algo *a = &P->algos[i];
+        cuda_algo *a = &P->algos[i];
         if (a->k == c->k && a->dil == c->dil && a->c_in == c->c_in && a->c_out == c->c_out) {
             *out = a;
             return true;
@@ -126,14 +176,87 @@ static bool algo_for(cuda_ctx *C, const cuda_conv *c, const void *in, const cuda
     return true;
 }
 
+/* Whether ep is what c's fused copy computes: its norm's scale and bias, then an optional
+ * residual from another buffer, then ReLU. */
+static bool fusable(const cuda_conv *c, const nn_cuda_epilogue *ep, const void *out)
+{
+    return c->w_fused && c->fused_bn && ep->scale == c->fused_bn->scale &&
+           ep->bias == c->fused_bn->bias && !ep->bias_nc && ep->act == NN_ACT_RELU &&
+           !ep->mask && !ep->out2 && ep->residual != out;
+}
+
+/* cudnnConvolutionBiasActivationForward with the bias of the given kind, making its
+ * descriptor on first use. */
+static cudnnStatus_t fused_call(cuda_ctx *C, const cuda_conv *c, cuda_algo *a, const void *in,
+                                void *out, const nn_cuda_epilogue *ep, bool half_bias)
+{
+    cudnnTensorDescriptor_t *bd = half_bias ? &a->bias_h : &a->bias_f;
+    cudnnStatus_t st = CUDNN_STATUS_SUCCESS;
+    if (!*bd) {
+        st = cudnnCreateTensorDescriptor(bd);
+        if (st == CUDNN_STATUS_SUCCESS)
+            st = cudnnSetTensor4dDescriptor(*bd, CUDNN_TENSOR_NCHW,
+                                            half_bias ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT, 1,
+                                            c->c_out, 1, 1);
+        if (st != CUDNN_STATUS_SUCCESS)
+            return st;
+    }
+    const float one = 1.0f, alpha2 = ep->residual ? 1.0f : 0.0f;
+    /* y = relu(conv(x, w * scale) + z + bias): the epilogue's order, scale first */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    st = cudnnConvolutionBiasActivationForward(
+        C->dnn, &one, a->xd, in, a->wd, c->w_fused, a->cd, a->algo, C->dnn_ws, a->ws_bytes,
+        &alpha2, a->yd, ep->residual ? ep->residual : out, *bd,
+        half_bias ? c->bias_fused_h : (const void *)c->bias_fused_f, C->relu, a->yd, out);
+#pragma GCC diagnostic pop
+    return st;
+}
+
+/* The fused convolution where c and ep allow it and cuDNN took it on the plan's first run of
+ * the shape (tried there, half bias first, then float); false when the plain path must run.
+ * A failure after cuDNN took the shape is an error in C->err (*failed). */
+static bool try_fused(cuda_ctx *C, const cuda_conv *c, cuda_algo *a, const void *in, void *out,
+                      const nn_cuda_epilogue *ep, bool *failed)
+{
+    *failed = false;
+    if (!fusable(c, ep, out) || a->fused == FUSE_REFUSED)
+        return false;
+    if (a->fused == FUSE_UNTRIED) {
+        if (C->capturing)
+            return false;
+        nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
+        if (fused_call(C, c, a, in, out, ep, true) == CUDNN_STATUS_SUCCESS)
+            a->fused = FUSE_HALF_BIAS;
+        else if (fused_call(C, c, a, in, out, ep, false) == CUDNN_STATUS_SUCCESS)
+            a->fused = FUSE_FLOAT_BIAS;
+        else
+            a->fused = FUSE_REFUSED;
+        nn_cuda_prof_end(C);
+        cudaGetLastError();
+        return a->fused != FUSE_REFUSED;
+    }
+    nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
+    cudnnStatus_t st = fused_call(C, c, a, in, out, ep, a->fused == FUSE_HALF_BIAS);
+    nn_cuda_prof_end(C);
+    if (st != CUDNN_STATUS_SUCCESS) {
+        *failed = true;
+        return nn_cuda_fail(C, "cudnnConvolutionBiasActivationForward", cudnnGetErrorString(st),
+                            __FILE__, __LINE__);
+    }
+    return true;
+}
+
 bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
                   const nn_cuda_epilogue *ep)
 {
     const cuda_weights *W = C->W;
     int n = C->plan->n, size = C->plan->size;
     if (c->w_igemm && nn_cuda_conv_igemm_supported(c->k, c->c_in, c->c_out, size)) {
+        nn_cuda_prof_begin(C, CUDA_PROF_IGEMM);
         CUDA_CHECK(C, nn_cuda_conv_igemm_f16(in, c->w_igemm, out, n, size, c->c_in, c->c_out,
                                              c->k, ep, C->stream));
+        nn_cuda_prof_end(C);
         return true;
     }
     bool accumulate = ep->residual == out;
@@ -147,26 +270,37 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
         /* NHWC makes a 1x1 convolution the product out[n*area][c_out] = in[n*area][c_in] .
          * w[c_out][c_in]^T; column-major cuBLAS sees out^T = w^T-as-stored . in^T */
         cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
+        nn_cuda_prof_begin(C, CUDA_PROF_CUBLAS);
         CUBLAS_CHECK(C, cublasGemmEx(C->blas, CUBLAS_OP_T, CUBLAS_OP_N, c->c_out, n * size * size,
                                      c->c_in, &one, c->w, type, c->c_in, in, type, c->c_in, &beta,
                                      out, type, c->c_out, CUBLAS_COMPUTE_32F,
                                      CUBLAS_GEMM_DEFAULT));
+        nn_cuda_prof_end(C);
     } else {
-        const cuda_algo *a = NULL;
+        cuda_algo *a = NULL;
         if (!algo_for(C, c, in, &a))
             return false;
+        bool failed;
+        if (try_fused(C, c, a, in, out, ep, &failed))
+            return true;
+        if (failed)
+            return false;
+        nn_cuda_prof_begin(C, CUDA_PROF_CUDNN);
         CUDNN_CHECK(C, cudnnConvolutionForward(C->dnn, &one, a->xd, in, a->wd, c->w, a->cd,
                                                a->algo, C->dnn_ws, a->ws_bytes, &beta, a->yd,
                                                out));
+        nn_cuda_prof_end(C);
     }
     nn_cuda_epilogue rest = *ep;
     if (accumulate)
         rest.residual = NULL;
     if (!epilogue_is_noop(&rest)) {
+        nn_cuda_prof_begin(C, CUDA_PROF_EPILOGUE);
         if (W->fp16)
             CUDA_CHECK(C, nn_cuda_epilogue_f16(out, n, size, c->c_out, &rest, C->stream));
         else
             CUDA_CHECK(C, nn_cuda_epilogue_f32(out, n, size, c->c_out, &rest, C->stream));
+        nn_cuda_prof_end(C);
     }
     return true;
 }
@@ -176,6 +310,7 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
 {
     int n = C->plan->n;
     const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
+    nn_cuda_prof_begin(C, CUDA_PROF_MATMUL);
     /* row-major y[n][c_out] = x[n][c_in] . w[c_in][c_out] is column-major y^T = w^T . x^T */
     CUBLAS_CHECK(C, cublasSgemm(C->blas, CUBLAS_OP_N, CUBLAS_OP_N, m->c_out, n, m->c_in, &one,
                                 m->w, m->c_out, x, m->c_in, &beta, y, m->c_out));
@@ -183,35 +318,42 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
         nn_cuda_epilogue e = {.bias = m->bias, .act = act};
         CUDA_CHECK(C, nn_cuda_epilogue_f32(y, n, 1, m->c_out, &e, C->stream));
     }
+    nn_cuda_prof_end(C);
     return true;
 }
 
 bool nn_cuda_pool(cuda_ctx *C, int c, const void *x, bool value_head, float *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
+    nn_cuda_prof_begin(C, CUDA_PROF_POOL);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_kata_pool_f16(n, c, area, value_head, x, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_kata_pool_f32(n, c, area, value_head, x, out, C->stream));
+    nn_cuda_prof_end(C);
     return true;
 }
 
 bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
+    nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f16(n, c, area, x, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f32(n, c, area, x, out, C->stream));
+    nn_cuda_prof_end(C);
     return true;
 }
 
 bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
+    nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f16(n, c, c_pad, area, in, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f32(n, c, c_pad, area, in, out, C->stream));
+    nn_cuda_prof_end(C);
     return true;
 }

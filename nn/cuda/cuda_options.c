@@ -8,7 +8,7 @@
 #define OPTION_LEN 64
 
 /* Which setting a word belongs to, so that "fp32,fp16" is refused as a repetition. */
-enum { SET_PRECISION, SET_CONV, SET_GRAPHS, SET_DEVICE, SET_COUNT };
+enum { SET_PRECISION, SET_CONV, SET_GRAPHS, SET_FUSE, SET_DEVICE, SET_COUNT };
 
 static bool parse_one(const char *opt, nn_cuda_options *o, bool seen[SET_COUNT], char *err,
                       int err_len)
@@ -23,6 +23,9 @@ static bool parse_one(const char *opt, nn_cuda_options *o, bool seen[SET_COUNT],
     } else if (!strcmp(opt, "graphs=0") || !strcmp(opt, "graphs=1")) {
         which = SET_GRAPHS;
         o->graphs = opt[7] == '1';
+    } else if (!strcmp(opt, "fuse=0") || !strcmp(opt, "fuse=1")) {
+        which = SET_FUSE;
+        o->fuse = opt[5] == '1';
     } else if (!strncmp(opt, "device=", 7)) {
         const char *digits = opt + 7;
         char *end = NULL;
@@ -38,7 +41,7 @@ static bool parse_one(const char *opt, nn_cuda_options *o, bool seen[SET_COUNT],
     if (which < 0) {
         snprintf(err, (size_t)err_len,
                  "backend cuda: unknown option \"%s\" (it takes fp32, fp16, conv=cudnn, "
-                 "conv=igemm, graphs=0, graphs=1, device=N)", opt);
+                 "conv=igemm, graphs=0, graphs=1, fuse=0, fuse=1, device=N)", opt);
         return false;
     }
     if (seen[which]) {
@@ -53,7 +56,7 @@ static bool parse_one(const char *opt, nn_cuda_options *o, bool seen[SET_COUNT],
 bool nn_cuda_options_parse(const char *text, nn_cuda_options *o, char *err, int err_len)
 {
     *o = (nn_cuda_options){.precision = NN_CUDA_PRECISION_AUTO, .conv = NN_CUDA_CONV_CUDNN,
-                           .graphs = true, .device = 0};
+                           .graphs = true, .fuse = true, .device = 0};
     bool seen[SET_COUNT] = {false};
     const char *p = text ? text : "";
     while (*p) {

@@ -8,6 +8,9 @@
  *   conv=igemm       fp16 3x3 and 1x1 convolutions by shido's implicit-GEMM kernel where it takes
  *                    the shape, cuDNN otherwise (fp32 always uses cuDNN)
  *   graphs=1 | 0     CUDA graphs captured per (batch size, board size), default 1
+ *   fuse=1 | 0       fp16 on cuDNN: a 3x3 convolution followed by a batch norm, an optional
+ *                    residual and ReLU runs as one cuDNN call (conv + bias + activation) on a
+ *                    filter with the norm's scale folded in, where cuDNN takes it; default 1
  *   device=N         the CUDA device, default 0
  * Options are separated by commas; an unknown or repeated option is an error naming it. */
 #ifndef SHIDO_NN_CUDA_OPTIONS_H
@@ -27,6 +30,7 @@ typedef struct nn_cuda_options {
     nn_cuda_precision precision;
     nn_cuda_conv_path conv;
     bool graphs;
+    bool fuse;
     int device;
 } nn_cuda_options;
 

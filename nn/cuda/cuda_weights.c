@@ -1,7 +1,8 @@
 /* nn/cuda/cuda_weights.c -- the description's weights converted once for the device (layouts in
  * cuda_internal.h): batch norms folded into scale and bias in double, convolution filters
  * reordered to [c_out][k][k][c_in] and converted to the activation type, and in conv=igemm mode
- * also prepared for the implicit-GEMM kernel. The bias that KataGo's gpool branches add between
+ * also prepared for the implicit-GEMM kernel; with fuse=1, convolutions always followed by a
+ * batch norm and ReLU also get a copy with the norm's scale folded in. The bias that KataGo's gpool branches add between
  * a convolution and the batch norm after it enters the epilogue after the scale, so the matmul
  * making it has its columns multiplied by that scale here. */
 #include <math.h>
@@ -101,7 +102,54 @@ static void *dev_activation_type(loader *L, const char *layer, const float *host
 
 static int max_int(int a, int b) { return a > b ? a : b; }
 
-static void prep_conv(loader *L, cuda_conv *out, const nn_conv_desc *c, int c_in_pad)
+/* The folded batch norm y = x * scale + bias in double, into host arrays of b->c. */
+static void bn_fold(const nn_bn_desc *b, double *scale, double *bias)
+{
+    for (int ch = 0; ch < b->c; ch++) {
+        double s = (b->scale ? b->scale[ch] : 1.0) / sqrt((double)b->var[ch] + (double)b->eps);
+        scale[ch] = s;
+        bias[ch] = (b->bias ? b->bias[ch] : 0.0) - (double)b->mean[ch] * s;
+    }
+}
+
+
+/* The fused copy of a convolution's filter krsc (see cuda_conv.w_fused): each output
+ * channel's row times the folded scale of the norm bn, and bn's folded bias in half and float. */
+static void prep_fused(loader *L, cuda_conv *out, const float *krsc, size_t row,
+                       const nn_bn_desc *bn, const cuda_bn *dev_bn)
+{
+    if (L->failed)
+        return;
+    if (bn->c != out->c_out) {
+        fail(L, bn->name, "channels differ from the convolution's before it");
+        return;
+    }
+    size_t count = row * (size_t)out->c_out;
+    float *w = malloc(sizeof *w * count), *bias = malloc(sizeof *bias * (size_t)out->c_out);
+    double *s = malloc(sizeof *s * 2 * (size_t)out->c_out);
+    if (!w || !bias || !s) {
+        fail(L, out->name, "out of host memory");
+    } else {
+        bn_fold(bn, s, s + out->c_out);
+        for (size_t i = 0; i < count; i++)
+            w[i] = (float)(krsc[i] * s[i / row]);
+        for (int o = 0; o < out->c_out; o++)
+            bias[o] = (float)s[out->c_out + o];
+        out->w_fused = dev_activation_type(L, out->name, w, count);
+        out->bias_fused_h = dev_activation_type(L, out->name, bias, (size_t)out->c_out);
+        out->bias_fused_f = dev_floats(L, out->name, bias, (size_t)out->c_out);
+        out->fused_bn = dev_bn;
+    }
+    free(w);
+    free(bias);
+    free(s);
+}
+
+/* Converts c; where fuse_bn is not NULL (a batch norm and ReLU follow the convolution in every
+ * use) and fuse=1 applies (fp16, cuDNN, k > 1), also its fused copy for dev_bn, the device
+ * form of fuse_bn. */
+static void prep_conv_fused(loader *L, cuda_conv *out, const nn_conv_desc *c, int c_in_pad,
+                            const nn_bn_desc *fuse_bn, const cuda_bn *dev_bn)
 {
     cuda_weights *W = L->W;
     int k = c->ky;
@@ -143,18 +191,15 @@ static void prep_conv(loader *L, cuda_conv *out, const nn_conv_desc *c, int c_in
                 fail(L, c->name, why);
         }
     }
+    if (fuse_bn && W->fp16 && W->opt.fuse && W->opt.conv == NN_CUDA_CONV_CUDNN && k > 1 && krsc)
+        prep_fused(L, out, krsc, kk * (size_t)c_in_pad, fuse_bn, dev_bn);
     free(krsc);
     free(oihw);
 }
 
-/* The folded batch norm y = x * scale + bias in double, into host arrays of b->c. */
-static void bn_fold(const nn_bn_desc *b, double *scale, double *bias)
+static void prep_conv(loader *L, cuda_conv *out, const nn_conv_desc *c, int c_in_pad)
 {
-    for (int ch = 0; ch < b->c; ch++) {
-        double s = (b->scale ? b->scale[ch] : 1.0) / sqrt((double)b->var[ch] + (double)b->eps);
-        scale[ch] = s;
-        bias[ch] = (b->bias ? b->bias[ch] : 0.0) - (double)b->mean[ch] * s;
-    }
+    prep_conv_fused(L, out, c, c_in_pad, NULL, NULL);
 }
 
 static void prep_bn(loader *L, cuda_bn *out, const nn_bn_desc *b)
@@ -222,7 +267,9 @@ static void prep_block(loader *L, cuda_block *out, const nn_kata_block *b, int d
     out->act2 = b->act2;
     out->gpool_act = b->gpool_act;
     prep_bn(L, &out->bn1, &b->bn1);
-    prep_conv(L, &out->conv1, &b->conv1, b->conv1.c_in);
+    /* an ordinary block's first convolution is followed by bn2 and act2 alone */
+    bool fuse = b->kind == NN_KATA_BLOCK_ORDINARY && b->act2 == NN_ACT_RELU;
+    prep_conv_fused(L, &out->conv1, &b->conv1, b->conv1.c_in, fuse ? &b->bn2 : NULL, &out->bn2);
     if (b->kind == NN_KATA_BLOCK_GPOOL) {
         prep_conv(L, &out->gpool_conv, &b->gpool_conv, b->gpool_conv.c_in);
         prep_bn(L, &out->gpool_bn, &b->gpool_bn);
@@ -305,7 +352,8 @@ static void prep_lz(loader *L, const struct nn_lz_desc *lz)
     cuda_weights *W = L->W;
     cuda_lz *Z = &W->lz;
     W->num_spatial = NN_LZ_INPUT_PLANES;
-    prep_conv(L, &Z->input_conv, &lz->input_conv, pad8(NN_LZ_INPUT_PLANES));
+    prep_conv_fused(L, &Z->input_conv, &lz->input_conv, pad8(NN_LZ_INPUT_PLANES), &lz->input_bn,
+                    &Z->input_bn);
     prep_bn(L, &Z->input_bn, &lz->input_bn);
     if (lz->blocks > 0 && !L->failed) {
         Z->block = calloc((size_t)lz->blocks, sizeof *Z->block);
@@ -315,10 +363,13 @@ static void prep_lz(loader *L, const struct nn_lz_desc *lz)
             Z->blocks = lz->blocks;
     }
     for (int i = 0; i < Z->blocks; i++) {
-        prep_conv(L, &Z->block[i].conv1, &lz->block[i].conv1, lz->block[i].conv1.c_in);
-        prep_bn(L, &Z->block[i].bn1, &lz->block[i].bn1);
-        prep_conv(L, &Z->block[i].conv2, &lz->block[i].conv2, lz->block[i].conv2.c_in);
-        prep_bn(L, &Z->block[i].bn2, &lz->block[i].bn2);
+        cuda_lz_block *B = &Z->block[i];
+        prep_conv_fused(L, &B->conv1, &lz->block[i].conv1, lz->block[i].conv1.c_in,
+                        &lz->block[i].bn1, &B->bn1);
+        prep_bn(L, &B->bn1, &lz->block[i].bn1);
+        prep_conv_fused(L, &B->conv2, &lz->block[i].conv2, lz->block[i].conv2.c_in,
+                        &lz->block[i].bn2, &B->bn2);
+        prep_bn(L, &B->bn2, &lz->block[i].bn2);
     }
     prep_conv(L, &Z->policy_conv, &lz->policy_conv, lz->policy_conv.c_in);
     prep_bn(L, &Z->policy_bn, &lz->policy_bn);

@@ -48,16 +48,18 @@ START_TEST(options_accepted)
     ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_AUTO);
     ck_assert_int_eq(o.conv, NN_CUDA_CONV_CUDNN);
     ck_assert(o.graphs);
+    ck_assert(o.fuse);
     ck_assert_int_eq(o.device, 0);
     ck_assert_msg(nn_cuda_options_parse("", &o, err, sizeof err), "%s", err);
     ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_AUTO);
     ck_assert_msg(nn_cuda_options_parse("fp32", &o, err, sizeof err), "%s", err);
     ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_FP32);
-    ck_assert_msg(nn_cuda_options_parse("fp16,conv=igemm,graphs=0,device=3", &o, err, sizeof err),
-                  "%s", err);
+    ck_assert_msg(nn_cuda_options_parse("fp16,conv=igemm,graphs=0,fuse=0,device=3", &o, err,
+                                        sizeof err), "%s", err);
     ck_assert_int_eq(o.precision, NN_CUDA_PRECISION_FP16);
     ck_assert_int_eq(o.conv, NN_CUDA_CONV_IGEMM);
     ck_assert(!o.graphs);
+    ck_assert(!o.fuse);
     ck_assert_int_eq(o.device, 3);
     ck_assert_msg(nn_cuda_options_parse("graphs=1,conv=cudnn,fp32,device=12", &o, err, sizeof err),
                   "%s", err);
@@ -74,6 +76,8 @@ static const struct { const char *text, *says; } refused[] = {
     {" fp32", "unknown option \" fp32\""},
     {"conv=winograd", "unknown option \"conv=winograd\""},
     {"graphs=2", "unknown option \"graphs=2\""},
+    {"fuse=yes", "unknown option \"fuse=yes\""},
+    {"fuse=1,fuse=0", "\"fuse=0\" repeats"},
     {"fp32,fp16", "\"fp16\" repeats"},
     {"conv=cudnn,graphs=0,conv=cudnn", "\"conv=cudnn\" repeats"},
     {"device=", "\"device=\""},
@@ -427,6 +431,7 @@ static const struct { const char *backend; bool fp16; } vec_backends[] = {
     {"cuda:fp32,graphs=0", false},
     {"cuda:fp16", true},
     {"cuda:fp16,conv=igemm", true},
+    {"cuda:fp16,fuse=0", true},
 };
 #define NUM_VEC_BACKENDS ((int)(sizeof vec_backends / sizeof vec_backends[0]))
 #define FP16_MAX_KL 1e-3

@@ -3,8 +3,8 @@
 // cuDNN convolutions and cuBLAS matmuls. The per-element math is nn_cuda_ep_apply in
 // conv_igemm.h, the same code the implicit-GEMM convolution runs on its accumulators.
 //
-// Memory-bound: each thread handles V consecutive channels of one point with one 16-byte (8
-// halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
+// Memory-bound: each thread handles V consecutive channels of a point, EP_UNROLL points at a
+// time, with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
 // count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar).
 #include <stdint.h>
 
@@ -13,19 +13,43 @@
 
 #include "nn/cuda/kernels/conv_igemm.h"
 
+// Each thread takes U groups a grid-stride apart and issues all their loads (output and
+// residual) before it applies any, so U times the bytes are in flight per thread: one group per
+// thread left the kernel at about 2 TB/s on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26).
+constexpr int EP_UNROLL = 4;
+constexpr int EP_THREADS = 256;
+
 template <int V, typename T>
-static __global__ void epilogue_kernel(T *out, unsigned groups, int c, unsigned points,
-                                       nn_cuda_epilogue ep)
+static __global__ void __launch_bounds__(EP_THREADS)
+    epilogue_kernel(T *out, unsigned groups, int c, unsigned points, nn_cuda_epilogue ep,
+                    bool store_main)
 {
     const unsigned groups_per_point = (unsigned)c / V;
-    for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
-         g += gridDim.x * blockDim.x) {
-        unsigned m = g / groups_per_point;
-        int ch = (int)(g - m * groups_per_point) * V;
-        unsigned e = m * (unsigned)c + (unsigned)ch;
-        float v[V];
-        nn_cuda_ep_load_vec<V>(out + e, v);
-        nn_cuda_ep_apply<V>(ep, v, m, m / points, ch, c, e, out);
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned base = blockIdx.x * blockDim.x + threadIdx.x; base < groups;
+         base += EP_UNROLL * stride) {
+        float v[EP_UNROLL][V], r[EP_UNROLL][V];
+#pragma unroll
+        for (int u = 0; u < EP_UNROLL; u++) {
+            unsigned g = base + (unsigned)u * stride;
+            if (g >= groups)
+                continue;
+            unsigned m = g / groups_per_point;
+            unsigned e = m * (unsigned)c + (g - m * groups_per_point) * V;
+            nn_cuda_ep_load_vec<V>(out + e, v[u]);
+            if (ep.residual)
+                nn_cuda_ep_load_vec<V>(static_cast<const T *>(ep.residual) + e, r[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < EP_UNROLL; u++) {
+            unsigned g = base + (unsigned)u * stride;
+            if (g >= groups)
+                continue;
+            unsigned m = g / groups_per_point;
+            int ch = (int)(g - m * groups_per_point) * V;
+            unsigned e = m * (unsigned)c + (unsigned)ch;
+            nn_cuda_ep_apply<V>(ep, v[u], m, m / points, ch, c, e, out, r[u], store_main);
+        }
     }
 }
 
@@ -48,12 +72,17 @@ static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue
 {
     unsigned points = (unsigned)(size * size);
     unsigned groups = (unsigned)n * points * (unsigned)(c / V);
-    const int threads = 256;
     // Enough blocks to fill an H100 several times over; the grid-stride loop takes the rest.
-    unsigned blocks = (groups + threads - 1) / threads;
+    unsigned per_block = EP_THREADS * EP_UNROLL;
+    unsigned blocks = (groups + per_block - 1) / per_block;
     if (blocks > 132u * 16u)
         blocks = 132u * 16u;
-    epilogue_kernel<V, T><<<blocks, threads, 0, s>>>(out, groups, c, points, *ep);
+    // in place with nothing to apply to the main output (the residual stream after a
+    // convolution that accumulated into it): only out2 is written
+    bool store_main = ep->scale || ep->bias || ep->bias_nc || ep->residual ||
+                      ep->act != 0 || ep->mask || !ep->out2;
+    epilogue_kernel<V, T><<<blocks, EP_THREADS, 0, s>>>(out, groups, c, points, *ep,
+                                                        store_main);
     return cudaGetLastError();
 }
 
