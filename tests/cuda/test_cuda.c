@@ -458,8 +458,50 @@ static double policy_kl(const cJSON *rec, const nn_result *o, bool kata)
     return kl;
 }
 
+/* KataGo's own float32 noise. Where the exact forward pass of the same weights (the "ref"
+ * backend, double accumulation) is itself more than half a tolerance away from KataGo's
+ * output, an fp32 value of ours beyond the tolerance is excused when it lies within a quarter
+ * tolerance of the exact value: the excess is KataGo's rounding, not ours. (g170's score14@209
+ * has the exact ownership 1.9e-5 from KataGo's; on an H200 the fp32 GPU came to 2.08e-5.)
+ * Replaces each excused value of got[0..n) by KataGo's and returns how many it excused;
+ * want: KataGo's values (a cJSON array, nulls skipped), exact: the ref backend's. */
+static int excuse_reference_noise(float *got, const float *exact, const cJSON *want, int n,
+                                  double tol)
+{
+    int excused = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *w = cJSON_GetArrayItem(want, i);
+        if (!w || cJSON_IsNull(w) || !isfinite(got[i]))
+            continue;
+        double k = w->valuedouble;
+        if (fabs(got[i] - k) > tol && fabs(got[i] - exact[i]) <= tol / 4 &&
+            fabs(exact[i] - k) > tol / 2) {
+            got[i] = (float)k;
+            excused++;
+        }
+    }
+    return excused;
+}
+
+/* The rule above on made-up numbers (no device needed). */
+START_TEST(reference_noise_rule)
+{
+    cJSON *want = cJSON_Parse("[0.5, 0.5, 0.5, 0.5, null]");
+    ck_assert_ptr_nonnull(want);
+    float got[5] = {0.5f + 2.08e-5f, 0.5f + 2.08e-5f, 0.5f + 2.08e-5f, 0.5f + 1e-5f, NAN};
+    /* 0: exact 1.9e-5 off, ours 0.18e-5 from it: excused; 1: exact only 0.5e-5 off: not;
+     * 2: ours 1e-5 from exact: not; 3: within the tolerance anyway */
+    const float exact[5] = {0.5f + 1.9e-5f, 0.5f + 0.5e-5f, 0.5f + 1.08e-5f, 0.5f, 0.0f};
+    ck_assert_int_eq(excuse_reference_noise(got, exact, want, 5, 2e-5), 1);
+    ck_assert(got[0] == 0.5f);
+    ck_assert(got[1] == 0.5f + 2.08e-5f && got[2] == 0.5f + 2.08e-5f);
+    cJSON_Delete(want);
+}
+END_TEST
+
 /* _i = case * NUM_VEC_BACKENDS + backend. Every record through nn_eval VEC_BATCH at a time,
- * twice: plans are new on the first pass and replay their CUDA graphs on the second. */
+ * twice: plans are new on the first pass and replay their CUDA graphs on the second. KataGo
+ * records in fp32 are also evaluated by the ref backend for excuse_reference_noise. */
 START_TEST(vectors_through_nn_eval)
 {
     if (!have_device())
@@ -474,6 +516,14 @@ START_TEST(vectors_through_nn_eval)
     ck_assert_str_eq(nn_model_backend(m), "cuda");
     nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
     ck_assert_msg(c, "%s", err);
+    nn_model *ref = NULL;
+    nn_context *rc = NULL;
+    if (!fp16 && kata) {
+        ref = nn_model_load(path, "ref", err, sizeof err);
+        ck_assert_msg(ref, "%s", err);
+        rc = nn_context_new(ref, VEC_BATCH, err, sizeof err);
+        ck_assert_msg(rc, "%s", err);
+    }
     snprintf(path, sizeof path, "%s%s", VECTORS, vec_cases[ci].vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
@@ -481,10 +531,11 @@ START_TEST(vectors_through_nn_eval)
     go_game games[VEC_BATCH];
     nn_query q[VEC_BATCH];
     const cJSON *recs[VEC_BATCH];
-    nn_result *out = malloc(sizeof *out * VEC_BATCH);
-    ck_assert(out);
+    nn_result *out = malloc(sizeof *out * VEC_BATCH), *exact = malloc(sizeof *exact * VEC_BATCH);
+    ck_assert(out && exact);
     for (int pass = 0; pass < 2; pass++) {
         vec_kata_stats st = {0};
+        int excused = 0;
         double max_policy = 0, max_winrate = 0, max_kl = 0;
         int n = 0;
         for (int r = 0; r < vf.num_records; r++) {
@@ -497,6 +548,8 @@ START_TEST(vectors_through_nn_eval)
             if (n < VEC_BATCH && r + 1 < vf.num_records)
                 continue;
             ck_assert_msg(nn_eval(c, n, q, out, err, sizeof err), "%s: %s", id, err);
+            if (rc)
+                ck_assert_msg(nn_eval(rc, n, q, exact, err, sizeof err), "%s: %s", id, err);
             for (int i = 0; i < n; i++) {
                 const nn_result *o = &out[i];
                 const cJSON *rec_i = recs[i];
@@ -515,12 +568,23 @@ START_TEST(vectors_through_nn_eval)
                     max_kl = fmax(max_kl, kl);
                     max_winrate = fmax(max_winrate, w);
                 } else if (kata) {
+                    int area = o->size * o->size;
+                    static float policy[NN_MAX_POINTS + 1], ownership[NN_MAX_POINTS];
+                    memcpy(policy, o->policy, sizeof(float) * (size_t)(area + 1));
+                    memcpy(ownership, o->white_ownership, sizeof(float) * (size_t)area);
+                    const cJSON *want = cJSON_GetObjectItemCaseSensitive(rec_i, "outputs");
+                    excused += excuse_reference_noise(
+                        policy, exact[i].policy, cJSON_GetObjectItemCaseSensitive(want, "policy"),
+                        area, vec_field_tol[VEC_POLICY]);
+                    excused += excuse_reference_noise(
+                        ownership, exact[i].white_ownership,
+                        cJSON_GetObjectItemCaseSensitive(want, "whiteOwnership"), area,
+                        vec_field_tol[VEC_OWNERSHIP]);
                     vec_kata_got got = {{o->white_win, o->white_loss, o->no_result,
                                          o->white_lead, o->white_score_selfplay,
                                          o->white_score_selfplay_sq, o->var_time_left,
                                          o->shortterm_winloss_error, o->shortterm_score_error},
-                                        o->policy, o->white_ownership,
-                                        o->policy[o->size * o->size]};
+                                        policy, ownership, policy[area]};
                     vec_kata_compare(rec_i, o->size, &got, &st);
                 } else {
                     vec_lz_compare(rec_i, o->policy, white ? o->white_win : o->white_loss,
@@ -534,16 +598,24 @@ START_TEST(vectors_through_nn_eval)
         if (fp16)
             printf("%s: max policy KL %.3g, max |winrate error| %.3g\n", label, max_kl,
                    max_winrate);
-        else if (kata)
+        else if (kata) {
+            /* at most a few values of a file: more would be our noise, not KataGo's */
+            printf("%s: %d policy/ownership values excused as KataGo's float32 noise\n", label,
+                   excused);
+            ck_assert_msg(excused <= 3, "%s: %d values excused", label, excused);
             vec_kata_finish(label, vf.num_records, &st);
+        }
         else
             printf("%s: max |policy error| %.3g, max |winrate error| %.3g\n", label, max_policy,
                    max_winrate);
     }
     free(out);
+    free(exact);
     vec_file_free(&vf);
     nn_context_free(c);
     nn_model_free(m);
+    nn_context_free(rc);
+    nn_model_free(ref);
 }
 END_TEST
 
@@ -706,6 +778,7 @@ int main(void)
     tcase_add_test(host, options_accepted);
     tcase_add_loop_test(host, options_refused, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(host, no_device_falls_back_to_cpu);
+    tcase_add_test(host, reference_noise_rule);
     tcase_set_timeout(host, 60);
     suite_add_tcase(s, host);
     TCase *dev = tcase_create("device");

@@ -3,9 +3,11 @@
 // cuDNN convolutions and cuBLAS matmuls. The per-element math is nn_cuda_ep_apply in
 // conv_igemm.h, the same code the implicit-GEMM convolution runs on its accumulators.
 //
-// Memory-bound: each thread handles V consecutive channels of a point, EP_UNROLL points at a
-// time, with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
-// count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar).
+// Memory-bound: each thread handles V consecutive channels of a point (EP_UNROLL points at a
+// time), with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops
+// to 2 or 1 when the channel count or a pointer's alignment does not allow wider accesses
+// (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
+// convolution accumulated into), only the second output is written.
 #include <stdint.h>
 
 #include <cuda_fp16.h>
@@ -13,10 +15,11 @@
 
 #include "nn/cuda/kernels/conv_igemm.h"
 
-// Each thread takes U groups a grid-stride apart and issues all their loads (output and
-// residual) before it applies any, so U times the bytes are in flight per thread: one group per
-// thread left the kernel at about 2 TB/s on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26).
-constexpr int EP_UNROLL = 4;
+// Each thread takes EP_UNROLL groups a grid-stride apart and issues all their loads (output and
+// residual) before it applies any. Measured on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26,
+// b18c384nbt at batch 256): one group a thread, about 2 TB/s, 6.15 ms of epilogues per
+// forward; four, 7.98 ms (more registers, fewer threads resident). So one.
+constexpr int EP_UNROLL = 1;
 constexpr int EP_THREADS = 256;
 
 template <int V, typename T>
