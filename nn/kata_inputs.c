@@ -224,6 +224,18 @@ static bool hash_after(const go_board *b, int p, go_color c, uint64_t *out)
     return lives;
 }
 
+/* Whether c at the empty point p would leave its own chain without a liberty (before any
+ * capture is counted: callers ask go_board_captures first). */
+static bool own_chain_dies(const go_board *b, int p, go_color c)
+{
+    for (int d = 0; d < 4; d++) {
+        int q = p + go_dir4[d];
+        if (b->color[q] == GO_EMPTY || (b->color[q] == c && b->libs[b->chain[q]] > 1))
+            return false;
+    }
+    return true;
+}
+
 /* KataGo's superKoBanned: moves of the side to move that repeat a position of the history. It is
  * only computed after a move of the history, so a fresh history bans nothing. */
 static void superko_bans(const go_game *g, const go_rules *r, const kata_history *h, bool *banned)
@@ -233,9 +245,19 @@ static void superko_bans(const go_game *g, const go_rules *r, const kata_history
         return;
     const go_board *b = &g->board;
     go_color c = (go_color)b->to_move;
+    /* a move that captures nothing adds a stone: it can only repeat a position of the history
+     * that held one stone more than the board does now */
+    int area = b->size * b->size, stones = area - b->num_empty, most = 0;
+    for (int k = h->ko_start; k < g->num_moves; k++) {
+        const go_board *then = k == 0 ? &g->setup : &g->before[k];
+        int held = area - then->num_empty;
+        most = held > most ? held : most;
+    }
     for (int p = 0; p < GO_POINTS; p++) {
         if (!go_board_on(b, p) || b->color[p] != GO_EMPTY || p == b->ko_point ||
             illegal_suicide(b, p, c, r->multi_stone_suicide))
+            continue;
+        if (most <= stones && !go_board_captures(b, p, c) && !own_chain_dies(b, p, c))
             continue;
         uint64_t after;
         if (!hash_after(b, p, c, &after)) {
@@ -445,13 +467,25 @@ void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const flo
         flip_y = t;
     }
     int n = size, area = n * n;
-    for (int c = 0; c < planes; c++)
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                int a = transpose ? x : y, bcol = transpose ? y : x;
-                int ny = flip_y ? n - 1 - a : a, nx = flip_x ? n - 1 - bcol : bcol;
-                dst[(size_t)c * area + ny * n + nx] = src[(size_t)c * area + y * n + x];
-            }
+    if (!transpose && !flip_x && !flip_y) {
+        if (dst != src)
+            memmove(dst, src, sizeof *dst * (size_t)planes * (size_t)area);
+        return;
+    }
+    /* where each point goes, once, then every plane through the table */
+    int to[NN_KATA_MAX_POINTS];
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            int a = transpose ? x : y, bcol = transpose ? y : x;
+            int ny = flip_y ? n - 1 - a : a, nx = flip_x ? n - 1 - bcol : bcol;
+            to[y * n + x] = ny * n + nx;
+        }
+    for (int c = 0; c < planes; c++) {
+        const float *sp = src + (size_t)c * area;
+        float *dp = dst + (size_t)c * area;
+        for (int i = 0; i < area; i++)
+            dp[to[i]] = sp[i];
+    }
 }
 
 /* ---- human-SL profiles --------------------------------------------------------------------- */
