@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# bench/cuda/carry.sh -- prepares a GPU session from a machine without a GPU: builds the CUDA
+# Release build here (build-cuda), and fills .dev/ (git-ignored through .git/info/exclude) with
+# what the GPU machine needs and may lack: the four CUDA programs, the shared libraries they
+# load that are not CUDA's (OpenBLAS, its Fortran runtime, cJSON, zlib, subunit, cudart),
+# gzipped where large, and a copy of ../shared's weights and vectors (about 35 MB in all, under
+# the device tool's 64 MB). Then, on the GPU machine, from the repository root:
+#     bash bench/cuda/device_run.sh            (with the device tool's carry: [".dev"])
+# which runs bench/cuda/run.sh on the carried programs; knobs as run.sh's (BUDGET_S,
+# BENCH_CONV, TORCH, VARIANTS).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+SHARED=${SHARED:-../shared}
+cmake -S . -B build-cuda -DSHIDO_CUDA=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-cuda -j "$(nproc)" --target shido test_cuda test_conv_igemm bench_cuda_conv
+mkdir -p .git/info
+grep -qx '/.dev/' .git/info/exclude 2>/dev/null || echo '/.dev/' >>.git/info/exclude
+rm -rf .dev
+mkdir -p .dev/bin .dev/lib .dev/shared
+cp build-cuda/{shido,test_cuda,test_conv_igemm,bench_cuda_conv} .dev/bin/
+for lib in libcjson.so.1 libz.so.1 libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 \
+    libsubunit.so.0 libcudart.so.13; do
+    path=$(ldd build-cuda/shido build-cuda/test_cuda | awk -v l="$lib" '$1 == l {print $3; exit}')
+    if [ -n "$path" ]; then cp -L "$path" .dev/lib/; else echo "carry.sh: $lib not linked"; fi
+done
+for big in .dev/lib/libopenblas.so.0 .dev/lib/libgfortran.so.5; do
+    [ -f "$big" ] && gzip -9 "$big"
+done
+cp -r "$SHARED/weights" "$SHARED/vectors" .dev/shared/
+du -sh .dev
