@@ -2,6 +2,7 @@
 #include "nn/nn.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,12 @@ struct nn_model {
     void *weights;   /* the backend's prepared weights */
 };
 
+/* The helper threads of a context (nn_context_set_threads): they share the CPU work of a batch
+ * (input features before the forward, output conversion after it) with the calling thread,
+ * each taking a contiguous run of the slots, with scratch of its own. */
+typedef struct nn_pool nn_pool;
+static void pool_free(nn_pool *P);
+
 /* Per position slot of a batch: input planes and raw outputs sized for a 19x19 tensor. */
 struct nn_context {
     nn_model *model;
@@ -33,6 +40,7 @@ struct nn_context {
     int *slot_query;           /* [max_batch]: the query in each slot of the current forward */
     nn_kata_inputs *inputs;    /* working memory of the KataGo input features */
     nn_kata_output *kata;      /* one position's KataGo output while it is converted */
+    nn_pool *pool;             /* nn_context_set_threads's helpers, or NULL */
     int last_n, last_size;     /* the last forward's batch (nn_forward_again), 0 before one */
 };
 
@@ -142,6 +150,7 @@ void nn_context_free(nn_context *c)
 {
     if (!c)
         return;
+    pool_free(c->pool);
     if (c->backend_ctx)
         c->model->backend->context_free(c->backend_ctx);
     free(c->spatial);
@@ -283,14 +292,15 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
 
 /* Writes the inputs of query q into slot s of a batch of its board size; false with a message
  * on a query the net cannot take. */
-static bool fill_slot(nn_context *c, int s, const nn_query *q, char *err, int err_len)
+static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *inputs, char *err,
+                      int err_len)
 {
     const nn_desc *d = c->model->desc;
     /* packed for this board size, as backend.h lays batches out */
     size_t area = (size_t)q->game->board.size * q->game->board.size;
     float *spatial = c->spatial + (size_t)s * (c->spatial_len / NN_MAX_POINTS) * area;
     if (d->family == NN_FAMILY_KATA)
-        return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, c->inputs,
+        return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, inputs,
                                    spatial, c->global + (size_t)s * c->global_len, err,
                                    err_len) &&
                (!c->meta || fill_meta(c, s, q, err, err_len));
@@ -305,41 +315,244 @@ static bool fill_slot(nn_context *c, int s, const nn_query *q, char *err, int er
     return true;
 }
 
-/* Runs the slots 0..n-1 (all of board size `size`) through the backend and post-processes
- * each into out[slot_query[slot]]. */
-static bool forward_slots(nn_context *c, int n, int size, const nn_query *q, nn_result *out,
-                          char *err, int err_len)
+/* Converts slot s of the last forward (board size `size`) into out[slot_query[s]], with kata as
+ * scratch for KataGo nets. */
+static void post_slot(nn_context *c, int s, int size, const nn_query *q, nn_result *out,
+                      nn_kata_output *kata)
 {
-    const nn_model *m = c->model;
-    const nn_desc *d = m->desc;
+    const nn_desc *d = c->model->desc;
+    size_t area = (size_t)size * size;
+    const nn_query *qs = &q[c->slot_query[s]];
+    nn_result *r = &out[c->slot_query[s]];
+    if (d->family == NN_FAMILY_LZ) {
+        lz_result(d, qs->game, qs->symmetry, c->policy + (size_t)s * NN_LZ_POLICY_OUTPUTS,
+                  c->value[s], r);
+        return;
+    }
+    /* the backend packs each position's outputs for this board size back to back */
+    const nn_kata_desc *k = d->kata;
+    size_t oc = (size_t)k->policy.out_channels;
+    nn_kata_raw raw = {.policy = c->policy + s * oc * area, .pass = c->pass + s * oc,
+                       .value = c->value + (size_t)s * 3,
+                       .score = c->score + (size_t)s * c->score_len,
+                       .ownership = c->ownership + (size_t)s * area};
+    nn_kata_post_outputs(k, qs->game, qs->symmetry, qs->policy_optimism, &raw, kata);
+    kata_result(kata, r);
+}
+
+/* Runs the slots 0..n-1 (all of board size `size`) through the backend. */
+static bool forward_slots(nn_context *c, int n, int size, char *err, int err_len)
+{
     nn_backend_batch b = {.n = n, .size = size, .spatial = c->spatial, .global = c->global,
                           .meta = c->meta, .policy = c->policy, .pass = c->pass,
                           .value = c->value,
                           .score = c->score, .ownership = c->ownership};
-    if (!m->backend->forward(c->backend_ctx, &b, err, err_len))
+    if (!c->model->backend->forward(c->backend_ctx, &b, err, err_len))
         return false;
     c->last_n = n;
     c->last_size = size;
-    /* the backend packs each position's outputs for this board size back to back */
-    size_t area = (size_t)size * size;
-    for (int s = 0; s < n; s++) {
-        const nn_query *qs = &q[c->slot_query[s]];
-        nn_result *r = &out[c->slot_query[s]];
-        if (d->family == NN_FAMILY_LZ) {
-            lz_result(d, qs->game, qs->symmetry, c->policy + (size_t)s * NN_LZ_POLICY_OUTPUTS,
-                      c->value[s], r);
+    return true;
+}
+
+/* ---- the helpers of nn_context_set_threads ------------------------------------------------- */
+
+#define NN_MAX_THREADS 64
+
+typedef enum { JOB_FILL, JOB_POST } nn_job_kind;
+
+/* One thread's share of a job and its scratch; [0] is the calling thread's. */
+typedef struct nn_helper {
+    nn_kata_inputs *inputs;
+    nn_kata_output *kata;
+    bool ok;
+    char err[512];
+} nn_helper;
+
+typedef struct nn_worker_arg {
+    nn_pool *pool;
+    int index;
+} nn_worker_arg;
+
+struct nn_pool {
+    int workers;              /* the calling thread included */
+    pthread_t *threads;       /* [workers - 1] */
+    nn_worker_arg *args;
+    nn_helper *h;             /* [workers] */
+    pthread_mutex_t mu;
+    pthread_cond_t start, finished;
+    unsigned gen;             /* bumped for each job */
+    int running;              /* helper threads still on the job of gen */
+    bool quit;
+    /* the job */
+    nn_context *c;
+    nn_job_kind kind;
+    int n, size;
+    const nn_query *q;
+    nn_result *out;
+};
+
+/* Worker w's run of the job's slots. */
+static void run_share(nn_pool *P, int w)
+{
+    nn_helper *h = &P->h[w];
+    int from = (int)((long)P->n * w / P->workers), to = (int)((long)P->n * (w + 1) / P->workers);
+    h->ok = true;
+    for (int s = from; s < to && h->ok; s++) {
+        if (P->kind == JOB_POST) {
+            post_slot(P->c, s, P->size, P->q, P->out, h->kata);
             continue;
         }
-        const nn_kata_desc *k = d->kata;
-        size_t oc = (size_t)k->policy.out_channels;
-        nn_kata_raw raw = {.policy = c->policy + s * oc * area, .pass = c->pass + s * oc,
-                           .value = c->value + (size_t)s * 3,
-                           .score = c->score + (size_t)s * c->score_len,
-                           .ownership = c->ownership + (size_t)s * area};
-        nn_kata_post_outputs(k, qs->game, qs->symmetry, qs->policy_optimism, &raw, c->kata);
-        kata_result(c->kata, r);
+        h->ok = fill_slot(P->c, s, &P->q[P->c->slot_query[s]], h->inputs, h->err,
+                          (int)sizeof h->err);
     }
+}
+
+static void *worker_main(void *arg)
+{
+    nn_worker_arg *a = arg;
+    nn_pool *P = a->pool;
+    unsigned seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&P->mu);
+        while (P->gen == seen && !P->quit)
+            pthread_cond_wait(&P->start, &P->mu);
+        if (P->quit) {
+            pthread_mutex_unlock(&P->mu);
+            return NULL;
+        }
+        seen = P->gen;
+        pthread_mutex_unlock(&P->mu);
+        run_share(P, a->index);
+        pthread_mutex_lock(&P->mu);
+        if (--P->running == 0)
+            pthread_cond_signal(&P->finished);
+        pthread_mutex_unlock(&P->mu);
+    }
+}
+
+static void pool_free(nn_pool *P)
+{
+    if (!P)
+        return;
+    pthread_mutex_lock(&P->mu);
+    P->quit = true;
+    pthread_cond_broadcast(&P->start);
+    pthread_mutex_unlock(&P->mu);
+    for (int i = 0; i < P->workers - 1; i++)
+        pthread_join(P->threads[i], NULL);
+    for (int i = 1; i < P->workers; i++) {
+        free(P->h[i].inputs);
+        free(P->h[i].kata);
+    }
+    pthread_mutex_destroy(&P->mu);
+    pthread_cond_destroy(&P->start);
+    pthread_cond_destroy(&P->finished);
+    free(P->threads);
+    free(P->args);
+    free(P->h);
+    free(P);
+}
+
+/* A pool of `workers` threads for c (the calling one and workers - 1 helpers), or NULL with a
+ * message. */
+static nn_pool *pool_new(nn_context *c, int workers, char *err, int err_len)
+{
+    nn_pool *P = calloc(1, sizeof *P);
+    bool kata = c->model->desc->family == NN_FAMILY_KATA;
+    bool ok = P && (P->h = calloc((size_t)workers, sizeof *P->h)) &&
+              (P->threads = calloc((size_t)workers, sizeof *P->threads)) &&
+              (P->args = calloc((size_t)workers, sizeof *P->args));
+    if (P) {
+        P->workers = 1;   /* threads started so far, the caller's included */
+        pthread_mutex_init(&P->mu, NULL);
+        pthread_cond_init(&P->start, NULL);
+        pthread_cond_init(&P->finished, NULL);
+        P->c = c;
+    }
+    if (ok) {
+        P->h[0].inputs = c->inputs;
+        P->h[0].kata = c->kata;
+    }
+    for (int i = 1; ok && i < workers; i++) {
+        if (kata) {
+            P->h[i].inputs = malloc(sizeof *P->h[i].inputs);
+            P->h[i].kata = malloc(sizeof *P->h[i].kata);
+            ok = P->h[i].inputs && P->h[i].kata;
+            if (!ok) {
+                free(P->h[i].inputs);
+                free(P->h[i].kata);
+                break;
+            }
+        }
+        P->args[i - 1] = (nn_worker_arg){P, i};
+        if (pthread_create(&P->threads[i - 1], NULL, worker_main, &P->args[i - 1]) != 0) {
+            free(P->h[i].inputs);
+            free(P->h[i].kata);
+            snprintf(err, (size_t)err_len, "nn_context_set_threads: cannot start a thread");
+            pool_free(P);
+            return NULL;
+        }
+        P->workers = i + 1;
+    }
+    if (!ok) {
+        snprintf(err, (size_t)err_len, "nn_context_set_threads: out of memory");
+        pool_free(P);
+        return NULL;
+    }
+    return P;
+}
+
+/* Runs a job over slots 0..n-1: on the pool's threads when there is one and the batch is big
+ * enough to share, else on the calling thread. False with the first failing share's message. */
+static bool run_job(nn_context *c, nn_job_kind kind, int n, int size, const nn_query *q,
+                    nn_result *out, char *err, int err_len)
+{
+    nn_pool *P = c->pool;
+    if (!P || n < 2 * P->workers) {
+        for (int s = 0; s < n; s++) {
+            if (kind == JOB_POST)
+                post_slot(c, s, size, q, out, c->kata);
+            else if (!fill_slot(c, s, &q[c->slot_query[s]], c->inputs, err, err_len))
+                return false;
+        }
+        return true;
+    }
+    pthread_mutex_lock(&P->mu);
+    P->kind = kind;
+    P->n = n;
+    P->size = size;
+    P->q = q;
+    P->out = out;
+    P->running = P->workers - 1;
+    P->gen++;
+    pthread_cond_broadcast(&P->start);
+    pthread_mutex_unlock(&P->mu);
+    run_share(P, 0);
+    pthread_mutex_lock(&P->mu);
+    while (P->running > 0)
+        pthread_cond_wait(&P->finished, &P->mu);
+    pthread_mutex_unlock(&P->mu);
+    for (int w = 0; w < P->workers; w++)
+        if (!P->h[w].ok) {
+            snprintf(err, (size_t)err_len, "%s", P->h[w].err);
+            return false;
+        }
     return true;
+}
+
+bool nn_context_set_threads(nn_context *c, int threads, char *err, int err_len)
+{
+    if (threads < 1 || threads > NN_MAX_THREADS) {
+        snprintf(err, (size_t)err_len, "nn_context_set_threads: %d threads (1..%d)", threads,
+                 NN_MAX_THREADS);
+        return false;
+    }
+    pool_free(c->pool);
+    c->pool = NULL;
+    if (threads == 1)
+        return true;
+    c->pool = pool_new(c, threads, err, err_len);
+    return c->pool != NULL;
 }
 
 bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len)
@@ -359,12 +572,12 @@ bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err,
         for (int i = first; i < n; i++) {
             if (done[i] || q[i].game->board.size != size)
                 continue;
-            if (!fill_slot(c, slots, &q[i], err, err_len))
-                return false;
             c->slot_query[slots++] = i;
             done[i] = true;
         }
-        if (!forward_slots(c, slots, size, q, out, err, err_len))
+        if (!run_job(c, JOB_FILL, slots, size, q, out, err, err_len) ||
+            !forward_slots(c, slots, size, err, err_len) ||
+            !run_job(c, JOB_POST, slots, size, q, out, err, err_len))
             return false;
     }
     return true;

@@ -89,6 +89,14 @@ nn_family nn_model_family(const nn_model *m);
 nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len);
 void nn_context_free(nn_context *c);
 
+/* Shares the CPU work of each nn_eval of c (input features before the forward pass, output
+ * conversion after it) among `threads` threads: the caller's and threads - 1 helpers that c
+ * keeps until it is freed or set again (1: none, the default). Worth it where one thread feeds
+ * a fast backend big batches (a GPU at batch 64 and up); a batch smaller than twice the threads
+ * runs on the caller's alone. Results do not depend on it. False with a message for threads
+ * outside 1..64 or when a thread cannot be started (c then has none). */
+bool nn_context_set_threads(nn_context *c, int threads, char *err, int err_len);
+
 /* The profile for queries that give none (NULL: no default; the caller keeps p alive while the
  * context uses it). A net with a metadata encoder (KataGo's human-SL nets) needs a profile for
  * every query: as KataGo refuses to evaluate one without humanSLProfile, nn_eval refuses a

@@ -1,12 +1,13 @@
 /* tools/bench_nn.c -- `shido bench nn` (see bench_nn.h). Positions: the empty 19x19 board and
  * the same board after 1..4 moves, cycled through the batch with symmetries 0..7. Each worker
  * thread owns a context and evaluates whole batches through nn_eval, as a search worker would;
- * all of them share one model. Three more options: --profile NAME, the human-SL profile a net
+ * all of them share one model. More options: --profile NAME, the human-SL profile a net
  * with a metadata encoder is evaluated under (default rank_1d), and --only TEXT, which runs only
  * the synthetic nets whose name contains TEXT ("lz-b10c128"), and --forward-only, which times
  * the backend's forward pass alone (nn_forward_again: upload, net, download, after one nn_eval
  * of the batch) where the default times whole nn_eval calls, input features and output
- * conversion on the CPU included; its rows name the backend "NAME/fwd". */
+ * conversion on the CPU included; its rows name the backend "NAME/fwd". --eval-threads K gives
+ * each worker's context K threads for that CPU work (nn_context_set_threads; rows "NAME/eK"). */
 #include "tools/bench_nn.h"
 
 #include <pthread.h>
@@ -56,6 +57,7 @@ typedef struct bench_worker {
     int batch;
     double seconds;
     bool forward_only;      /* time nn_forward_again: the backend's forward pass alone */
+    int eval_threads;       /* nn_context_set_threads of the worker's context */
     long evals, batches;
     double busy;            /* seconds spent inside nn_eval, warm-up excluded */
     double cpu;             /* CPU seconds the worker used meanwhile */
@@ -76,7 +78,7 @@ static void *worker_run(void *arg)
     nn_context *c = nn_context_new(w->model, w->batch, w->err, sizeof w->err);
     nn_query *q = malloc(sizeof *q * (size_t)w->batch);
     nn_result *out = malloc(sizeof *out * (size_t)w->batch);
-    w->ok = c != NULL;
+    w->ok = c != NULL && nn_context_set_threads(c, w->eval_threads, w->err, sizeof w->err);
     if (w->ok && (!q || !out)) {
         snprintf(w->err, sizeof w->err, "out of memory");
         w->ok = false;
@@ -106,7 +108,7 @@ static void *worker_run(void *arg)
 /* Runs `threads` workers of batch `batch` on m for `seconds`; prints one line. */
 static bool bench_model(const char *name, nn_model *m, const go_game *pos,
                         const nn_kata_profile *profile, int threads, int batch, double seconds,
-                        bool forward_only, char *err, int err_len)
+                        bool forward_only, int eval_threads, char *err, int err_len)
 {
     bench_worker *w = calloc((size_t)threads, sizeof *w);
     if (!w) {
@@ -116,7 +118,8 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
     int started = 0;
     for (int t = 0; t < threads; t++) {
         w[t] = (bench_worker){.model = m, .positions = pos, .profile = profile, .batch = batch,
-                              .seconds = seconds, .forward_only = forward_only};
+                              .seconds = seconds, .forward_only = forward_only,
+                              .eval_threads = eval_threads};
         if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
             break;
         started++;
@@ -145,7 +148,11 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
         for (int t = 0; t < threads; t++)
             rate += (double)w[t].evals / w[t].busy;
         char back[32];
-        snprintf(back, sizeof back, "%s%s", nn_model_backend(m), forward_only ? "/fwd" : "");
+        if (eval_threads > 1)
+            snprintf(back, sizeof back, "%s/e%d%s", nn_model_backend(m), eval_threads,
+                     forward_only ? "/fwd" : "");
+        else
+            snprintf(back, sizeof back, "%s%s", nn_model_backend(m), forward_only ? "/fwd" : "");
         printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, back, threads, batch, evals, rate, 1e3 * latency / (double)batches,
                (double)evals / cpu);
         fflush(stdout);
@@ -190,7 +197,7 @@ static int usage(const char *why)
 {
     fprintf(stderr, "shido bench nn: %s\nusage: shido bench nn [--weights FILE]... [--batch 1,8,16] "
                     "[--threads T] [--backend NAME[:OPTIONS]] [--seconds S] [--profile NAME] "
-                    "[--only TEXT] [--forward-only]\n", why);
+                    "[--only TEXT] [--forward-only] [--eval-threads K]\n", why);
     return 2;
 }
 
@@ -201,6 +208,7 @@ int shido_bench_nn(int argc, char **argv)
     double seconds = 2.0;
     const char *backend = "cpu", *profile_name = "rank_1d", *only = NULL;
     bool forward_only = false;
+    int eval_threads = 1;
     for (int i = 1; i < argc; i++) {
         bool more = i + 1 < argc;
         if (!strcmp(argv[i], "--weights") && more) {
@@ -227,6 +235,10 @@ int shido_bench_nn(int argc, char **argv)
             only = argv[++i];
         } else if (!strcmp(argv[i], "--forward-only")) {
             forward_only = true;
+        } else if (!strcmp(argv[i], "--eval-threads") && more) {
+            eval_threads = atoi(argv[++i]);
+            if (eval_threads < 1 || eval_threads > 64)
+                return usage("--eval-threads must be 1..64");
         } else {
             char why[256];
             snprintf(why, sizeof why, "unknown option '%s'", argv[i]);
@@ -265,7 +277,7 @@ int shido_bench_nn(int argc, char **argv)
         }
         for (int b = 0; m && b < num_batches && status == 0; b++)
             if (!bench_model(name, m, pos, &profile, threads, batches[b], seconds, forward_only,
-                             err, sizeof err))
+                             eval_threads, err, sizeof err))
                 status = 1;
         if (!m)
             status = 1;

@@ -15,8 +15,9 @@
 # SECONDS_PER (default 1: timed seconds per shido bench measurement), JOBS (default nproc),
 # REBUILD (default 1; 0 uses an existing $BUILD as it is, e.g. one carried to the machine),
 # BENCH_CONV (default 1; 0 leaves out the convolution kernel benchmark), TORCH (default 1; 0
-# leaves out the PyTorch baseline), VARIANTS (default "fuse0 igemm fp32": the forward alone with
-# fuse=0, conv=igemm and fp32; "" runs none of them).
+# leaves out the PyTorch baseline), VARIANTS (default "evalthreads fuse0 igemm fp32": whole
+# nn_eval calls with 2 workers of 8 threads each, and the forward alone with fuse=0, conv=igemm
+# and fp32; "" runs none of them).
 # Steps run in order of importance and each gets at most its cap and what is left of the budget
 # minus a reserve for the later ones; a step that fails or times out is recorded and the run
 # goes on.
@@ -31,7 +32,7 @@ JOBS=${JOBS:-$(nproc)}
 REBUILD=${REBUILD:-1}
 BENCH_CONV=${BENCH_CONV:-1}
 TORCH=${TORCH:-1}
-VARIANTS=${VARIANTS:-fuse0 igemm fp32}
+VARIANTS=${VARIANTS:-evalthreads fuse0 igemm fp32}
 export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the tree
 DIR=${OUT:-${OUT_DIR:-/tmp/shido-bench-cuda}}
 mkdir -p "$DIR" || exit 1
@@ -176,6 +177,8 @@ bench_nn cuda-fp16-fwd-threads2 40 100 --backend cuda:fp16 --threads 2 --forward
 bench_nn cuda-fp16-threads4 40 80 --backend cuda:fp16 --threads 4
 for v in $VARIANTS; do
     case $v in
+    evalthreads) bench_nn cuda-fp16-threads2-e8 40 75 --backend cuda:fp16 --threads 2 \
+        --eval-threads 8 ;;
     fuse0) bench_nn cuda-fp16-fuse0-fwd 40 60 --backend cuda:fp16,fuse=0 --threads 1 \
         --forward-only ;;
     igemm) bench_nn cuda-fp16-igemm-fwd 40 45 --backend cuda:fp16,conv=igemm --threads 1 \
