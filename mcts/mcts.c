@@ -45,6 +45,10 @@ static bool workers_make(struct mcts_search *s, char *err, int err_len)
         mcts_worker *w = &s->workers[i];
         w->s = s;
         w->ctx = nn_context_new(s->model, batch, err, err_len);
+        if (w->ctx && !nn_context_set_threads(w->ctx, s->p.eval_threads, err, err_len)) {
+            nn_context_free(w->ctx);
+            w->ctx = NULL;
+        }
         if (!w->ctx) {
             workers_free(s);
             return false;
@@ -181,6 +185,14 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
         workers_free(s);
         s->workers = new_workers;
         s->num_workers = new_n;
+    } else if (p->eval_threads != old.eval_threads) {
+        for (int i = 0; i < s->num_workers; i++)
+            if (!nn_context_set_threads(s->workers[i].ctx, p->eval_threads, err, err_len)) {
+                /* a context left without helpers still evaluates: the old count is kept */
+                for (int j = 0; j <= i; j++)
+                    nn_context_set_threads(s->workers[j].ctx, old.eval_threads, err, err_len);
+                return false;
+            }
     }
     uint64_t seed = s->p.seed;
     s->p = *p;

@@ -96,6 +96,8 @@ typedef struct mcts_params {
     int virtual_loss;
     int num_threads;               /* search threads, each with its own nn_context */
     int batch_size;                /* leaves a thread gathers before one nn_eval call */
+    int eval_threads;              /* threads sharing each nn_eval's CPU work (features, output
+                                      conversion): nn_context_set_threads; 1 = the searcher's */
     /* Limits of a search (0: none). A run stops at the first one reached; mcts_limits may
      * override them per run. Visits count the root's whole tree (reused visits included),
      * playouts only those made by this run. */

@@ -21,6 +21,7 @@ mcts_params mcts_params_default(void)
         .virtual_loss = 1,
         .num_threads = 1,
         .batch_size = 1,
+        .eval_threads = 1,
         .max_visits = 0,
         .max_playouts = 0,
         .max_time_ms = 0,
@@ -71,6 +72,9 @@ static const param_entry table[] = {
      "numSearchThreads", P_INT, F(num_threads), 1, 256},
     {{"batch_size", "int", "leaves each thread gathers per network call"},
      "nnMaxBatchSize", P_INT, F(batch_size), 1, 256},
+    {{"eval_threads", "int", "threads sharing each network call's input features and output "
+                             "conversion (for big batches on a GPU)"},
+     NULL, P_INT, F(eval_threads), 1, 64},
     {{"max_visits", "int64", "stop at this many root visits (0: no limit)"},
      "maxVisits", P_INT64, F(max_visits), 0, 1e15},
     {{"max_playouts", "int64", "stop after this many playouts of one run (0: no limit)"},

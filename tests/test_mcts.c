@@ -723,6 +723,61 @@ START_TEST(deterministic_and_cached)
 }
 END_TEST
 
+/* eval_threads shares each network call's CPU work among threads and changes nothing else: one
+ * search thread with batches of 8 gives the same tree with 1 and with 3 eval threads, set at
+ * creation or changed between runs; out-of-range counts are refused. */
+START_TEST(eval_threads_change_nothing)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 8, 120);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_analysis a = {0}, b = {0};
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    mcts_params p = *mcts_get_params(s);
+    char err[512] = "";
+    p.eval_threads = 65;
+    ck_assert(!mcts_set_params(s, &p, err, sizeof err));
+    p.eval_threads = 3;
+    ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
+    ck_assert_int_eq(mcts_get_params(s)->eval_threads, 3);
+    mcts_clear_cache(s);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &b));
+    ck_assert_int_eq(a.num_moves, b.num_moves);
+    for (int i = 0; i < a.num_moves; i++) {
+        ck_assert_int_eq(a.moves[i].move, b.moves[i].move);
+        ck_assert_int_eq(a.moves[i].visits, b.moves[i].visits);
+        ck_assert(a.moves[i].winrate == b.moves[i].winrate);
+    }
+    mcts_analysis_free(&b);
+    mcts_free(s);
+    /* the same with the count given at creation */
+    p = mcts_params_default();
+    p.num_threads = 1;
+    p.batch_size = 8;
+    p.max_visits = 120;
+    p.seed = 12345;
+    p.eval_threads = 3;
+    s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s, "%s", err);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, &b));
+    ck_assert_int_eq(a.moves[0].move, b.moves[0].move);
+    ck_assert_int_eq(a.moves[0].visits, b.moves[0].visits);
+    mcts_analysis_free(&a);
+    mcts_analysis_free(&b);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
 /* KataGo's score utility: odd around a zero centre, increasing, bounded by the two factors,
  * flatter for a wider score distribution, and the dynamic term centred where it is told. */
 START_TEST(score_utility_shape)
@@ -1198,6 +1253,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, score_utility_shape);
     tcase_add_test(tc, visits_add_up_kata);
     tcase_add_test(tc, deterministic_and_cached);
+    tcase_add_test(tc, eval_threads_change_nothing);
     tcase_add_test(tc, visits_add_up_lz);
     tcase_add_test(tc, finds_capture_and_escape);
     tcase_add_test(tc, tree_reuse_keeps_child_visits);
