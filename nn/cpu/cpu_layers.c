@@ -13,8 +13,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* no clones under the sanitizers: their ifunc resolvers run before the sanitizer's runtime is
+ * up (ThreadSanitizer crashes in them at load) */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define CPU_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define CPU_CLONES
