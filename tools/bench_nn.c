@@ -153,7 +153,8 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
                      forward_only ? "/fwd" : "");
         else
             snprintf(back, sizeof back, "%s%s", nn_model_backend(m), forward_only ? "/fwd" : "");
-        printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, back, threads, batch, evals, rate, 1e3 * latency / (double)batches,
+        printf("%-34s %-4s %7d %5d %7ld %10.1f %12.2f %10.1f\n", name, back, threads, batch,
+               evals, rate, 1e3 * latency / (double)batches,
                (double)evals / cpu);
         fflush(stdout);
     }

@@ -48,8 +48,8 @@ static void *cuda_load(const nn_desc *d, const char *options, char *err, int err
 static void cuda_free(void *weights) { nn_cuda_weights_free(weights); }
 
 static const char *const prof_names[CUDA_PROF_KINDS] = {
-    "conv cuDNN", "conv+bias+ReLU cuDNN", "conv 1x1 cuBLAS", "conv igemm", "epilogues", "matmuls", "pooling", "layout",
-    "copies", "total"};
+    "conv cuDNN", "conv+bias+ReLU cuDNN", "conv 1x1 cuBLAS", "conv igemm", "epilogues",
+    "matmuls", "pooling", "layout", "copies", "total"};
 
 /* The profile of C's forwards, on stderr. */
 static void prof_print(const cuda_ctx *C)

@@ -2,9 +2,9 @@
  * cuda_internal.h): batch norms folded into scale and bias in double, convolution filters
  * reordered to [c_out][k][k][c_in] and converted to the activation type, and in conv=igemm mode
  * also prepared for the implicit-GEMM kernel; with fuse=1, convolutions always followed by a
- * batch norm and ReLU also get a copy with the norm's scale folded in. The bias that KataGo's gpool branches add between
- * a convolution and the batch norm after it enters the epilogue after the scale, so the matmul
- * making it has its columns multiplied by that scale here. */
+ * batch norm and ReLU also get a copy with the norm's scale folded in. The bias that KataGo's
+ * gpool branches add between a convolution and the batch norm after it enters the epilogue
+ * after the scale, so the matmul making it has its columns multiplied by that scale here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +111,6 @@ static void bn_fold(const nn_bn_desc *b, double *scale, double *bias)
         bias[ch] = (b->bias ? b->bias[ch] : 0.0) - (double)b->mean[ch] * s;
     }
 }
-
 
 /* The fused copy of a convolution's filter krsc (see cuda_conv.w_fused): each output
  * channel's row times the folded scale of the norm bn, and bn's folded bias in half and float. */

@@ -24,8 +24,8 @@ __global__ void kata_pool_kernel(int c, int area, int value_head, const T *__res
     if (ch >= c)
         return;
     const T *xi = x + (long)img * area * c + ch;
-    // the sum in double, as the CPU backend and the reference sum: 361 float additions lose
-    // up to ~1e-5 relative, which the fp32 mode cannot afford against the references
+    // the sum in double, as the CPU backend and the reference backend sum (361 float additions
+    // in a row lose up to ~1e-5 relative)
     double sum = 0.0;
     float max = load(xi);
     for (int p = 0; p < area; p++) {
