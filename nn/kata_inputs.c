@@ -192,9 +192,10 @@ static bool illegal_suicide(const go_board *b, int p, go_color c, bool multi_sto
 }
 
 /* The stones' hash after c plays at the empty point p, without playing it: p's key and the keys
- * of the stones of every opponent chain whose last liberty p is. False where the move removes
- * its own chain (a suicide the rules allow), which the caller plays out instead. */
-static bool hash_after(const go_board *b, int p, go_color c, uint64_t *out)
+ * of the stones of every opponent chain whose last liberty p is (their number in *captures).
+ * False where the move removes its own chain (a suicide the rules allow), which the caller
+ * plays out instead. */
+static bool hash_after(const go_board *b, int p, go_color c, uint64_t *out, int *captures)
 {
     go_color o = go_opponent(c);
     uint64_t h = b->hash ^ go_zobrist_stone(c, p);
@@ -221,19 +222,8 @@ static bool hash_after(const go_board *b, int p, go_color c, uint64_t *out)
         }
     }
     *out = h;
+    *captures = num_captured;
     return lives;
-}
-
-/* Whether c at the empty point p would leave its own chain without a liberty (before any
- * capture is counted: callers ask go_board_captures first). */
-static bool own_chain_dies(const go_board *b, int p, go_color c)
-{
-    for (int d = 0; d < 4; d++) {
-        int q = p + go_dir4[d];
-        if (b->color[q] == GO_EMPTY || (b->color[q] == c && b->libs[b->chain[q]] > 1))
-            return false;
-    }
-    return true;
 }
 
 /* KataGo's superKoBanned: moves of the side to move that repeat a position of the history. It is
@@ -257,10 +247,12 @@ static void superko_bans(const go_game *g, const go_rules *r, const kata_history
         if (!go_board_on(b, p) || b->color[p] != GO_EMPTY || p == b->ko_point ||
             illegal_suicide(b, p, c, r->multi_stone_suicide))
             continue;
-        if (most <= stones && !go_board_captures(b, p, c) && !own_chain_dies(b, p, c))
-            continue;
         uint64_t after;
-        if (!hash_after(b, p, c, &after)) {
+        int captures = 0;
+        bool lives = hash_after(b, p, c, &after, &captures);
+        if (lives && captures == 0 && most <= stones)
+            continue;
+        if (!lives) {
             go_board t = *b;
             go_board_play(&t, p, c);
             after = t.hash;

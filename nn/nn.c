@@ -391,20 +391,28 @@ struct nn_pool {
     nn_result *out;
 };
 
+/* The job on slots from .. to-1 with one thread's scratch; false with a message on a query that
+ * cannot be filled. */
+static bool run_slots(nn_context *c, nn_job_kind kind, int from, int to, int size,
+                      const nn_query *q, nn_result *out, nn_kata_inputs *inputs,
+                      nn_kata_output *kata, char *err, int err_len)
+{
+    for (int s = from; s < to; s++) {
+        if (kind == JOB_POST)
+            post_slot(c, s, size, q, out, kata);
+        else if (!fill_slot(c, s, &q[c->slot_query[s]], inputs, err, err_len))
+            return false;
+    }
+    return true;
+}
+
 /* Worker w's run of the job's slots. */
 static void run_share(nn_pool *P, int w)
 {
     nn_helper *h = &P->h[w];
     int from = (int)((long)P->n * w / P->workers), to = (int)((long)P->n * (w + 1) / P->workers);
-    h->ok = true;
-    for (int s = from; s < to && h->ok; s++) {
-        if (P->kind == JOB_POST) {
-            post_slot(P->c, s, P->size, P->q, P->out, h->kata);
-            continue;
-        }
-        h->ok = fill_slot(P->c, s, &P->q[P->c->slot_query[s]], h->inputs, h->err,
-                          (int)sizeof h->err);
-    }
+    h->ok = run_slots(P->c, P->kind, from, to, P->size, P->q, P->out, h->inputs, h->kata, h->err,
+                      (int)sizeof h->err);
 }
 
 static void *worker_main(void *arg)
@@ -508,15 +516,8 @@ static bool run_job(nn_context *c, nn_job_kind kind, int n, int size, const nn_q
                     nn_result *out, char *err, int err_len)
 {
     nn_pool *P = c->pool;
-    if (!P || n < 2 * P->workers) {
-        for (int s = 0; s < n; s++) {
-            if (kind == JOB_POST)
-                post_slot(c, s, size, q, out, c->kata);
-            else if (!fill_slot(c, s, &q[c->slot_query[s]], c->inputs, err, err_len))
-                return false;
-        }
-        return true;
-    }
+    if (!P || n < 2 * P->workers)
+        return run_slots(c, kind, 0, n, size, q, out, c->inputs, c->kata, err, err_len);
     pthread_mutex_lock(&P->mu);
     P->kind = kind;
     P->n = n;

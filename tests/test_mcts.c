@@ -682,6 +682,27 @@ END_TEST
 /* One thread, batch 1, same seed: the same tree twice. A second search of the same position
  * after dropping the tree is served by the cache. (With batches, cache hits are backed up while
  * the batch fills, so the tree can take another shape.) */
+/* The same moves with the same visits and winrates in both analyses. */
+static void assert_same_analysis(const mcts_analysis *a, const mcts_analysis *b)
+{
+    ck_assert_int_eq(a->num_moves, b->num_moves);
+    for (int i = 0; i < a->num_moves; i++) {
+        ck_assert_int_eq(a->moves[i].move, b->moves[i].move);
+        ck_assert_int_eq(a->moves[i].visits, b->moves[i].visits);
+        ck_assert_double_eq_tol(a->moves[i].winrate, b->moves[i].winrate, 1e-9);
+    }
+}
+
+/* A fresh search of g (tree and network cache cleared) into out. */
+static void search_afresh(mcts_search *s, const go_game *g, mcts_analysis *out)
+{
+    mcts_clear_cache(s);
+    mcts_clear_tree(s);
+    mcts_set_position(s, g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, out));
+}
+
 START_TEST(deterministic_and_cached)
 {
     nn_model *m = load(KATA_NET);
@@ -701,18 +722,9 @@ START_TEST(deterministic_and_cached)
     ck_assert(mcts_analysis_get(s, NULL, &b));
     ck_assert_int_eq(after.nn_evals, before.nn_evals);   /* every position came from the cache */
     ck_assert(after.cache_hits >= before.cache_hits + 60);
-    ck_assert_int_eq(a.num_moves, b.num_moves);
-    for (int i = 0; i < a.num_moves; i++) {
-        ck_assert_int_eq(a.moves[i].move, b.moves[i].move);
-        ck_assert_int_eq(a.moves[i].visits, b.moves[i].visits);
-        ck_assert_double_eq_tol(a.moves[i].winrate, b.moves[i].winrate, 1e-9);
-    }
+    assert_same_analysis(&a, &b);
     /* without the cache the network gives the same values again */
-    mcts_clear_cache(s);
-    mcts_clear_tree(s);
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    ck_assert(mcts_analysis_get(s, NULL, &b));
+    search_afresh(s, &g, &b);
     ck_assert_int_eq(b.moves[0].move, a.moves[0].move);
     ck_assert_int_eq(b.moves[0].visits, a.moves[0].visits);
     mcts_analysis_free(&a);
@@ -743,17 +755,8 @@ START_TEST(eval_threads_change_nothing)
     p.eval_threads = 3;
     ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
     ck_assert_int_eq(mcts_get_params(s)->eval_threads, 3);
-    mcts_clear_cache(s);
-    mcts_clear_tree(s);
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    ck_assert(mcts_analysis_get(s, NULL, &b));
-    ck_assert_int_eq(a.num_moves, b.num_moves);
-    for (int i = 0; i < a.num_moves; i++) {
-        ck_assert_int_eq(a.moves[i].move, b.moves[i].move);
-        ck_assert_int_eq(a.moves[i].visits, b.moves[i].visits);
-        ck_assert(a.moves[i].winrate == b.moves[i].winrate);
-    }
+    search_afresh(s, &g, &b);
+    assert_same_analysis(&a, &b);
     mcts_analysis_free(&b);
     mcts_free(s);
     /* the same with the count given at creation */
@@ -765,11 +768,8 @@ START_TEST(eval_threads_change_nothing)
     p.eval_threads = 3;
     s = mcts_new(m, &p, err, sizeof err);
     ck_assert_msg(s, "%s", err);
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    ck_assert(mcts_analysis_get(s, NULL, &b));
-    ck_assert_int_eq(a.moves[0].move, b.moves[0].move);
-    ck_assert_int_eq(a.moves[0].visits, b.moves[0].visits);
+    search_afresh(s, &g, &b);
+    assert_same_analysis(&a, &b);
     mcts_analysis_free(&a);
     mcts_analysis_free(&b);
     mcts_free(s);

@@ -242,23 +242,21 @@ static bool run_queued(cuda_ctx *C, const cuda_io *io)
 {
     const float *spatial = C->dev_in, *global = spatial + io->spatial;
     const float *meta = io->meta ? global + io->global : NULL;
-    nn_cuda_prof_begin(C, CUDA_PROF_TOTAL);
-    int total = C->num_prof - 1;
-    nn_cuda_prof_begin(C, CUDA_PROF_COPY);
+    int total = nn_cuda_prof_begin(C, CUDA_PROF_TOTAL);
+    int copy = nn_cuda_prof_begin(C, CUDA_PROF_COPY);
     CUDA_CHECK(C, cudaMemcpyAsync(C->dev_in, C->host_in,
                                   sizeof(float) * (io->spatial + io->global + io->meta),
                                   cudaMemcpyHostToDevice, C->stream));
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, copy);
     bool ok = C->W->d->family == NN_FAMILY_KATA ? nn_cuda_kata_forward(C, spatial, global, meta)
                                                 : nn_cuda_lz_forward(C, spatial);
     if (!ok)
         return false;
-    nn_cuda_prof_begin(C, CUDA_PROF_COPY);
+    copy = nn_cuda_prof_begin(C, CUDA_PROF_COPY);
     CUDA_CHECK(C, cudaMemcpyAsync(C->host_out, C->dev_out, sizeof(float) * io->out,
                                   cudaMemcpyDeviceToHost, C->stream));
-    nn_cuda_prof_end(C);
-    C->prof_open = total;
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, copy);
+    nn_cuda_prof_end(C, total);
     return true;
 }
 

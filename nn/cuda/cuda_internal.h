@@ -195,16 +195,16 @@ typedef struct cuda_ctx {
     bool profile;
     cudaEvent_t *prof_ev;      /* [2 * cap_prof], made as needed and reused */
     int *prof_kind;
-    int num_prof, cap_prof, prof_open;
+    int num_prof, cap_prof;
     bool prof_failed;          /* out of memory or events refused: the profile says so */
     double prof_ms[CUDA_PROF_KINDS];
     long prof_forwards, prof_positions;
 } cuda_ctx;
 
-/* Opens the profile's span of kind for what follows on C->stream; nn_cuda_prof_end closes it.
- * Both do nothing unless C->profile. */
-void nn_cuda_prof_begin(cuda_ctx *C, int kind);
-void nn_cuda_prof_end(cuda_ctx *C);
+/* Opens a profile span of kind for what follows on C->stream and returns it (-1 unless
+ * C->profile); nn_cuda_prof_end closes it (nothing for -1). */
+int nn_cuda_prof_begin(cuda_ctx *C, int kind);
+void nn_cuda_prof_end(cuda_ctx *C, int span);
 
 /* ---- checked calls during a forward ---------------------------------------------------------
  * Each returns false from the enclosing function with the failing call, file:line and device

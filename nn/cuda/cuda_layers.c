@@ -16,10 +16,10 @@ bool nn_cuda_fail(cuda_ctx *C, const char *call, const char *why, const char *fi
     return false;
 }
 
-void nn_cuda_prof_begin(cuda_ctx *C, int kind)
+int nn_cuda_prof_begin(cuda_ctx *C, int kind)
 {
     if (!C->profile || C->prof_failed)
-        return;
+        return -1;
     if (C->num_prof == C->cap_prof) {
         int cap = C->cap_prof ? 2 * C->cap_prof : 256;
         cudaEvent_t *ev = realloc(C->prof_ev, sizeof *ev * 2 * (size_t)cap);
@@ -36,19 +36,19 @@ void nn_cuda_prof_begin(cuda_ctx *C, int kind)
         if (!kinds) {
             cudaGetLastError();
             C->prof_failed = true;
-            return;
+            return -1;
         }
         C->cap_prof = cap;
     }
-    C->prof_open = C->num_prof;
     C->prof_kind[C->num_prof] = kind;
-    cudaEventRecord(C->prof_ev[2 * C->num_prof++], C->stream);
+    cudaEventRecord(C->prof_ev[2 * C->num_prof], C->stream);
+    return C->num_prof++;
 }
 
-void nn_cuda_prof_end(cuda_ctx *C)
+void nn_cuda_prof_end(cuda_ctx *C, int span)
 {
-    if (C->profile && !C->prof_failed)
-        cudaEventRecord(C->prof_ev[2 * C->prof_open + 1], C->stream);
+    if (span >= 0 && !C->prof_failed)
+        cudaEventRecord(C->prof_ev[2 * span + 1], C->stream);
 }
 
 static bool epilogue_is_noop(const nn_cuda_epilogue *e)
@@ -225,20 +225,20 @@ static bool try_fused(cuda_ctx *C, const cuda_conv *c, cuda_algo *a, const void 
     if (a->fused == FUSE_UNTRIED) {
         if (C->capturing)
             return false;
-        nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
+        int span = nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
         if (fused_call(C, c, a, in, out, ep, true) == CUDNN_STATUS_SUCCESS)
             a->fused = FUSE_HALF_BIAS;
         else if (fused_call(C, c, a, in, out, ep, false) == CUDNN_STATUS_SUCCESS)
             a->fused = FUSE_FLOAT_BIAS;
         else
             a->fused = FUSE_REFUSED;
-        nn_cuda_prof_end(C);
+        nn_cuda_prof_end(C, span);
         cudaGetLastError();
         return a->fused != FUSE_REFUSED;
     }
-    nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_FUSED);
     cudnnStatus_t st = fused_call(C, c, a, in, out, ep, a->fused == FUSE_HALF_BIAS);
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, span);
     if (st != CUDNN_STATUS_SUCCESS) {
         *failed = true;
         return nn_cuda_fail(C, "cudnnConvolutionBiasActivationForward", cudnnGetErrorString(st),
@@ -253,10 +253,10 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
     const cuda_weights *W = C->W;
     int n = C->plan->n, size = C->plan->size;
     if (c->w_igemm && nn_cuda_conv_igemm_supported(c->k, c->c_in, c->c_out, size)) {
-        nn_cuda_prof_begin(C, CUDA_PROF_IGEMM);
+        int span = nn_cuda_prof_begin(C, CUDA_PROF_IGEMM);
         CUDA_CHECK(C, nn_cuda_conv_igemm_f16(in, c->w_igemm, out, n, size, c->c_in, c->c_out,
                                              c->k, ep, C->stream));
-        nn_cuda_prof_end(C);
+        nn_cuda_prof_end(C, span);
         return true;
     }
     bool accumulate = ep->residual == out;
@@ -270,12 +270,12 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
         /* NHWC makes a 1x1 convolution the product out[n*area][c_out] = in[n*area][c_in] .
          * w[c_out][c_in]^T; column-major cuBLAS sees out^T = w^T-as-stored . in^T */
         cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
-        nn_cuda_prof_begin(C, CUDA_PROF_CUBLAS);
+        int span = nn_cuda_prof_begin(C, CUDA_PROF_CUBLAS);
         CUBLAS_CHECK(C, cublasGemmEx(C->blas, CUBLAS_OP_T, CUBLAS_OP_N, c->c_out, n * size * size,
                                      c->c_in, &one, c->w, type, c->c_in, in, type, c->c_in, &beta,
                                      out, type, c->c_out, CUBLAS_COMPUTE_32F,
                                      CUBLAS_GEMM_DEFAULT));
-        nn_cuda_prof_end(C);
+        nn_cuda_prof_end(C, span);
     } else {
         cuda_algo *a = NULL;
         if (!algo_for(C, c, in, &a))
@@ -285,22 +285,22 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
             return true;
         if (failed)
             return false;
-        nn_cuda_prof_begin(C, CUDA_PROF_CUDNN);
+        int span = nn_cuda_prof_begin(C, CUDA_PROF_CUDNN);
         CUDNN_CHECK(C, cudnnConvolutionForward(C->dnn, &one, a->xd, in, a->wd, c->w, a->cd,
                                                a->algo, C->dnn_ws, a->ws_bytes, &beta, a->yd,
                                                out));
-        nn_cuda_prof_end(C);
+        nn_cuda_prof_end(C, span);
     }
     nn_cuda_epilogue rest = *ep;
     if (accumulate)
         rest.residual = NULL;
     if (!epilogue_is_noop(&rest)) {
-        nn_cuda_prof_begin(C, CUDA_PROF_EPILOGUE);
+        int span = nn_cuda_prof_begin(C, CUDA_PROF_EPILOGUE);
         if (W->fp16)
             CUDA_CHECK(C, nn_cuda_epilogue_f16(out, n, size, c->c_out, &rest, C->stream));
         else
             CUDA_CHECK(C, nn_cuda_epilogue_f32(out, n, size, c->c_out, &rest, C->stream));
-        nn_cuda_prof_end(C);
+        nn_cuda_prof_end(C, span);
     }
     return true;
 }
@@ -310,7 +310,7 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
 {
     int n = C->plan->n;
     const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
-    nn_cuda_prof_begin(C, CUDA_PROF_MATMUL);
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_MATMUL);
     /* row-major y[n][c_out] = x[n][c_in] . w[c_in][c_out] is column-major y^T = w^T . x^T */
     CUBLAS_CHECK(C, cublasSgemm(C->blas, CUBLAS_OP_N, CUBLAS_OP_N, m->c_out, n, m->c_in, &one,
                                 m->w, m->c_out, x, m->c_in, &beta, y, m->c_out));
@@ -318,42 +318,42 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
         nn_cuda_epilogue e = {.bias = m->bias, .act = act};
         CUDA_CHECK(C, nn_cuda_epilogue_f32(y, n, 1, m->c_out, &e, C->stream));
     }
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, span);
     return true;
 }
 
 bool nn_cuda_pool(cuda_ctx *C, int c, const void *x, bool value_head, float *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
-    nn_cuda_prof_begin(C, CUDA_PROF_POOL);
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_POOL);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_kata_pool_f16(n, c, area, value_head, x, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_kata_pool_f32(n, c, area, value_head, x, out, C->stream));
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, span);
     return true;
 }
 
 bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
-    nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f16(n, c, area, x, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f32(n, c, area, x, out, C->stream));
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, span);
     return true;
 }
 
 bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *out)
 {
     int n = C->plan->n, area = C->plan->size * C->plan->size;
-    nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f16(n, c, c_pad, area, in, out, C->stream));
     else
         CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f32(n, c, c_pad, area, in, out, C->stream));
-    nn_cuda_prof_end(C);
+    nn_cuda_prof_end(C, span);
     return true;
 }

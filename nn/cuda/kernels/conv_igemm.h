@@ -171,14 +171,12 @@ static __device__ __forceinline__ void nn_cuda_ep_store_vec(T *p, const float (&
 
 /* Applies the epilogue to v, the values of channels c .. c+V-1 of output point m (m = image *
  * size*size + point, so m also indexes mask) with c_out channels per point, and writes out (and
- * out2); e = m * c_out + c is the element offset in out, residual and out2. res: the residual's
- * values already loaded (ep.residual set), or NULL to load them here. store_main false leaves
- * out unwritten: the standalone epilogue's choice where the main output is unchanged. */
+ * out2); e = m * c_out + c is the element offset in out, residual and out2. store_main false
+ * leaves out unwritten: the standalone epilogue's choice where the main output is unchanged. */
 template <int V, typename T>
 static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &ep, float (&v)[V],
                                                         unsigned m, unsigned img, int c,
                                                         int c_out, unsigned e, T *out,
-                                                        const float *res = nullptr,
                                                         bool store_main = true)
 {
     for (int i = 0; i < V; i++) {
@@ -191,12 +189,9 @@ static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &
     }
     if (ep.residual) {
         float r[V];
-        if (!res) {
-            nn_cuda_ep_load_vec<V>(static_cast<const T *>(ep.residual) + e, r);
-            res = r;
-        }
+        nn_cuda_ep_load_vec<V>(static_cast<const T *>(ep.residual) + e, r);
         for (int i = 0; i < V; i++)
-            v[i] += res[i];
+            v[i] += r[i];
     }
     float mask = ep.mask ? __ldg(ep.mask + m) : 1.0f;
     for (int i = 0; i < V; i++)

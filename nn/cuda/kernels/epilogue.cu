@@ -3,8 +3,7 @@
 // cuDNN convolutions and cuBLAS matmuls. The per-element math is nn_cuda_ep_apply in
 // conv_igemm.h, the same code the implicit-GEMM convolution runs on its accumulators.
 //
-// Memory-bound: each thread handles V consecutive channels of a point (EP_UNROLL points at a
-// time), with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops
+// Memory-bound: each thread handles V consecutive channels of a point with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops
 // to 2 or 1 when the channel count or a pointer's alignment does not allow wider accesses
 // (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
 // convolution accumulated into), only the second output is written.
@@ -15,11 +14,9 @@
 
 #include "nn/cuda/kernels/conv_igemm.h"
 
-// Each thread takes EP_UNROLL groups a grid-stride apart and issues all their loads (output and
-// residual) before it applies any. Measured on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26,
-// b18c384nbt at batch 256): one group a thread, about 2 TB/s, 6.15 ms of epilogues per
-// forward; four, 7.98 ms (more registers, fewer threads resident). So one.
-constexpr int EP_UNROLL = 1;
+// One group of V channels a thread, grid-stride. Four groups a thread with their loads issued
+// first was measured slower on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26, b18c384nbt at batch
+// 256: 7.98 ms of epilogues per forward against 6.15; more registers, fewer threads resident).
 constexpr int EP_THREADS = 256;
 
 template <int V, typename T>
@@ -28,31 +25,14 @@ static __global__ void __launch_bounds__(EP_THREADS)
                     bool store_main)
 {
     const unsigned groups_per_point = (unsigned)c / V;
-    const unsigned stride = gridDim.x * blockDim.x;
-    for (unsigned base = blockIdx.x * blockDim.x + threadIdx.x; base < groups;
-         base += EP_UNROLL * stride) {
-        float v[EP_UNROLL][V], r[EP_UNROLL][V];
-#pragma unroll
-        for (int u = 0; u < EP_UNROLL; u++) {
-            unsigned g = base + (unsigned)u * stride;
-            if (g >= groups)
-                continue;
-            unsigned m = g / groups_per_point;
-            unsigned e = m * (unsigned)c + (g - m * groups_per_point) * V;
-            nn_cuda_ep_load_vec<V>(out + e, v[u]);
-            if (ep.residual)
-                nn_cuda_ep_load_vec<V>(static_cast<const T *>(ep.residual) + e, r[u]);
-        }
-#pragma unroll
-        for (int u = 0; u < EP_UNROLL; u++) {
-            unsigned g = base + (unsigned)u * stride;
-            if (g >= groups)
-                continue;
-            unsigned m = g / groups_per_point;
-            int ch = (int)(g - m * groups_per_point) * V;
-            unsigned e = m * (unsigned)c + (unsigned)ch;
-            nn_cuda_ep_apply<V>(ep, v[u], m, m / points, ch, c, e, out, r[u], store_main);
-        }
+    for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
+         g += gridDim.x * blockDim.x) {
+        unsigned m = g / groups_per_point;
+        int ch = (int)(g - m * groups_per_point) * V;
+        unsigned e = m * (unsigned)c + (unsigned)ch;
+        float v[V];
+        nn_cuda_ep_load_vec<V>(out + e, v);
+        nn_cuda_ep_apply<V>(ep, v, m, m / points, ch, c, e, out, store_main);
     }
 }
 
@@ -76,8 +56,7 @@ static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue
     unsigned points = (unsigned)(size * size);
     unsigned groups = (unsigned)n * points * (unsigned)(c / V);
     // Enough blocks to fill an H100 several times over; the grid-stride loop takes the rest.
-    unsigned per_block = EP_THREADS * EP_UNROLL;
-    unsigned blocks = (groups + per_block - 1) / per_block;
+    unsigned blocks = (groups + EP_THREADS - 1) / EP_THREADS;
     if (blocks > 132u * 16u)
         blocks = 132u * 16u;
     // in place with nothing to apply to the main output (the residual stream after a
