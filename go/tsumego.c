@@ -769,6 +769,62 @@ void go_tsumego_solution_free(go_tsumego_solution *s)
     s->sgf = NULL;
 }
 
+/* Words of a problem statement: English ones whole (any case), Chinese and Japanese ones as
+ * they stand in the text. A word of one goal counts for the side to play ("Black to live",
+ * "White to play and kill", "黑先活", "黑先白死": the one that dies is the other side). */
+static const char *const live_words[] = {"live", "lives", "lived", "living", "alive", "life",
+                                         "survive", "survives", "seki", NULL};
+static const char *const kill_words[] = {"kill", "kills", "killed", "killing", "capture",
+                                         "captures", "die", "dies", "dead", "death", NULL};
+static const char *const live_cjk[] = {"\xe6\xb4\xbb" /* 活 */,
+                                       "\xe7\x94\x9f\xe3\x81\x8d" /* 生き */, NULL};
+static const char *const kill_cjk[] = {"\xe6\x9d\x80" /* 杀 */, "\xe6\xae\xba" /* 殺 */,
+                                       "\xe6\xad\xbb" /* 死 */, NULL};
+
+static bool word_in(const char *w, size_t n, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strlen(list[i]) == n && !strncmp(list[i], w, n))
+            return true;
+    return false;
+}
+
+static bool cjk_in(const char *text, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strstr(text, list[i]))
+            return true;
+    return false;
+}
+
+go_tsumego_goal go_tsumego_goal_from_text(const char *text)
+{
+    if (!text)
+        return GO_TSUMEGO_GOAL_AUTO;
+    bool live = cjk_in(text, live_cjk), kill = cjk_in(text, kill_cjk);
+    char w[16];
+    size_t n = 0;
+    for (const char *c = text;; c++) {
+        char ch = *c;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')) {
+            if (n < sizeof w)
+                w[n] = (char)(ch | 0x20);
+            n++;
+            continue;
+        }
+        if (n > 0 && n <= sizeof w) {
+            live |= word_in(w, n, live_words);
+            kill |= word_in(w, n, kill_words);
+        }
+        n = 0;
+        if (!ch)
+            break;
+    }
+    if (live == kill)
+        return GO_TSUMEGO_GOAL_AUTO; /* no word of either, or both ("life and death", "死活") */
+    return live ? GO_TSUMEGO_GOAL_LIVE : GO_TSUMEGO_GOAL_KILL;
+}
+
 const char *go_tsumego_result_name(go_tsumego_result r)
 {
     switch (r) {

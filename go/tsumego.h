@@ -150,6 +150,11 @@ typedef struct go_tsumego_solution {
 bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
                       go_tsumego_problem *p, char *err, int err_len);
 
+/* The goal a problem statement gives the side to play ("Black to live", "White to kill",
+ * "Black to play and capture", "黑先活", "黒先白死", ...), or AUTO when it names none or both
+ * ("Black to play", "life and death"). English words count whole and in any case. */
+go_tsumego_goal go_tsumego_goal_from_text(const char *text);
+
 /* Solves p within the limits (NULL = defaults) and fills out. Never runs past the time limit by
  * more than a few milliseconds. When the goal was inferred and the side to play fails, the other
  * goal is tried too and kept when it succeeds. Returns false only when out of memory. */

@@ -1288,6 +1288,102 @@ START_TEST(bench_jsonl_reader)
 }
 END_TEST
 
+/* The goal a problem's statement names: English words whole and in any case, Chinese and
+ * Japanese ones; none, or both, leave the goal to the position. */
+START_TEST(goal_from_statement)
+{
+    static const struct {
+        const char *text;
+        go_tsumego_goal goal;
+    } cases[] = {
+        {"Black to live", GO_TSUMEGO_GOAL_LIVE},
+        {"White to play and LIVE.", GO_TSUMEGO_GOAL_LIVE},
+        {"How does Black make life?", GO_TSUMEGO_GOAL_LIVE},
+        {"Black to play: seki is enough", GO_TSUMEGO_GOAL_LIVE},
+        {"Black to kill", GO_TSUMEGO_GOAL_KILL},
+        {"White to play and capture the cutting stones", GO_TSUMEGO_GOAL_KILL},
+        {"Black to play, White dies", GO_TSUMEGO_GOAL_KILL},
+        {"\xe9\xbb\x91\xe5\x85\x88\xe6\xb4\xbb", GO_TSUMEGO_GOAL_LIVE},             /* 黑先活 */
+        {"\xe9\xbb\x92\xe5\x85\x88\xe7\x99\xbd\xe6\xad\xbb", GO_TSUMEGO_GOAL_KILL}, /* 黒先白死 */
+        {"\xe9\xbb\x91\xe5\x85\x88\xe6\x9d\x80\xe7\x99\xbd", GO_TSUMEGO_GOAL_KILL}, /* 黑先杀白 */
+        {"Black to play", GO_TSUMEGO_GOAL_AUTO},
+        {"Black to play: Elementary", GO_TSUMEGO_GOAL_AUTO},
+        {"Life and death, black to play", GO_TSUMEGO_GOAL_AUTO},
+        {"\xe6\xad\xbb\xe6\xb4\xbb", GO_TSUMEGO_GOAL_AUTO}, /* 死活: life and death */
+        {"Deliver the killer blow? No: oliveskills", GO_TSUMEGO_GOAL_AUTO},
+        {"", GO_TSUMEGO_GOAL_AUTO},
+        {NULL, GO_TSUMEGO_GOAL_AUTO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_msg(go_tsumego_goal_from_text(cases[i].text) == cases[i].goal, "\"%s\": %d",
+                      cases[i].text ? cases[i].text : "(null)",
+                      (int)go_tsumego_goal_from_text(cases[i].text));
+}
+END_TEST
+
+/* Runs `shido tsumego solve` on an SGF text with extra arguments; stdout and stderr in out. */
+static int run_solve(const char *sgf, const char *extra, char *out, size_t len)
+{
+    char path[] = "/tmp/shido-test-tsumego-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f && fputs(sgf, f) >= 0 && fclose(f) == 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s tsumego solve %s --time 1 %s 2>&1", SHIDO_BINARY, path, extra);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int status = pclose(p);
+    unlink(path);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* The statement in the root's comment (or game name) sets the goal unless --goal does; a goal
+ * the position cannot take gives way to the inferred one. The position is white's straight
+ * three (black kills at B9); as black's "live" problem its target is black's wall, and when
+ * that wall has two eyes there is nothing for black to live with. */
+START_TEST(goal_from_the_comment)
+{
+    static const char *const sgf[] = {
+        "(;GM[1]FF[4]SZ[9]PL[B]C[Black to play]%s)",
+        "(;GM[1]FF[4]SZ[9]PL[B]C[Black to live]%s)",
+        "(;GM[1]FF[4]SZ[9]PL[B]GN[Black to play and live]%s)",
+        "(;GM[1]FF[4]SZ[9]PL[W]C[White to kill]%s)",
+        "(;GM[1]FF[4]SZ[9]PL[B]C[Black to live]%s[ga][fb][gb][gc][fd][gd])",
+    };
+    static const char *const want[] = {
+        "problem: Black to kill (inferred)",
+        "problem: Black to live (from the problem's comment)",
+        "problem: Black to live (from the problem's comment)",
+        "problem: White to kill (from the problem's comment)", /* black's wall is the target */
+        "problem: Black to kill (inferred)", /* black's wall has two eyes: nothing to live with */
+    };
+    const char *stones = "AW[da][ab][bb][cb][db]AB[ea][eb][ec][ad][bd][cd][dd][ed]";
+    char text[512], out[8192];
+    for (size_t i = 0; i < sizeof sgf / sizeof *sgf; i++) {
+        snprintf(text, sizeof text, sgf[i], stones);
+        ck_assert_int_eq(run_solve(text, "", out, sizeof out), 0);
+        ck_assert_msg(strstr(out, want[i]), "%s\n%s", text, out);
+    }
+    snprintf(text, sizeof text, sgf[1], stones);
+    ck_assert_int_eq(run_solve(text, "--goal kill", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "problem: Black to kill (given)") &&
+                      strstr(out, "correct first moves: B9 (unique)"),
+                  "%s", out);
+    /* the benchmark reads the record's "comment" */
+    static const char rec[] =
+        "{\"id\": \"s3\", \"to_play\": \"B\", \"size\": 9, \"comment\": \"Black to live\", "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"ea\", \"eb\", \"ec\", \"ad\", \"bd\", \"cd\", \"dd\", \"ed\"], "
+        "\"solutions\": [\"ba\"]}\n";
+    ck_assert_int_eq(run_bench_args(rec, "--time-per-problem 1", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  wrong: s3 played") && !strstr(out, "B9, solutions"), "%s", out);
+}
+END_TEST
+
 /* --- the network-guided solve (tools/tsumego_net.c) --- */
 
 static nn_model *g170(void)
@@ -1477,6 +1573,8 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_cycles_keep_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
+    tcase_add_test(cho, goal_from_statement);
+    tcase_add_test(cho, goal_from_the_comment);
     suite_add_tcase(s, cho);
     TCase *net = tcase_create("network");
     tcase_set_timeout(net, 300);

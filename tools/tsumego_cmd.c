@@ -57,6 +57,26 @@ static void print_status(const char *who, const go_tsumego_status *s, go_color m
     printf("%s: %s\n", who, go_tsumego_status_text(s, mover, buf, sizeof buf));
 }
 
+/* go_tsumego_setup with the goal given on the command line, else the one the problem's
+ * statement names (hint), else inferred. A hint the position cannot take (no weak group of the
+ * mover to live with, none of the opponent's to kill) gives way to the inferred goal. Returns
+ * the source of the goal in *from ("given", "from the problem's comment", "inferred"). */
+static bool setup_with_hint(const go_board *b, go_color to_play, go_tsumego_goal given,
+                            go_tsumego_goal hint, go_tsumego_problem *p, char *err, int err_len,
+                            const char **from)
+{
+    if (given != GO_TSUMEGO_GOAL_AUTO || hint == GO_TSUMEGO_GOAL_AUTO) {
+        bool ok = go_tsumego_setup(b, to_play, given, p, err, err_len);
+        *from = given != GO_TSUMEGO_GOAL_AUTO ? "given" : "inferred";
+        return ok;
+    }
+    *from = "from the problem's comment";
+    if (go_tsumego_setup(b, to_play, hint, p, err, err_len))
+        return true;
+    *from = "inferred";
+    return go_tsumego_setup(b, to_play, GO_TSUMEGO_GOAL_AUTO, p, err, err_len);
+}
+
 static int cmd_solve(int argc, char **argv)
 {
     const char *path = NULL, *out_path = NULL, *model_path = NULL;
@@ -106,6 +126,10 @@ static int cmd_solve(int argc, char **argv)
     }
     go_game game;
     bool ok = col->num_games > 0 && go_sgf_to_game(col->games[0], -1, &game, err, sizeof err);
+    /* the goal the problem's statement names, in the root's comment or its game name */
+    go_tsumego_goal hint = GO_TSUMEGO_GOAL_AUTO;
+    for (int k = 0; ok && k < 2 && hint == GO_TSUMEGO_GOAL_AUTO; k++)
+        hint = go_tsumego_goal_from_text(go_sgf_get(col->games[0], k ? "GN" : "C"));
     go_sgf_free(col);
     if (!ok) {
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path,
@@ -115,7 +139,8 @@ static int cmd_solve(int argc, char **argv)
     go_board board = game.board;
     go_game_free(&game);
     go_tsumego_problem prob;
-    if (!go_tsumego_setup(&board, board.to_move, goal, &prob, err, sizeof err)) {
+    const char *from;
+    if (!setup_with_hint(&board, board.to_move, goal, hint, &prob, err, sizeof err, &from)) {
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
         return 1;
     }
@@ -143,7 +168,7 @@ static int cmd_solve(int argc, char **argv)
     const char *them = p->to_play == GO_BLACK ? "White" : "Black";
     printf("problem: %s to %s (%s), region %s-%s, %d target stones\n", me,
            p->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
-           p->goal_inferred ? "inferred" : "given",
+           p->goal_inferred ? "inferred" : from,
            vertex(size, go_point_at(p->x0, p->y0), v0), vertex(size, go_point_at(p->x1, p->y1), v1),
            p->num_targets);
     if (model_path)
@@ -195,6 +220,7 @@ typedef struct problem_rec {
     char id[128];
     int size;
     go_color to_play;
+    go_tsumego_goal hint; /* from the record's "comment" (AUTO when it names no goal) */
     int nab, naw, nsol;
     char ab[MAX_LIST][3], aw[MAX_LIST][3], sol[MAX_LIST][3];
 } problem_rec;
@@ -231,6 +257,7 @@ static bool parse_problem(const char *line, problem_rec *r, char *why, size_t wh
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
     const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
     const cJSON *to_play = cJSON_GetObjectItemCaseSensitive(j, "to_play");
+    const cJSON *comment = cJSON_GetObjectItemCaseSensitive(j, "comment");
     static const char *const lists[3] = {"AB", "AW", "solutions"};
     char(*const dest[3])[3] = {r->ab, r->aw, r->sol};
     int *const count[3] = {&r->nab, &r->naw, &r->nsol};
@@ -257,6 +284,8 @@ static bool parse_problem(const char *line, problem_rec *r, char *why, size_t wh
         if (!ok)
             snprintf(why, why_len, "to_play is not \"B\" or \"W\"");
     }
+    if (cJSON_IsString(comment))
+        r->hint = go_tsumego_goal_from_text(comment->valuestring);
     for (int k = 0; ok && k < 3; k++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, lists[k]);
         if (v && !read_points(v, dest[k], count[k])) {
@@ -319,8 +348,10 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     go_board b;
     go_tsumego_problem prob;
     char err[256];
-    if (!problem_board(r, &b) || !go_tsumego_setup(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, &prob,
-                                                   err, sizeof err)) {
+    const char *from;
+    if (!problem_board(r, &b) ||
+        !setup_with_hint(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &prob, err, sizeof err,
+                         &from)) {
         out->time_s = go_now_s() - t0;
         return;
     }
