@@ -660,8 +660,13 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         s->next_check = s->nodes + CHECK_EVERY;
         ts_search_out_of_time(s);
     }
-    int space;
-    ts_outcome t = terminal_in_search(s, pos, &space);
+    /* A position the table holds open was found open by the rules before (settled values are
+     * the only ones stored otherwise): df-pn comes back to a node many times, and Benson's
+     * test and the eye space, a third of a visit, are then skipped. The eye space is still
+     * wanted for children the table does not know (space < 0: not computed yet). */
+    int space = -1;
+    const tt_entry *self = tt_find(s, key);
+    ts_outcome t = self && self->pn && self->dn ? TS_OPEN : terminal_in_search(s, pos, &space);
     if (t == TS_OPEN && d >= MAX_DEPTH) {
         /* the defender survives a line this long: a value of this line only, never stored */
         *out_pn = INF;
@@ -686,13 +691,28 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     child *kids = s->kids[d];
     for (int i = 0; i < nm; i++) {
         kids[i].simulated = false;
-        if (child_by_rules(s, d, moves[i], &kids[i])) {
+        if (child_by_rules(s, d, moves[i], &kids[i]))
             kids[i].key = 0;
+    }
+    for (int i = 0; i < nm; i++) {
+        tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;
+        if (e) {
+            kids[i].pn = e->pn;
+            kids[i].dn = e->dn;
+            if (tt_root(e))
+                kids[i].dep = 0; /* rests on a repetition of a position this search's lines
+                                    share (its first one or its history): the first, to be safe */
             continue;
         }
+        if (!kids[i].key)
+            continue; /* settled by the rules */
         /* df-pn+ initialisation from the defender's eye space (one point less after a defender
          * stone): a large space takes the attacker many moves to reduce and the defender few to
          * divide into eyes, a small one the other way round */
+        if (space < 0) {
+            bool dead;
+            space = pos->target_left ? ts_defender_space(g, pos, &dead) : 0;
+        }
         int sp = space - (!att && moves[i] != TS_PASS);
         kids[i].pn = sp > 2 ? (uint32_t)(sp - 1) : 1;
         kids[i].dn = sp < SPACE_LIVE ? (uint32_t)(SPACE_LIVE - sp) : 1;
@@ -703,16 +723,6 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             kids[i].pn += late;
         else
             kids[i].dn += late;
-    }
-    for (int i = 0; i < nm; i++) {
-        tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;
-        if (e) {
-            kids[i].pn = e->pn;
-            kids[i].dn = e->dn;
-            if (tt_root(e))
-                kids[i].dep = 0; /* rests on a repetition of a position this search's lines
-                                    share (its first one or its history): the first, to be safe */
-        }
     }
     uint32_t pn = 0, dn = 0;
     int best = 0;
