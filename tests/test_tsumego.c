@@ -1384,6 +1384,62 @@ START_TEST(goal_from_the_comment)
 }
 END_TEST
 
+/* `shido tsumego bench --sgf DIR`: one problem per game tree of every *.sgf file, in name
+ * order; the correct first moves are the variations whose line reaches "RIGHT" or begins with
+ * "Correct", else the main line's; the side to play is PL, else the first variation's colour;
+ * an unreadable file counts as refused and other files are not read. */
+START_TEST(bench_sgf_collection)
+{
+    char dir[] = "/tmp/shido-test-sgf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *stones = "AW[da][ab][bb][cb][db]AB[ea][eb][ec][ad][bd][cd][dd][ed]";
+    static const struct {
+        const char *name, *fmt;
+    } files[] = {
+        {"a-marked.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa]C[Wrong];W[ba])(;B[ba];W[aa];B[ca]C[RIGHT]))"},
+        {"b-correct.sgf", "(;GM[1]SZ[9]%s(;B[ca]C[Wrong])(;B[ba]C[Correct.]))"},
+        {"c-multi.sgf", "(;GM[1]SZ[9]PL[B]%s;B[ba];W[aa])\n(;GM[1]SZ[9]PL[B]%s;B[aa];W[ba])"},
+        {"d-broken.sgf", "(;GM[1]SZ[9]AB[ee"},
+        {"notes.txt", "not a problem"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, files[i].fmt, stones, stones);
+        ck_assert_int_eq(fclose(f), 0);
+    }
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 2 --sgf %s 2>&1",
+             SHIDO_BINARY, dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int status = pclose(p);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    static const char *const want[] = {
+        "  right: a-marked.sgf played B9, solutions B9, proven",
+        "  right: b-correct.sgf played B9, solutions B9, proven",
+        "  right: c-multi.sgf#1 played B9, solutions B9, proven",
+        "  wrong: c-multi.sgf#2 played B9, solutions A9, proven",
+        "  wrong: d-broken.sgf played none (set-up refused)",
+        "d-broken.sgf: line 1, column 15: unterminated property value",
+        ": 5 problems, 2.00 s/problem",
+        "set-up refused 1",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 /* --- the network-guided solve (tools/tsumego_net.c) --- */
 
 static nn_model *g170(void)
@@ -1575,6 +1631,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, bench_jsonl_reader);
     tcase_add_test(cho, goal_from_statement);
     tcase_add_test(cho, goal_from_the_comment);
+    tcase_add_test(cho, bench_sgf_collection);
     suite_add_tcase(s, cho);
     TCase *net = tcase_create("network");
     tcase_set_timeout(net, 300);

@@ -1,7 +1,8 @@
-/* tools/tsumego_cmd.c -- `shido tsumego solve FILE.sgf` and `shido tsumego bench --jsonl FILE`.
+/* tools/tsumego_cmd.c -- `shido tsumego solve FILE.sgf` and `shido tsumego bench --jsonl FILE`
+ * (or --sgf FILE_OR_DIR).
  *
  * The benchmark reads one problem per line ({"id", "size", "to_play", "AB", "AW", "solutions"},
- * SGF points) and solves the problems on N threads, one problem per thread at a time, each with
+ * SGF points), or one per SGF game tree (see read_sgf_source), and solves the problems on N threads, one problem per thread at a time, each with
  * its own time limit. It prints per file the share of problems whose chosen first move is among
  * the solutions, the share whose answer was proven, time and nodes. Records are parsed with
  * cJSON. */
@@ -12,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "go/game.h"
@@ -221,6 +225,7 @@ typedef struct problem_rec {
     int size;
     go_color to_play;
     go_tsumego_goal hint; /* from the record's "comment" (AUTO when it names no goal) */
+    bool unreadable;      /* an SGF problem that could not be read: counted as refused */
     int nab, naw, nsol;
     char ab[MAX_LIST][3], aw[MAX_LIST][3], sol[MAX_LIST][3];
 } problem_rec;
@@ -318,6 +323,207 @@ static bool problem_board(const problem_rec *r, go_board *b)
     return true;
 }
 
+/* --- SGF problem collections ---
+ *
+ * One problem per game tree: the position is the setup before the first move (AB, AW, AE, PL),
+ * the first moves are the variations at that node, and the correct ones are those whose line
+ * reaches a comment marking success: "RIGHT" (the convention of most collections), a comment
+ * that begins with "Correct" (shido's own solution trees), or "正解". When no variation is
+ * marked, the first (main) one is the solution, as in collections that give the answer only.
+ * The side to play is PL, else the colour of the first variation's move, else black. */
+
+#define MARK_NODES 100000 /* nodes of one variation searched for a success mark */
+
+static bool marks_success(const char *c)
+{
+    if (!c)
+        return false;
+    if (!strncmp(c, "Correct", 7) || strstr(c, "\xe6\xad\xa3\xe8\xa7\xa3") /* 正解 */)
+        return true;
+    for (const char *m = strstr(c, "RIGHT"); m; m = strstr(m + 1, "RIGHT")) {
+        bool start = m == c || !((m[-1] | 0x20) >= 'a' && (m[-1] | 0x20) <= 'z');
+        bool end = !((m[5] | 0x20) >= 'a' && (m[5] | 0x20) <= 'z');
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+/* Does the line from n reach a success mark? Iterative, within *budget nodes. */
+static bool line_succeeds(const go_sgf_node *n, int *budget)
+{
+    const go_sgf_node *stack[256];
+    int top = 0;
+    stack[top++] = n;
+    while (top > 0 && (*budget)-- > 0) {
+        const go_sgf_node *x = stack[--top];
+        if (marks_success(go_sgf_get(x, "C")))
+            return true;
+        for (int i = x->num_children - 1; i >= 0 && top < 256; i--)
+            stack[top++] = x->children[i];
+    }
+    return false;
+}
+
+/* The move of a node (B or W), with its colour; NULL for none. */
+static const char *node_move(const go_sgf_node *n, go_color *c)
+{
+    const char *v = go_sgf_get(n, "B");
+    *c = GO_BLACK;
+    if (!v) {
+        v = go_sgf_get(n, "W");
+        *c = GO_WHITE;
+    }
+    return v;
+}
+
+static void add_point(char (*list)[3], int *count, int size, int p)
+{
+    char t[3] = {(char)('a' + go_point_x(p)), (char)('a' + go_point_y(p)), 0};
+    for (int i = 0; i < *count; i++)
+        if (!strcmp(list[i], t))
+            return;
+    if (*count < MAX_LIST && p != GO_NO_POINT && sgf_point(size, t) == p)
+        memcpy(list[(*count)++], t, 3);
+}
+
+/* One game tree as a problem record; false with the reason in why. */
+static bool sgf_problem(const go_sgf_node *root, problem_rec *r, char *why, size_t why_len)
+{
+    go_game g;
+    char err[256];
+    if (!go_sgf_to_game(root, 0, &g, err, sizeof err)) {
+        snprintf(why, why_len, "%s", err);
+        return false;
+    }
+    go_board b = g.board;
+    go_game_free(&g);
+    r->size = b.size;
+    for (int p = 0; p < GO_POINTS; p++) {
+        if (b.color[p] != GO_BLACK && b.color[p] != GO_WHITE)
+            continue;
+        bool black = b.color[p] == GO_BLACK;
+        if ((black ? r->nab : r->naw) >= MAX_LIST) {
+            snprintf(why, why_len, "more than %d stones of a colour", MAX_LIST);
+            return false;
+        }
+        add_point(black ? r->ab : r->aw, black ? &r->nab : &r->naw, b.size, p);
+    }
+    /* the problem node: the last one of the main line before its first move */
+    const go_sgf_node *at = root;
+    go_color c;
+    while (at->num_children > 0 && !node_move(at->children[0], &c))
+        at = at->children[0];
+    const char *pl = go_sgf_get(root, "PL");
+    if (!pl || at != root)
+        pl = go_sgf_get(at, "PL") ? go_sgf_get(at, "PL") : pl;
+    if (pl && (pl[0] == 'B' || pl[0] == 'b'))
+        r->to_play = GO_BLACK;
+    else if (pl && (pl[0] == 'W' || pl[0] == 'w'))
+        r->to_play = GO_WHITE;
+    else
+        r->to_play = at->num_children > 0 && node_move(at->children[0], &c) ? c : GO_BLACK;
+    r->hint = go_tsumego_goal_from_text(go_sgf_get(root, "C"));
+    if (r->hint == GO_TSUMEGO_GOAL_AUTO)
+        r->hint = go_tsumego_goal_from_text(go_sgf_get(root, "GN"));
+    if (r->hint == GO_TSUMEGO_GOAL_AUTO && at != root)
+        r->hint = go_tsumego_goal_from_text(go_sgf_get(at, "C"));
+    /* the solutions: the marked variations, else the main one */
+    int budget = MARK_NODES;
+    for (int pass = 0; pass < 2 && r->nsol == 0; pass++)
+        for (int i = 0; i < at->num_children; i++) {
+            const char *v = node_move(at->children[i], &c);
+            if (!v || c != r->to_play || strlen(v) != 2)
+                continue; /* no move, the other side's, or a pass */
+            if (pass == 0 ? line_succeeds(at->children[i], &budget) : true) {
+                add_point(r->sol, &r->nsol, b.size, sgf_point(b.size, v));
+                if (pass == 1)
+                    break;
+            }
+        }
+    return true;
+}
+
+/* Appends the problems of one SGF file to *recs (*n of *cap). An unreadable file or game is
+ * reported and kept as an unreadable record, so that it counts as refused. */
+static bool read_sgf_file(const char *path, problem_rec **recs, int *n, int *cap)
+{
+    char err[512];
+    go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
+    int games = col ? col->num_games : 1;
+    for (int i = 0; i < games; i++) {
+        if (*n == *cap) {
+            problem_rec *r = realloc(*recs, (size_t)(*cap *= 2) * sizeof **recs);
+            if (!r) {
+                go_sgf_free(col);
+                return false;
+            }
+            *recs = r;
+        }
+        problem_rec *r = &(*recs)[(*n)++];
+        memset(r, 0, sizeof *r);
+        r->size = 19;
+        r->to_play = GO_BLACK;
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        if (games > 1)
+            snprintf(r->id, sizeof r->id, "%s#%d", base, i + 1);
+        else
+            snprintf(r->id, sizeof r->id, "%s", base);
+        char why[256];
+        if (!col || !sgf_problem(col->games[i], r, why, sizeof why)) {
+            if (col)
+                fprintf(stderr, "shido tsumego bench: %s: %s\n", r->id, why);
+            else
+                fprintf(stderr, "shido tsumego bench: %s\n", err); /* names the file */
+            r->unreadable = true;
+        }
+    }
+    go_sgf_free(col);
+    return true;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The problems of an SGF file, or of every *.sgf file of a directory (in name order). */
+static problem_rec *read_sgf_source(const char *path, int *count)
+{
+    int cap = 64, n = 0;
+    problem_rec *recs = malloc((size_t)cap * sizeof *recs);
+    struct stat st;
+    bool ok = recs != NULL;
+    if (ok && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        struct dirent **names;
+        int k = scandir(path, &names, NULL, by_name);
+        if (k < 0) {
+            fprintf(stderr, "shido tsumego bench: cannot read the directory %s\n", path);
+            free(recs);
+            return NULL;
+        }
+        for (int i = 0; i < k; i++) {
+            size_t len = strlen(names[i]->d_name);
+            if (ok && len > 4 && !strcasecmp(names[i]->d_name + len - 4, ".sgf")) {
+                char file[4096];
+                snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
+                ok = read_sgf_file(file, &recs, &n, &cap);
+            }
+            free(names[i]);
+        }
+        free(names);
+    } else if (ok) {
+        ok = read_sgf_file(path, &recs, &n, &cap);
+    }
+    if (!ok) {
+        fprintf(stderr, "shido tsumego bench: %s: out of memory\n", path);
+        free(recs);
+        return NULL;
+    }
+    *count = n;
+    return recs;
+}
+
 /* --- bench --- */
 
 typedef struct bench_result {
@@ -349,7 +555,7 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     go_tsumego_problem prob;
     char err[256];
     const char *from;
-    if (!problem_board(r, &b) ||
+    if (r->unreadable || !problem_board(r, &b) ||
         !setup_with_hint(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &prob, err, sizeof err,
                          &from)) {
         out->time_s = go_now_s() - t0;
@@ -410,17 +616,22 @@ static void *bench_worker(void *arg)
 
 static int usage_bench(void)
 {
-    fprintf(stderr, "usage: shido tsumego bench --jsonl FILE [--jsonl FILE ...] "
+    fprintf(stderr, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                     "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
                     "[--tt LOG2] [--max-nodes N] [--model NET] [--list]\n"
+                    "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
+                    "\"AW\", \"solutions\", \"comment\"}\n"
+                    "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
+                    "the correct first moves are the variations marked RIGHT / Correct, else the "
+                    "main one\n"
                     "  --model  a network that orders the first moves and, when nothing is proven, "
                     "searches for the guess\n"
                     "  --list   one line per problem: right or wrong, the move, time and nodes\n");
     return 2;
 }
 
-/* Reads the problems of one file (the first limit, or a random sample of them). */
-static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned seed, int *count)
+/* Reads the problems of one JSON Lines file. */
+static problem_rec *read_jsonl(const char *path, int *count)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -460,6 +671,14 @@ static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned
         free(recs);
         return NULL;
     }
+    *count = n;
+    return recs;
+}
+
+/* Keeps the first limit problems, or a random sample of them. */
+static void pick(problem_rec *recs, int *count, int limit, int sample, unsigned seed)
+{
+    int n = *count;
     if (sample > 0 && sample < n) {
         /* a seeded partial Fisher-Yates shuffle, then file order for readable listings */
         for (int i = 0; i < sample; i++) {
@@ -474,17 +693,24 @@ static problem_rec *read_jsonl(const char *path, int limit, int sample, unsigned
     if (limit > 0 && limit < n)
         n = limit;
     *count = n;
-    return recs;
 }
 
-static int bench_file(const char *path, const go_tsumego_limits *lim, tsumego_net **nets,
+/* One source of problems: a JSON Lines file, or (sgf) an SGF file or directory. */
+typedef struct bench_source {
+    const char *path;
+    bool sgf;
+} bench_source;
+
+static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsumego_net **nets,
                       int threads, int limit, int sample, unsigned seed, bool list)
 {
     bench_job job = {0};
+    const char *path = src->path;
     job.nets = nets;
-    job.recs = read_jsonl(path, limit, sample, seed, &job.count);
+    job.recs = src->sgf ? read_sgf_source(path, &job.count) : read_jsonl(path, &job.count);
     if (!job.recs)
         return 1;
+    pick(job.recs, &job.count, limit, sample, seed);
     job.res = calloc((size_t)(job.count ? job.count : 1), sizeof *job.res);
     if (!job.res) {
         free(job.recs);
@@ -550,16 +776,18 @@ static int bench_file(const char *path, const go_tsumego_limits *lim, tsumego_ne
 
 static int cmd_bench(int argc, char **argv)
 {
-    const char *files[16];
+    bench_source files[16];
     int nfiles = 0, threads = 1, limit = 0, sample = 0;
     unsigned seed = 1;
     bool list = false;
     const char *model_path = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--jsonl") && i + 1 < argc && nfiles < 16)
-            files[nfiles++] = argv[++i];
-        else if (!strcmp(argv[i], "--time-per-problem") && i + 1 < argc)
+        if ((!strcmp(argv[i], "--jsonl") || !strcmp(argv[i], "--sgf")) && i + 1 < argc &&
+            nfiles < 16) {
+            files[nfiles].sgf = !strcmp(argv[i], "--sgf");
+            files[nfiles++].path = argv[++i];
+        } else if (!strcmp(argv[i], "--time-per-problem") && i + 1 < argc)
             lim.time_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
@@ -602,7 +830,7 @@ static int cmd_bench(int argc, char **argv)
         }
     }
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(files[f], &lim, nets, threads, limit, sample, seed, list);
+        rc |= bench_file(&files[f], &lim, nets, threads, limit, sample, seed, list);
     for (int t = 0; nets && t < threads; t++)
         tsumego_net_free(nets[t]);
     free(nets);
@@ -617,7 +845,7 @@ int shido_cmd_tsumego(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
     fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live]\n"
-                    "       shido tsumego bench --jsonl FILE [--time-per-problem S] "
-                    "[--threads N] [--limit N] [--sample N]\n");
+                    "       shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) "
+                    "[--time-per-problem S] [--threads N] [--limit N] [--sample N]\n");
     return 2;
 }
