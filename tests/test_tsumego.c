@@ -1235,9 +1235,21 @@ START_TEST(work_goes_on)
 }
 END_TEST
 
-/* Runs `shido tsumego bench --list` on a JSON Lines file holding text; returns its exit status
- * with stdout and stderr in out. */
-static int run_bench_args(const char *text, const char *extra, char *out, size_t len)
+/* Runs a shell command; returns its exit status with stdout and stderr in out. */
+static int run_command(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int status = pclose(p);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* Runs `shido tsumego BEFORE FILE AFTER` on a temporary file holding text. */
+static int run_tsumego_on(const char *before, const char *text, const char *after, char *out,
+                          size_t len)
 {
     char path[] = "/tmp/shido-test-tsumego-XXXXXX";
     int fd = mkstemp(path);
@@ -1245,16 +1257,16 @@ static int run_bench_args(const char *text, const char *extra, char *out, size_t
     FILE *f = fdopen(fd, "w");
     ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 5 --jsonl %s %s 2>&1",
-             SHIDO_BINARY, path, extra);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int status = pclose(p);
+    snprintf(cmd, sizeof cmd, "%s tsumego %s %s %s 2>&1", SHIDO_BINARY, before, path, after);
+    int rc = run_command(cmd, out, len);
     unlink(path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return rc;
+}
+
+/* Runs `shido tsumego bench --list` on a JSON Lines file holding text. */
+static int run_bench_args(const char *text, const char *extra, char *out, size_t len)
+{
+    return run_tsumego_on("bench --list --time-per-problem 5 --jsonl", text, extra, out, len);
 }
 
 static int run_bench(const char *text, char *out, size_t len)
@@ -1321,24 +1333,12 @@ START_TEST(goal_from_statement)
 }
 END_TEST
 
-/* Runs `shido tsumego solve` on an SGF text with extra arguments; stdout and stderr in out. */
+/* Runs `shido tsumego solve --time 1` on an SGF text with extra arguments. */
 static int run_solve(const char *sgf, const char *extra, char *out, size_t len)
 {
-    char path[] = "/tmp/shido-test-tsumego-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    ck_assert(f && fputs(sgf, f) >= 0 && fclose(f) == 0);
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s tsumego solve %s --time 1 %s 2>&1", SHIDO_BINARY, path, extra);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int status = pclose(p);
-    unlink(path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    char after[256];
+    snprintf(after, sizeof after, "--time 1 %s", extra);
+    return run_tsumego_on("solve", sgf, after, out, len);
 }
 
 /* The statement in the root's comment (or game name) sets the goal unless --goal does; a goal
@@ -1413,12 +1413,7 @@ START_TEST(bench_sgf_collection)
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 2 --sgf %s 2>&1",
              SHIDO_BINARY, dir);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int status = pclose(p);
-    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
     static const char *const want[] = {
         "  right: a-marked.sgf played B9, solutions B9, proven",
         "  right: b-correct.sgf played B9, solutions B9, proven",
@@ -1578,13 +1573,8 @@ START_TEST(net_command_line)
              "%s tsumego bench --model /nonexistent/net.bin.gz --jsonl %s/tsumego/cho-elementary.jsonl"
              " --limit 1 2>&1",
              SHIDO_BINARY, SHIDO_SHARED_DIR);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
     char out[4096];
-    size_t n = fread(out, 1, sizeof out - 1, f);
-    out[n] = 0;
-    int status = pclose(f);
-    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "/nonexistent/net.bin.gz") && !strstr(out, "problems,"), "%s", out);
 }
 END_TEST
