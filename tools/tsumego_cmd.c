@@ -2,18 +2,18 @@
  * (or --sgf FILE_OR_DIR).
  *
  * The benchmark reads one problem per line ({"id", "size", "to_play", "AB", "AW", "solutions"},
- * SGF points), or one per SGF game tree (see read_sgf_source), and solves the problems on N threads, one problem per thread at a time, each with
- * its own time limit. It prints per file the share of problems whose chosen first move is among
- * the solutions, the share whose answer was proven, time and nodes. Records are parsed with
- * cJSON. */
+ * SGF points), or one per SGF game tree (see read_sgf_source), and solves the problems on N
+ * threads, one problem per thread at a time, each with its own time limit. It prints per file
+ * the share of problems whose chosen first move is among the solutions, the share whose answer
+ * was proven, time and nodes. Records are parsed with cJSON. */
 #include "tools/tsumego_cmd.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
