@@ -284,93 +284,63 @@ static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos, int *space
 
 /* --- move generation --- */
 
-/* True when every neighbour of i is the edge, the frame or a safe stone of colour c: a move
- * there changes nothing that matters. */
-static bool inside_safe_wall(const ts_geom *g, const ts_pos *pos, int i, int c)
+/* Whether the side to move, c, should consider the empty point i, and its ordering score, from
+ * one look at the four neighbours. A move is left out when it is illegal (suicide), and:
+ *  - for the attacker, when every neighbour is the edge, the frame or a safe attacker stone: a
+ *    move there changes nothing that matters;
+ *  - for the defender, when i is an eye of one defender chain that has other liberties (filling
+ *    it is never better than passing), or when the stone would stand alone with one liberty,
+ *    capturing nothing and touching no attacker chain it could be shortening the liberties of
+ *    (a sacrifice that neither makes an eye nor wins a race: passing is as good).
+ * The score puts captures, ataris and saving moves first, then points near the target. */
+static bool consider(const ts_geom *g, const ts_pos *pos, int i, int c, int *score)
 {
-    for (int d = 0; d < 4; d++) {
-        int q = g->nb[i][d];
-        if (q == TS_EDGE || (q == TS_FRAME && c == (int)g->attacker))
-            continue;
-        if (q < 0 || pos->p[q].color != c || !(pos->p[pos->p[q].head].flags & TS_SAFE))
-            return false;
-    }
-    return true;
-}
-
-/* True when i is an eye of one defender chain that has other liberties: filling it is never
- * better than passing. */
-static bool own_single_eye(const ts_geom *g, const ts_pos *pos, int i, int c)
-{
-    int head = -1;
+    bool att = c == (int)g->attacker;
+    bool legal = false, wall = true, eye = true, lone = true;
+    int eye_head = -1, libs = 0, sc = 0;
     for (int d = 0; d < 4; d++) {
         int q = g->nb[i][d];
         if (q == TS_EDGE)
             continue;
-        if (q < 0 || pos->p[q].color != c)
-            return false;
-        int h = pos->p[q].head;
-        if (head >= 0 && h != head)
-            return false;
-        head = h;
-    }
-    return head >= 0 && pos->p[head].libs >= 2;
-}
-
-/* A defender stone on i would stand alone with one liberty, capturing nothing and touching no
- * attacker chain it could be shortening the liberties of: a sacrifice that neither makes an eye
- * nor wins a race. Passing is as good. */
-static bool lone_self_atari(const ts_geom *g, const ts_pos *pos, int i, int c)
-{
-    int libs = 0;
-    for (int d = 0; d < 4; d++) {
-        int q = g->nb[i][d];
-        if (q < 0)
-            continue;
-        const ts_point *n = &pos->p[q];
-        if (n->color == GO_EMPTY) {
-            libs++;
+        if (q == TS_FRAME) {
+            legal |= att;
+            eye = false;
             continue;
         }
-        if (n->color == c || !(pos->p[n->head].flags & TS_SAFE))
-            return false;
-    }
-    return libs <= 1;
-}
-
-/* Ordering score: captures, ataris and saving moves first, then points near the target. */
-static int move_score(const ts_geom *g, const ts_pos *pos, int i, int c)
-{
-    int score = 0, o = 3 - c;
-    for (int d = 0; d < 4; d++) {
-        int q = g->nb[i][d];
-        if (q < 0)
-            continue;
         const ts_point *n = &pos->p[q];
         if (n->color == GO_EMPTY) {
-            score += 2;
+            legal = true;
+            wall = eye = false;
+            libs++;
+            sc += 2;
             continue;
         }
         const ts_point *h = &pos->p[n->head];
-        if (h->flags & TS_SAFE)
-            continue;
-        if (n->color == o) {
-            if (h->libs == 1)
-                score += 100 + 10 * h->stones;
-            else if (h->libs == 2)
-                score += 30;
-            else
-                score += 10;
+        bool safe = h->flags & TS_SAFE;
+        if (n->color == c) {
+            legal |= safe || h->libs > 1;
+            wall &= safe;
+            eye &= eye_head < 0 || n->head == eye_head;
+            eye_head = n->head;
+            lone = false;
+            if (!safe)
+                sc += (h->libs == 1 ? 60 : 5) + (n->flags & TS_TARGET ? 8 : 0);
         } else {
-            if (h->libs == 1)
-                score += 60;
-            else
-                score += 5;
+            legal |= !safe && h->libs == 1;
+            wall = eye = false;
+            if (!safe) {
+                lone = false;
+                sc += (h->libs == 1 ? 100 + 10 * h->stones : h->libs == 2 ? 30 : 10) +
+                      (n->flags & TS_TARGET ? 8 : 0);
+            }
         }
-        if (n->flags & TS_TARGET)
-            score += 8;
     }
-    return score;
+    *score = sc;
+    if (!legal)
+        return false;
+    if (att)
+        return !wall;
+    return !(eye && eye_head >= 0 && pos->p[eye_head].libs >= 2) && !(lone && libs <= 1);
 }
 
 /* May the side to move pass? The defender always. The attacker after a move on the board (a
@@ -390,12 +360,9 @@ static int gen_moves(ts_search *s, const ts_pos *pos, int *moves, bool history)
     int c = pos->to_move, n = 0;
     int scores[TS_MAX_POINTS + 1];
     for (int i = 0; i < g->n; i++) {
-        if (pos->p[i].color != GO_EMPTY || !ts_ko_allows(pos, i) || !ts_legal(g, pos, i, c))
+        int sc;
+        if (pos->p[i].color != GO_EMPTY || !ts_ko_allows(pos, i) || !consider(g, pos, i, c, &sc))
             continue;
-        if (c == (int)g->attacker ? inside_safe_wall(g, pos, i, c)
-                                  : own_single_eye(g, pos, i, c) || lone_self_atari(g, pos, i, c))
-            continue;
-        int sc = move_score(g, pos, i, c);
         if (history)
             sc += (int)(s->history[c][i] >> HISTORY_SHIFT);
         int j = n++;
