@@ -39,10 +39,12 @@ printf '%s\n' '{"id":"C","moves":[],"rules":{"ko":"SIMPLE","scoring":"AREA","tax
 printf '%s\n' '{"id":"v","action":"query_version"}' '{"id":"t","action":"terminate","terminateId":"C"}' >build-fuzz/seeds/json/actions
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
                   [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata
-                  [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego)
+                  [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego
+                  [fuzz_tsumego_records]=tests/data/tsumego)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
 declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
-                 [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000)
+                 [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000
+                 [fuzz_tsumego_records]=20000)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
     mkdir -p "build-fuzz/corpus-$name"

@@ -23,9 +23,8 @@
 #include "go/tsumego.h"
 #include "nn/nn.h"
 #include "tools/tsumego_net.h"
+#include "tools/tsumego_records.h"
 #include "go/clock.h"
-
-#define MAX_LIST 400 /* points in one AB / AW / solutions list */
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
 
@@ -218,249 +217,23 @@ static int cmd_solve(int argc, char **argv)
     return rc;
 }
 
-/* --- the JSON Lines reader --- */
-
-typedef struct problem_rec {
-    char id[128];
-    int size;
-    go_color to_play;
-    go_tsumego_goal hint; /* from the record's "comment" (AUTO when it names no goal) */
-    bool unreadable;      /* an SGF problem that could not be read: counted as refused */
-    int nab, naw, nsol;
-    char ab[MAX_LIST][3], aw[MAX_LIST][3], sol[MAX_LIST][3];
-} problem_rec;
-
-/* A JSON array of two-letter strings (SGF points) into list. */
-static bool read_points(const cJSON *v, char (*list)[3], int *count)
-{
-    *count = 0;
-    if (!cJSON_IsArray(v))
-        return false;
-    const cJSON *pt;
-    cJSON_ArrayForEach(pt, v)
-    {
-        if (!cJSON_IsString(pt) || strlen(pt->valuestring) != 2 || *count >= MAX_LIST)
-            return false;
-        memcpy(list[(*count)++], pt->valuestring, 3);
-    }
-    return true;
-}
-
-/* One record {"id", "size", "to_play", "AB", "AW", "solutions", ...}; other keys are ignored.
- * Returns false with the reason in why. */
-static bool parse_problem(const char *line, problem_rec *r, char *why, size_t why_len)
-{
-    memset(r, 0, sizeof *r);
-    r->size = 19;
-    const char *end = line;
-    cJSON *j = cJSON_ParseWithOpts(line, &end, true);
-    if (!j) {
-        snprintf(why, why_len, "not JSON (error at byte %zu)",
-                 end && end >= line ? (size_t)(end - line) : (size_t)0);
-        return false;
-    }
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
-    const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
-    const cJSON *to_play = cJSON_GetObjectItemCaseSensitive(j, "to_play");
-    const cJSON *comment = cJSON_GetObjectItemCaseSensitive(j, "comment");
-    static const char *const lists[3] = {"AB", "AW", "solutions"};
-    char(*const dest[3])[3] = {r->ab, r->aw, r->sol};
-    int *const count[3] = {&r->nab, &r->naw, &r->nsol};
-    bool ok = cJSON_IsObject(j);
-    if (!ok)
-        snprintf(why, why_len, "not a JSON object");
-    if (ok && id && !cJSON_IsString(id)) {
-        snprintf(why, why_len, "id is not a string");
-        ok = false;
-    } else if (ok && id) {
-        snprintf(r->id, sizeof r->id, "%s", id->valuestring);
-    }
-    if (ok && size) {
-        ok = cJSON_IsNumber(size) && size->valuedouble >= 0 && size->valuedouble <= 1000;
-        if (ok)
-            r->size = (int)size->valuedouble;
-        else
-            snprintf(why, why_len, "size is not a board size");
-    }
-    if (ok) {
-        const char *s = cJSON_IsString(to_play) ? to_play->valuestring : "";
-        r->to_play = s[0] == 'W' ? GO_WHITE : s[0] == 'B' ? GO_BLACK : GO_EMPTY;
-        ok = r->to_play != GO_EMPTY;
-        if (!ok)
-            snprintf(why, why_len, "to_play is not \"B\" or \"W\"");
-    }
-    if (cJSON_IsString(comment))
-        r->hint = go_tsumego_goal_from_text(comment->valuestring);
-    for (int k = 0; ok && k < 3; k++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, lists[k]);
-        if (v && !read_points(v, dest[k], count[k])) {
-            snprintf(why, why_len, "%s is not a list of at most %d SGF points", lists[k],
-                     MAX_LIST);
-            ok = false;
-        }
-    }
-    cJSON_Delete(j);
-    return ok;
-}
-
-static int sgf_point(int size, const char *t)
-{
-    int x = t[0] - 'a', y = t[1] - 'a';
-    return x >= 0 && y >= 0 && x < size && y < size ? go_point_at(x, y) : GO_NO_POINT;
-}
-
-static bool problem_board(const problem_rec *r, go_board *b)
-{
-    if (!go_board_init(b, r->size))
-        return false;
-    for (int i = 0; i < r->nab + r->naw; i++) {
-        bool black = i < r->nab;
-        int p = sgf_point(r->size, black ? r->ab[i] : r->aw[i - r->nab]);
-        if (p == GO_NO_POINT || !go_board_place(b, p, black ? GO_BLACK : GO_WHITE))
-            return false;
-    }
-    b->to_move = r->to_play;
-    return true;
-}
-
-/* --- SGF problem collections ---
- *
- * One problem per game tree: the position is the setup before the first move (AB, AW, AE, PL),
- * the first moves are the variations at that node, and the correct ones are those whose line
- * reaches a comment marking success: "RIGHT" (the convention of most collections), a comment
- * that begins with "Correct" (shido's own solution trees), or "正解". When no variation is
- * marked, the first (main) one is the solution, as in collections that give the answer only.
- * The side to play is PL, else the colour of the first variation's move, else black. */
-
-#define MARK_NODES 100000 /* nodes of one variation searched for a success mark */
-
-static bool marks_success(const char *c)
-{
-    if (!c)
-        return false;
-    if (!strncmp(c, "Correct", 7) || strstr(c, "\xe6\xad\xa3\xe8\xa7\xa3") /* 正解 */)
-        return true;
-    for (const char *m = strstr(c, "RIGHT"); m; m = strstr(m + 1, "RIGHT")) {
-        bool start = m == c || !((m[-1] | 0x20) >= 'a' && (m[-1] | 0x20) <= 'z');
-        bool end = !((m[5] | 0x20) >= 'a' && (m[5] | 0x20) <= 'z');
-        if (start && end)
-            return true;
-    }
-    return false;
-}
-
-/* Does the line from n reach a success mark? Iterative, within *budget nodes. */
-static bool line_succeeds(const go_sgf_node *n, int *budget)
-{
-    const go_sgf_node *stack[256];
-    int top = 0;
-    stack[top++] = n;
-    while (top > 0 && (*budget)-- > 0) {
-        const go_sgf_node *x = stack[--top];
-        if (marks_success(go_sgf_get(x, "C")))
-            return true;
-        for (int i = x->num_children - 1; i >= 0 && top < 256; i--)
-            stack[top++] = x->children[i];
-    }
-    return false;
-}
-
-/* The move of a node (B or W), with its colour; NULL for none. */
-static const char *node_move(const go_sgf_node *n, go_color *c)
-{
-    const char *v = go_sgf_get(n, "B");
-    *c = GO_BLACK;
-    if (!v) {
-        v = go_sgf_get(n, "W");
-        *c = GO_WHITE;
-    }
-    return v;
-}
-
-static void add_point(char (*list)[3], int *count, int size, int p)
-{
-    char t[3] = {(char)('a' + go_point_x(p)), (char)('a' + go_point_y(p)), 0};
-    for (int i = 0; i < *count; i++)
-        if (!strcmp(list[i], t))
-            return;
-    if (*count < MAX_LIST && p != GO_NO_POINT && sgf_point(size, t) == p)
-        memcpy(list[(*count)++], t, 3);
-}
-
-/* One game tree as a problem record; false with the reason in why. */
-static bool sgf_problem(const go_sgf_node *root, problem_rec *r, char *why, size_t why_len)
-{
-    go_game g;
-    char err[256];
-    if (!go_sgf_to_game(root, 0, &g, err, sizeof err)) {
-        snprintf(why, why_len, "%s", err);
-        return false;
-    }
-    go_board b = g.board;
-    go_game_free(&g);
-    r->size = b.size;
-    for (int p = 0; p < GO_POINTS; p++) {
-        if (b.color[p] != GO_BLACK && b.color[p] != GO_WHITE)
-            continue;
-        bool black = b.color[p] == GO_BLACK;
-        if ((black ? r->nab : r->naw) >= MAX_LIST) {
-            snprintf(why, why_len, "more than %d stones of a colour", MAX_LIST);
-            return false;
-        }
-        add_point(black ? r->ab : r->aw, black ? &r->nab : &r->naw, b.size, p);
-    }
-    /* the problem node: the last one of the main line before its first move */
-    const go_sgf_node *at = root;
-    go_color c;
-    while (at->num_children > 0 && !node_move(at->children[0], &c))
-        at = at->children[0];
-    const char *pl = go_sgf_get(root, "PL");
-    if (!pl || at != root)
-        pl = go_sgf_get(at, "PL") ? go_sgf_get(at, "PL") : pl;
-    if (pl && (pl[0] == 'B' || pl[0] == 'b'))
-        r->to_play = GO_BLACK;
-    else if (pl && (pl[0] == 'W' || pl[0] == 'w'))
-        r->to_play = GO_WHITE;
-    else
-        r->to_play = at->num_children > 0 && node_move(at->children[0], &c) ? c : GO_BLACK;
-    r->hint = go_tsumego_goal_from_text(go_sgf_get(root, "C"));
-    if (r->hint == GO_TSUMEGO_GOAL_AUTO)
-        r->hint = go_tsumego_goal_from_text(go_sgf_get(root, "GN"));
-    if (r->hint == GO_TSUMEGO_GOAL_AUTO && at != root)
-        r->hint = go_tsumego_goal_from_text(go_sgf_get(at, "C"));
-    /* the solutions: the marked variations, else the main one */
-    int budget = MARK_NODES;
-    for (int pass = 0; pass < 2 && r->nsol == 0; pass++)
-        for (int i = 0; i < at->num_children; i++) {
-            const char *v = node_move(at->children[i], &c);
-            if (!v || c != r->to_play || strlen(v) != 2)
-                continue; /* no move, the other side's, or a pass */
-            if (pass == 0 ? line_succeeds(at->children[i], &budget) : true) {
-                add_point(r->sol, &r->nsol, b.size, sgf_point(b.size, v));
-                if (pass == 1)
-                    break;
-            }
-        }
-    return true;
-}
-
 /* Appends the problems of one SGF file to *recs (*n of *cap). An unreadable file or game is
  * reported and kept as an unreadable record, so that it counts as refused. */
-static bool read_sgf_file(const char *path, problem_rec **recs, int *n, int *cap)
+static bool read_sgf_file(const char *path, tsumego_record **recs, int *n, int *cap)
 {
     char err[512];
     go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
     int games = col ? col->num_games : 1;
     for (int i = 0; i < games; i++) {
         if (*n == *cap) {
-            problem_rec *r = realloc(*recs, (size_t)(*cap *= 2) * sizeof **recs);
+            tsumego_record *r = realloc(*recs, (size_t)(*cap *= 2) * sizeof **recs);
             if (!r) {
                 go_sgf_free(col);
                 return false;
             }
             *recs = r;
         }
-        problem_rec *r = &(*recs)[(*n)++];
+        tsumego_record *r = &(*recs)[(*n)++];
         memset(r, 0, sizeof *r);
         r->size = 19;
         r->to_play = GO_BLACK;
@@ -470,7 +243,7 @@ static bool read_sgf_file(const char *path, problem_rec **recs, int *n, int *cap
         else
             snprintf(r->id, sizeof r->id, "%s", base);
         char why[256];
-        if (!col || !sgf_problem(col->games[i], r, why, sizeof why)) {
+        if (!col || !tsumego_record_from_sgf(col->games[i], r, why, sizeof why)) {
             if (col)
                 fprintf(stderr, "shido tsumego bench: %s: %s\n", r->id, why);
             else
@@ -488,10 +261,10 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 }
 
 /* The problems of an SGF file, or of every *.sgf file of a directory (in name order). */
-static problem_rec *read_sgf_source(const char *path, int *count)
+static tsumego_record *read_sgf_source(const char *path, int *count)
 {
     int cap = 64, n = 0;
-    problem_rec *recs = malloc((size_t)cap * sizeof *recs);
+    tsumego_record *recs = malloc((size_t)cap * sizeof *recs);
     struct stat st;
     bool ok = recs != NULL;
     if (ok && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -534,7 +307,7 @@ typedef struct bench_result {
 } bench_result;
 
 typedef struct bench_job {
-    problem_rec *recs;
+    tsumego_record *recs;
     bench_result *res;
     int count, next, done, correct;
     go_tsumego_limits lim;
@@ -546,7 +319,7 @@ typedef struct bench_job {
 
 /* Solves one record, guided by net when not NULL (see tools/tsumego_net.h): the network's time
  * counts in the problem's. */
-static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsumego_net *net,
+static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, tsumego_net *net,
                          bench_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -555,7 +328,7 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     go_tsumego_problem prob;
     char err[256];
     const char *from;
-    if (r->unreadable || !problem_board(r, &b) ||
+    if (r->unreadable || !tsumego_record_board(r, &b) ||
         !setup_with_hint(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &prob, err, sizeof err,
                          &from)) {
         out->time_s = go_now_s() - t0;
@@ -574,7 +347,8 @@ static void solve_record(const problem_rec *r, const go_tsumego_limits *lim, tsu
     out->move = sol.best_move;
     out->nodes = sol.nodes;
     for (int i = 0; i < r->nsol; i++)
-        out->correct |= sgf_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
+        out->correct |=
+            tsumego_record_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
     out->proven = sol.best_proven && (sol.status.result == GO_TSUMEGO_SUCCESS ||
                                       sol.status.result == GO_TSUMEGO_KO);
     go_tsumego_solution_free(&sol);
@@ -631,7 +405,7 @@ static int usage_bench(void)
 }
 
 /* Reads the problems of one JSON Lines file. */
-static problem_rec *read_jsonl(const char *path, int *count)
+static tsumego_record *read_jsonl(const char *path, int *count)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -639,7 +413,7 @@ static problem_rec *read_jsonl(const char *path, int *count)
         return NULL;
     }
     int cap = 256, n = 0, lineno = 0;
-    problem_rec *recs = malloc((size_t)cap * sizeof *recs);
+    tsumego_record *recs = malloc((size_t)cap * sizeof *recs);
     char *line = NULL;
     size_t line_cap = 0;
     bool ok = recs != NULL, oom = !ok;
@@ -648,14 +422,14 @@ static problem_rec *read_jsonl(const char *path, int *count)
         if (strspn(line, " \t\r\n") == strlen(line))
             continue;
         if (n == cap) {
-            problem_rec *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
+            tsumego_record *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
             oom = !(ok = r != NULL);
             if (!ok)
                 break;
             recs = r;
         }
         char why[128];
-        if (!parse_problem(line, &recs[n], why, sizeof why)) {
+        if (!tsumego_record_from_json(line, &recs[n], why, sizeof why)) {
             fprintf(stderr, "shido tsumego bench: %s:%d: not a problem record: %s\n", path,
                     lineno, why);
             ok = false;
@@ -676,7 +450,7 @@ static problem_rec *read_jsonl(const char *path, int *count)
 }
 
 /* Keeps the first limit problems, or a random sample of them. */
-static void pick(problem_rec *recs, int *count, int limit, int sample, unsigned seed)
+static void pick(tsumego_record *recs, int *count, int limit, int sample, unsigned seed)
 {
     int n = *count;
     if (sample > 0 && sample < n) {
@@ -684,7 +458,7 @@ static void pick(problem_rec *recs, int *count, int limit, int sample, unsigned 
         for (int i = 0; i < sample; i++) {
             seed = seed * 1103515245u + 12345u;
             int j = i + (int)((seed >> 8) % (unsigned)(n - i));
-            problem_rec t = recs[i];
+            tsumego_record t = recs[i];
             recs[i] = recs[j];
             recs[j] = t;
         }
@@ -747,13 +521,13 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
         sum_n += r->nodes;
         max_n = r->nodes > max_n ? r->nodes : max_n;
         if (list) {
+            const tsumego_record *rec = &job.recs[i];
             char v[8];
-            printf("  %s: %s played %s%s, solutions", r->correct ? "right" : "wrong", job.recs[i].id,
-                   r->move > 0 ? vertex(job.recs[i].size, r->move, v) : "none",
+            printf("  %s: %s played %s%s, solutions", r->correct ? "right" : "wrong", rec->id,
+                   r->move > 0 ? vertex(rec->size, r->move, v) : "none",
                    r->setup_ok ? "" : " (set-up refused)");
-            for (int k = 0; k < job.recs[i].nsol; k++)
-                printf(" %s",
-                       vertex(job.recs[i].size, sgf_point(job.recs[i].size, job.recs[i].sol[k]), v));
+            for (int k = 0; k < rec->nsol; k++)
+                printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
             printf(", %s, %.2f s, %llu nodes\n",
                    r->failed ? "error" : r->proven ? "proven" : "not proven", r->time_s,
                    (unsigned long long)r->nodes);
