@@ -1387,7 +1387,7 @@ END_TEST
 /* `shido tsumego bench --sgf DIR`: one problem per game tree of every *.sgf file, in name
  * order; the correct first moves are the variations whose line reaches "RIGHT" or begins with
  * "Correct", else the main line's; the side to play is PL, else the first variation's colour;
- * an unreadable file counts as refused and other files are not read. */
+ * an unreadable file counts as refused, and files not named *.sgf are not read. */
 START_TEST(bench_sgf_collection)
 {
     char dir[] = "/tmp/shido-test-sgf-XXXXXX";
