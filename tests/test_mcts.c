@@ -703,16 +703,22 @@ static void search_afresh(mcts_search *s, const go_game *g, mcts_analysis *out)
     ck_assert(mcts_analysis_get(s, NULL, out));
 }
 
+/* The empty 9x9 board (tromp-taylor, komi 7) into g, searched from s's tree into a. */
+static void search_empty9(mcts_search *s, go_game *g, mcts_analysis *a)
+{
+    game_from(g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    mcts_set_position(s, g);
+    run(s, NULL);
+    ck_assert(mcts_analysis_get(s, NULL, a));
+}
+
 START_TEST(deterministic_and_cached)
 {
     nn_model *m = load(KATA_NET);
     mcts_search *s = search_new(m, 1, 1, 60);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_analysis a = {0}, b = {0};
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    ck_assert(mcts_analysis_get(s, NULL, &a));
+    search_empty9(s, &g, &a);
     mcts_stats before, after;
     mcts_get_stats(s, &before);
     mcts_clear_tree(s);
@@ -743,11 +749,8 @@ START_TEST(eval_threads_change_nothing)
     nn_model *m = load(KATA_NET);
     mcts_search *s = search_new(m, 1, 8, 120);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_analysis a = {0}, b = {0};
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    ck_assert(mcts_analysis_get(s, NULL, &a));
+    search_empty9(s, &g, &a);
     mcts_params p = *mcts_get_params(s);
     char err[512] = "";
     p.eval_threads = 65;
