@@ -1385,9 +1385,11 @@ START_TEST(goal_from_the_comment)
 END_TEST
 
 /* `shido tsumego bench --sgf DIR`: one problem per game tree of every *.sgf file, in name
- * order; the correct first moves are the variations whose line reaches "RIGHT" or begins with
- * "Correct", else the main line's; the side to play is PL, else the first variation's colour;
- * an unreadable file counts as refused, and files not named *.sgf are not read. */
+ * order; the correct first moves are the variations whose line marks success for the side to
+ * play (a comment with "RIGHT", one that begins with "Correct", "正确"; GB or GW for that side;
+ * TE on its move), else the first line not marked wrong (BM, a comment "Wrong", "失败"); the side
+ * to play is PL, else the first variation's colour; an unreadable file counts as refused, and
+ * files not named *.sgf are not read. */
 START_TEST(bench_sgf_collection)
 {
     char dir[] = "/tmp/shido-test-sgf-XXXXXX";
@@ -1400,6 +1402,15 @@ START_TEST(bench_sgf_collection)
         {"b-correct.sgf", "(;GM[1]SZ[9]%s(;B[ca]C[Wrong])(;B[ba]C[Correct.]))"},
         {"c-multi.sgf", "(;GM[1]SZ[9]PL[B]%s;B[ba];W[aa])\n(;GM[1]SZ[9]PL[B]%s;B[aa];W[ba])"},
         {"d-broken.sgf", "(;GM[1]SZ[9]AB[ee"},
+        /* SGF's own annotations: a tesuji, "good for" black (white's GW does not count) */
+        {"e-tesuji.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa];W[ba]TE[1])(;B[ba]TE[1];W[aa]))"},
+        {"f-good-for.sgf", "(;GM[1]SZ[9]%s(;B[aa];W[ba]GW[1])(;B[ba];W[aa];B[ca]GB[1]))"},
+        /* nothing marks success: the first line not marked wrong */
+        {"g-bad-main.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa]BM[1];W[ba])(;B[ba];W[aa]))"},
+        {"h-wrong-main.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa]C[wrong: white lives])(;B[ba]))"},
+        {"i-chinese.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa]C[\xe5\xa4\xb1\xe8\xb4\xa5])"
+                          "(;B[ba]C[\xe6\xad\xa3\xe7\xa1\xae]))"},
+        {"j-incorrect.sgf", "(;GM[1]SZ[9]PL[B]%s(;B[aa]C[Incorrect])(;B[ba]C[Correct!]))"},
         {"notes.txt", "not a problem"},
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
@@ -1421,7 +1432,13 @@ START_TEST(bench_sgf_collection)
         "  wrong: c-multi.sgf#2 played B9, solutions A9, proven",
         "  wrong: d-broken.sgf played none (set-up refused)",
         "d-broken.sgf: line 1, column 15: unterminated property value",
-        ": 5 problems, 2.00 s/problem",
+        "  right: e-tesuji.sgf played B9, solutions B9, proven",
+        "  right: f-good-for.sgf played B9, solutions B9, proven",
+        "  right: g-bad-main.sgf played B9, solutions B9, proven",
+        "  right: h-wrong-main.sgf played B9, solutions B9, proven",
+        "  right: i-chinese.sgf played B9, solutions B9, proven",
+        "  right: j-incorrect.sgf played B9, solutions B9, proven",
+        ": 11 problems, 2.00 s/problem",
         "set-up refused 1",
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)

@@ -396,8 +396,8 @@ static int usage_bench(void)
                     "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                     "\"AW\", \"solutions\", \"comment\"}\n"
                     "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
-                    "the correct first moves are the variations marked RIGHT / Correct, else the "
-                    "main one\n"
+                    "the correct first moves are the variations marked RIGHT / Correct / 正解 in a "
+                    "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
                     "  --model  a network that orders the first moves and, when nothing is proven, "
                     "searches for the guess\n"
                     "  --list   one line per problem: right or wrong, the move, time and nodes\n");

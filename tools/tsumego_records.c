@@ -104,42 +104,55 @@ bool tsumego_record_board(const tsumego_record *r, go_board *b)
  *
  * One problem per game tree: the position is the setup before the first move (AB, AW, AE, PL),
  * the first moves are the variations at that node, and the correct ones are those whose line
- * reaches a comment marking success: "RIGHT" (the convention of most collections), a comment
- * that begins with "Correct" (shido's own solution trees), or "正解". When no variation is
- * marked, the first (main) one is the solution, as in collections that give the answer only.
- * The side to play is PL, else the colour of the first variation's move, else black. */
+ * marks success for the side to play: a comment with "RIGHT" (the convention of most
+ * collections), one that begins with "Correct" (shido's own solution trees, and others), "正解",
+ * "正确" or "정답"; SGF's own annotations: a node "good for" that side (GB, GW), or a move of
+ * that side marked as a tesuji (TE). When no variation is marked, the first one not marked as
+ * a failure (BM, or a comment that begins with "Wrong" or "Incorrect", or holds "WRONG", "失败",
+ * "失敗", "错误") is the solution, as in collections that give the answer only. The side to
+ * play is PL, else the colour of the first variation's move, else black. */
 
 #define MARK_NODES 100000 /* nodes of one variation searched for a success mark */
 
-static bool marks_success(const char *c)
+/* Does c hold the word w (letters only around it)? */
+static bool has_word(const char *c, const char *w)
 {
-    if (!c)
-        return false;
-    if (!strncmp(c, "Correct", 7) || strstr(c, "\xe6\xad\xa3\xe8\xa7\xa3") /* 正解 */)
-        return true;
-    for (const char *m = strstr(c, "RIGHT"); m; m = strstr(m + 1, "RIGHT")) {
+    size_t n = strlen(w);
+    for (const char *m = strstr(c, w); m; m = strstr(m + 1, w)) {
         bool start = m == c || !((m[-1] | 0x20) >= 'a' && (m[-1] | 0x20) <= 'z');
-        bool end = !((m[5] | 0x20) >= 'a' && (m[5] | 0x20) <= 'z');
+        bool end = !((m[n] | 0x20) >= 'a' && (m[n] | 0x20) <= 'z');
         if (start && end)
             return true;
     }
     return false;
 }
 
-/* Does the line from n reach a success mark? Iterative, within *budget nodes. */
-static bool line_succeeds(const go_sgf_node *n, int *budget)
+/* Does c begin with word w, in any case? */
+static bool begins_with(const char *c, const char *w)
 {
-    const go_sgf_node *stack[256];
-    int top = 0;
-    stack[top++] = n;
-    while (top > 0 && (*budget)-- > 0) {
-        const go_sgf_node *x = stack[--top];
-        if (marks_success(go_sgf_get(x, "C")))
-            return true;
-        for (int i = x->num_children - 1; i >= 0 && top < 256; i--)
-            stack[top++] = x->children[i];
-    }
-    return false;
+    size_t n = strlen(w);
+    while (*c == ' ' || *c == '\n' || *c == '\t')
+        c++;
+    for (size_t i = 0; i < n; i++)
+        if ((c[i] | 0x20) != w[i])
+            return false;
+    return !((c[n] | 0x20) >= 'a' && (c[n] | 0x20) <= 'z');
+}
+
+static bool marks_success(const char *c)
+{
+    return c && (begins_with(c, "correct") || has_word(c, "RIGHT") ||
+                 strstr(c, "\xe6\xad\xa3\xe8\xa7\xa3") /* 正解 */ ||
+                 strstr(c, "\xe6\xad\xa3\xe7\xa1\xae") /* 正确 */ ||
+                 strstr(c, "\xec\xa0\x95\xeb\x8b\xb5") /* 정답 */);
+}
+
+static bool marks_failure(const char *c)
+{
+    return c && (begins_with(c, "wrong") || begins_with(c, "incorrect") || has_word(c, "WRONG") ||
+                 strstr(c, "\xe5\xa4\xb1\xe8\xb4\xa5") /* 失败 */ ||
+                 strstr(c, "\xe5\xa4\xb1\xe6\x95\x97") /* 失敗 */ ||
+                 strstr(c, "\xe9\x94\x99\xe8\xaf\xaf") /* 错误 */);
 }
 
 /* The move of a node (B or W), with its colour; NULL for none. */
@@ -152,6 +165,31 @@ static const char *node_move(const go_sgf_node *n, go_color *c)
         *c = GO_WHITE;
     }
     return v;
+}
+
+/* Does node x mark success for `side`: a comment, "good for" it, or its move a tesuji? */
+static bool node_succeeds(const go_sgf_node *x, go_color side)
+{
+    go_color c;
+    return marks_success(go_sgf_get(x, "C")) ||
+           go_sgf_get(x, side == GO_BLACK ? "GB" : "GW") ||
+           (go_sgf_get(x, "TE") && node_move(x, &c) && c == side);
+}
+
+/* Does the line from n reach a success mark for side? Iterative, within *budget nodes. */
+static bool line_succeeds(const go_sgf_node *n, go_color side, int *budget)
+{
+    const go_sgf_node *stack[256];
+    int top = 0;
+    stack[top++] = n;
+    while (top > 0 && (*budget)-- > 0) {
+        const go_sgf_node *x = stack[--top];
+        if (node_succeeds(x, side))
+            return true;
+        for (int i = x->num_children - 1; i >= 0 && top < 256; i--)
+            stack[top++] = x->children[i];
+    }
+    return false;
 }
 
 static void add_point(char (*list)[3], int *count, int size, int p)
@@ -206,14 +244,16 @@ bool tsumego_record_from_sgf(const go_sgf_node *root, tsumego_record *r, char *w
         r->hint = go_tsumego_goal_from_text(go_sgf_get(root, "GN"));
     if (r->hint == GO_TSUMEGO_GOAL_AUTO && at != root)
         r->hint = go_tsumego_goal_from_text(go_sgf_get(at, "C"));
-    /* the solutions: the marked variations, else the main one */
+    /* the solutions: the marked variations, else the first one not marked as a failure */
     int budget = MARK_NODES;
     for (int pass = 0; pass < 2 && r->nsol == 0; pass++)
         for (int i = 0; i < at->num_children; i++) {
             const char *v = node_move(at->children[i], &c);
             if (!v || c != r->to_play || strlen(v) != 2)
                 continue; /* no move, the other side's, or a pass */
-            if (pass == 0 ? line_succeeds(at->children[i], &budget) : true) {
+            const go_sgf_node *first = at->children[i];
+            if (pass == 0 ? line_succeeds(first, r->to_play, &budget)
+                          : !go_sgf_get(first, "BM") && !marks_failure(go_sgf_get(first, "C"))) {
                 add_point(r->sol, &r->nsol, b.size, tsumego_record_point(b.size, v));
                 if (pass == 1)
                     break;
