@@ -56,10 +56,14 @@ typedef struct tt_entry {
     uint32_t pn, dn;
     uint32_t meta; /* bits 0-6: nodes spent below this entry as a bit length (the replacement
                       priority); 7-15: the winning move + 1 of a settled entry (0: none), which a
-                      simulation follows; 16-31: the search (ts_search.root_id) whose first
+                      simulation follows; 16-30: the search (ts_search.root_id) whose first
                       position or history this value rests on a repetition of, 0 for a value
-                      of its own */
+                      of its own; 31: a value that holds whatever the ko-threat budgets
+                      (META_FREE, see free_key) */
 } tt_entry;
+
+#define META_FREE 0x80000000u
+#define MAX_ROOT_ID 0x7fffu
 
 static int tt_work_bits(const tt_entry *e) { return (int)(e->meta & 127u); }
 
@@ -73,7 +77,9 @@ static uint64_t tt_work(const tt_entry *e)
 /* The winning move stored with a settled entry (a region index or TS_PASS), or -1. */
 static int tt_move(const tt_entry *e) { return (int)((e->meta >> 7) & 511u) - 1; }
 
-static uint32_t tt_root(const tt_entry *e) { return e->meta >> 16; }
+static uint32_t tt_root(const tt_entry *e) { return (e->meta >> 16) & MAX_ROOT_ID; }
+
+static bool tt_free(const tt_entry *e) { return (e->meta & META_FREE) != 0; }
 
 typedef struct tt_bucket {
     tt_entry e[BUCKET];
@@ -86,8 +92,10 @@ typedef struct child {
     uint64_t key; /* 0 once the values are final */
     int move;
     uint32_t pn, dn;
+    uint64_t fkey; /* the key without the budgets (free_key) */
     int dep;      /* its proof or disproof rests on a repetition of the position at this depth
                      of the line searched (NO_DEP: on none) */
+    bool free;    /* its proof or disproof holds whatever the ko-threat budgets */
     bool simulated; /* a simulation was tried on it (see simulate) */
 } child;
 
@@ -108,7 +116,7 @@ struct ts_search {
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
-    uint32_t root_id;                   /* of the search under way (ts_search_prove), 1..65535 */
+    uint32_t root_id;                   /* of the search under way (ts_search_prove), 1..32767 (MAX_ROOT_ID) */
     int base;                           /* depth of the search's first position: the line
                                            before it (ts_search_prove_line) is its history */
     uint64_t simulated;                 /* children settled by simulation */
@@ -191,9 +199,11 @@ static bool tt_valid(const ts_search *s, const tt_entry *e)
     return tt_root(e) == 0 || tt_root(e) == s->root_id;
 }
 
-static tt_entry *tt_find(ts_search *s, uint64_t key)
+/* An entry lives in the bucket of its home key: the key without the budgets (free_key), so that
+ * the budget variants of a position and its free value share one cache line. */
+static tt_entry *tt_find(ts_search *s, uint64_t key, uint64_t home)
 {
-    tt_entry *b = s->tt[key & s->mask].e;
+    tt_entry *b = s->tt[home & s->mask].e;
     for (int i = 0; i < BUCKET; i++)
         if (tt_match(&b[i], key) && (b[i].pn | b[i].dn) && tt_valid(s, &b[i]))
             return &b[i];
@@ -210,11 +220,11 @@ static int tt_priority(const ts_search *s, const tt_entry *e)
 }
 
 /* Stores a value; rooted: it rests on a repetition of this search's first position or
- * history. */
-static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
-                     int move, bool rooted)
+ * history; free: a settled value that holds whatever the budgets. */
+static void tt_store(ts_search *s, uint64_t key, uint64_t home, uint32_t pn, uint32_t dn,
+                     uint64_t work, int move, bool rooted, bool free)
 {
-    tt_entry *b = s->tt[key & s->mask].e;
+    tt_entry *b = s->tt[home & s->mask].e;
     tt_entry *e = NULL;
     for (int i = 0; i < BUCKET && !e; i++)
         if (tt_match(&b[i], key) && tt_valid(s, &b[i]))
@@ -232,13 +242,63 @@ static void tt_store(ts_search *s, uint64_t key, uint32_t pn, uint32_t dn, uint6
     e->pn = pn;
     e->dn = dn;
     uint32_t bits = work ? (uint32_t)(64 - __builtin_clzll(work)) : 0;
-    e->meta = bits | (uint32_t)(move + 1) << 7 | (rooted ? s->root_id << 16 : 0);
+    e->meta = bits | (uint32_t)(move + 1) << 7 | (rooted ? s->root_id << 16 : 0) |
+              (free ? META_FREE : 0);
+}
+
+/* --- values free of the ko-threat budgets ---
+ *
+ * The budgets are part of a position's key, so the searches of one problem at different budgets
+ * (the status questions, the ko comparisons) would each prove the same positions again, though
+ * most of them never meet a ko. A settled value that no budget decided (no ko retake among the
+ * winner's moves that count, no move of the loser's left out for want of a threat, no attacker
+ * pass that hung on the defender's threats, and the same for every value it rests on) holds at
+ * every budget: it is stored under the key without the budgets as well, which every budget
+ * variant of the position probes when its own key has no settled value. Values resting on a
+ * repetition or the line's length are never free. */
+
+#define FREE_SALT 0x5bd1e9955bd1e995ull
+
+static uint64_t free_key(const ts_geom *g, uint64_t key, const uint8_t *budget)
+{
+    return key ^ g->zob_budget[GO_BLACK][budget[GO_BLACK]] ^
+           g->zob_budget[GO_WHITE][budget[GO_WHITE]] ^ FREE_SALT;
+}
+
+/* Stores a value under its key and, when free, under the key without the budgets too. */
+static void tt_store2(ts_search *s, uint64_t key, const ts_pos *pos, uint32_t pn, uint32_t dn,
+                      uint64_t work, int move, bool rooted, bool free)
+{
+    uint64_t fkey = free_key(s->g, key, pos->budget);
+    tt_store(s, key, fkey, pn, dn, work, move, rooted, free);
+    if (free)
+        tt_store(s, fkey, fkey, pn, dn, work, move, false, true);
+}
+
+/* The table's value of a position: a settled one of its own key, else a settled free one,
+ * else its own open one (NULL: none). *free tells whether the value found is free. */
+static tt_entry *tt_find2(ts_search *s, uint64_t key, uint64_t fkey, bool *free)
+{
+    tt_entry *e = tt_find(s, key, fkey);
+    *free = false;
+    if (e && (e->pn == 0 || e->dn == 0)) {
+        *free = tt_free(e);
+        return e;
+    }
+    tt_entry *f = tt_find(s, fkey, fkey);
+    if (f && (f->pn == 0 || f->dn == 0)) {
+        *free = true;
+        return f;
+    }
+    return e;
 }
 
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
                             uint32_t *work)
 {
-    tt_entry *e = tt_find(s, ts_key(s->g, pos));
+    uint64_t key = ts_key(s->g, pos);
+    bool free;
+    tt_entry *e = tt_find2(s, key, free_key(s->g, key, pos->budget), &free);
     if (e && tt_root(e))
         e = NULL; /* valid on the lines of the last search only */
     uint32_t p = e ? e->pn : 1, d = e ? e->dn : 1;
@@ -440,7 +500,9 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
     k->pn = 1;
     k->dn = 1;
     k->dep = NO_DEP;
+    k->free = false;
     uint64_t key, pk;
+    const uint8_t *budget = pos->budget; /* the child's: a quiet move keeps them */
     uint8_t threats = pos->threats, ko = TS_NONE;
     if (ts_quiet_key(g, pos, move, &key)) {
         pk = key; /* position_key: a quiet move leaves no ko */
@@ -451,9 +513,11 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
         if (cp->target_left == 0) {
             k->pn = 0;
             k->dn = INF;
+            k->free = true;
             return true;
         }
         key = ts_key(g, cp);
+        budget = cp->budget;
         pk = position_key(g, cp);
         threats = cp->threats;
         ko = cp->ko;
@@ -473,7 +537,8 @@ static bool child_by_rules(ts_search *s, int d, int move, child *k)
             return true;
         }
     k->key = key;
-    __builtin_prefetch(&s->tt[key & s->mask]);
+    k->fkey = free_key(g, key, budget);
+    __builtin_prefetch(&s->tt[k->fkey & s->mask]);
     return false;
 }
 
@@ -510,7 +575,9 @@ static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
  * (want being that side's outcome), or -1. */
 static int template_move(ts_search *s, const ts_pos *t, ts_outcome want)
 {
-    tt_entry *e = tt_find(s, ts_key(s->g, t));
+    uint64_t key = ts_key(s->g, t);
+    bool free;
+    tt_entry *e = tt_find2(s, key, free_key(s->g, key, t->budget), &free);
     if (!e || !(want == TS_ATTACKER_WINS ? e->pn == 0 : e->dn == 0))
         return -1;
     return tt_move(e);
@@ -548,7 +615,8 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
     if (--*budget < 0 || d >= MAX_DEPTH || s->aborted)
         return false;
     uint64_t key = ts_key(g, pos);
-    tt_entry *e = tt_find(s, key);
+    bool free;
+    tt_entry *e = tt_find2(s, key, free_key(g, key, pos->budget), &free);
     if (e && tt_root(e))
         return false; /* a value resting on the first position: not for a stored proof */
     if (e && (e->pn == 0 || e->dn == 0))
@@ -585,8 +653,8 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
             ok = sim_child(s, d, moves[i], want, budget);
     }
     if (ok)
-        tt_store(s, key, want == TS_ATTACKER_WINS ? 0 : INF, want == TS_ATTACKER_WINS ? INF : 0,
-                 1, won_by, false);
+        tt_store(s, key, free_key(g, key, pos->budget), want == TS_ATTACKER_WINS ? 0 : INF,
+                 want == TS_ATTACKER_WINS ? INF : 0, 1, won_by, false, false);
     return ok;
 }
 
@@ -606,6 +674,7 @@ static bool simulate(ts_search *s, int d, child *k, const child *tmpl, ts_outcom
     k->pn = want == TS_ATTACKER_WINS ? 0 : INF;
     k->dn = want == TS_ATTACKER_WINS ? INF : 0;
     k->dep = NO_DEP;
+    k->free = false; /* not followed move by move: held to the budgets it was proven at */
     s->simulated++;
     return true;
 }
@@ -614,8 +683,33 @@ void ts_search_set_simulation(ts_search *s, bool on) { s->no_simulation = !on; }
 
 uint64_t ts_search_simulated(const ts_search *s) { return s->simulated; }
 
+/* Is the settled value of the node at pos, whose children are kids[0..nm), free of the
+ * budgets? A win needs one winning child that is free, resting on no repetition, and played
+ * without a ko threat (not the ko point) or a pass the defender's threats allowed; a loss needs
+ * every child free, and no move of the loser's left out for the budgets (the ko point, the
+ * attacker's pass). */
+static bool settled_free(const ts_geom *g, const ts_pos *pos, const child *kids, int nm, bool att,
+                         bool won)
+{
+    bool gated = att && pos->passed == 1; /* the attacker's pass hangs on the defender's budget */
+    if (won) {
+        for (int i = 0; i < nm; i++)
+            if ((att ? kids[i].pn == 0 : kids[i].dn == 0) && kids[i].free &&
+                kids[i].dep == NO_DEP && kids[i].move != pos->ko &&
+                !(gated && kids[i].move == TS_PASS))
+                return true;
+        return false;
+    }
+    if ((pos->ko != TS_NONE && !ts_ko_allows(pos, pos->ko)) || (gated && !pass_allowed(g, pos)))
+        return false;
+    for (int i = 0; i < nm; i++)
+        if (!kids[i].free)
+            return false;
+    return true;
+}
+
 static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
-                uint32_t *out_dn, int *out_dep)
+                uint32_t *out_dn, int *out_dep, bool *out_free)
 {
     const ts_geom *g = s->g;
     ts_pos *pos = &s->stack[d];
@@ -632,17 +726,21 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
      * test and the eye space, a third of a visit, are then skipped. The eye space is still
      * wanted for children the table does not know (space < 0: not computed yet). */
     int space = -1;
-    const tt_entry *self = tt_find(s, key);
+    const tt_entry *self = tt_find(s, key, free_key(g, key, pos->budget));
     ts_outcome t = self && self->pn && self->dn ? TS_OPEN : terminal_in_search(s, pos, &space);
     if (t == TS_OPEN && d >= MAX_DEPTH) {
         /* the defender survives a line this long: a value of this line only, never stored */
         *out_pn = INF;
         *out_dn = 0;
         *out_dep = DEP_LENGTH;
+        *out_free = false;
         return;
     }
     int moves[TS_MAX_POINTS + 1];
     int nm = t == TS_OPEN ? ts_search_moves(s, pos, moves) : 0;
+    /* a value of the rules holds at any budget, but the attacker's having nothing left to try
+     * may come of its budgets */
+    bool free = t != TS_OPEN || (pos->ko == TS_NONE && pos->passed != 1);
     if (t == TS_OPEN && nm == 0)
         t = TS_DEFENDER_WINS; /* the attacker has nothing left to try: it failed to kill */
     if (d == s->base && pos->to_move == s->prior_color)
@@ -651,7 +749,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         *out_pn = t == TS_ATTACKER_WINS ? 0 : INF;
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
         *out_dep = NO_DEP;
-        tt_store(s, key, *out_pn, *out_dn, 1, -1, false);
+        *out_free = free;
+        tt_store2(s, key, pos, *out_pn, *out_dn, 1, -1, false, free);
         return;
     }
     bool att = pos->to_move == g->attacker;
@@ -662,7 +761,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             kids[i].key = 0;
     }
     for (int i = 0; i < nm; i++) {
-        tt_entry *e = kids[i].key ? tt_find(s, kids[i].key) : NULL;
+        tt_entry *e = kids[i].key ? tt_find2(s, kids[i].key, kids[i].fkey, &kids[i].free) : NULL;
         if (e) {
             kids[i].pn = e->pn;
             kids[i].dn = e->dn;
@@ -749,7 +848,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         }
         ts_pos_copy(g, &s->stack[d + 1], pos);
         ts_play_move(g, &s->stack[d + 1], k->move);
-        mid(s, d + 1, cpn, cdn, &k->pn, &k->dn, &k->dep);
+        mid(s, d + 1, cpn, cdn, &k->pn, &k->dn, &k->dep, &k->free);
     }
     *out_pn = pn;
     *out_dn = dn;
@@ -765,15 +864,17 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     int dep = pn == 0 || dn == 0 ? settled_by_line(kids, nm, att, pn) : NO_DEP;
     *out_dep = dep < d ? dep : NO_DEP;
     bool won = att ? pn == 0 : dn == 0; /* the mover's winning move is kids[best] */
+    *out_free = (pn == 0 || dn == 0) && dep == NO_DEP && settled_free(g, pos, kids, nm, att, won);
     if (dep >= d || (dep >= 0 && dep <= s->base))
-        tt_store(s, key, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d);
+        tt_store2(s, key, pos, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d,
+                  *out_free);
 }
 
-/* A new search: values resting on the last one's first position stop being valid. After 65535
+/* A new search: values resting on the last one's first position stop being valid. After 32767
  * searches the ids come round again, and the old ones' entries go. */
 static void new_root(ts_search *s)
 {
-    if (++s->root_id <= 0xffff)
+    if (++s->root_id <= MAX_ROOT_ID)
         return;
     s->root_id = 1;
     for (uint64_t i = 0; i <= s->mask; i++)
@@ -802,7 +903,8 @@ ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n)
     }
     do {
         int dep;
-        mid(s, s->base, INF, INF, &pn, &dn, &dep);
+        bool free;
+        mid(s, s->base, INF, INF, &pn, &dn, &dep, &free);
     } while (pn && dn && !s->aborted);
     return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }

@@ -972,6 +972,52 @@ START_TEST(shared_table_keeps_the_outcomes)
 }
 END_TEST
 
+/* A settled value that no ko-threat budget decided serves every budget: on the first 30
+ * intermediate problems, the status's second question (the mover holding the ko threats) gets
+ * the same outcome in the table of the first question (the opponent holding them) as in a fresh
+ * one, node-limited; and the table of the first question settles it with fewer nodes overall. */
+START_TEST(free_values_serve_every_budget)
+{
+    FILE *f = cho_open("intermediate");
+    int compared = 0;
+    uint64_t nodes_shared = 0, nodes_fresh = 0;
+    ts_geom *g = malloc(sizeof *g);
+    ts_pos *root = malloc(sizeof *root);
+    ck_assert(g && root);
+    go_tsumego_problem p;
+    cJSON *j;
+    for (int n = 0; n < 30 && (j = next_region_problem(f, &p, g, root)); n++) {
+        ts_search *shared = ts_search_new(g, 18), *fresh = ts_search_new(g, 18);
+        ck_assert(shared && fresh);
+        question_budgets(root, p.to_play, 0);
+        ts_search_limits(shared, 1e300, 200000);
+        ts_search_prove(shared, root);
+        question_budgets(root, p.to_play, 1);
+        uint64_t before = ts_search_nodes(shared);
+        ts_search_limits(shared, 1e300, before + 200000);
+        ts_outcome a = ts_search_prove(shared, root);
+        ts_search_limits(fresh, 1e300, 200000);
+        ts_outcome b = ts_search_prove(fresh, root);
+        if (a != TS_OPEN && b != TS_OPEN) {
+            compared++;
+            ck_assert_msg(a == b, "%s: %d after the first question, %d alone",
+                          cJSON_GetObjectItem(j, "id")->valuestring, a, b);
+            nodes_shared += ts_search_nodes(shared) - before;
+            nodes_fresh += ts_search_nodes(fresh);
+        }
+        ts_search_free(shared);
+        ts_search_free(fresh);
+        cJSON_Delete(j);
+    }
+    fclose(f);
+    free(g);
+    free(root);
+    ck_assert_int_ge(compared, 20);
+    ck_assert_msg(nodes_shared * 4 < nodes_fresh * 3, "second questions: %llu nodes after the first, "
+                  "%llu alone", (unsigned long long)nodes_shared, (unsigned long long)nodes_fresh);
+}
+END_TEST
+
 /* The outcome of line[n - 1] searched itself (a fresh table, node-limited) must agree with
  * those of its children searched with the line as their history, as the solver searches first
  * moves: a won position has a winning child (or one left open), a lost one none. line has room
@@ -1630,6 +1676,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, simulation_keeps_the_outcomes);
     tcase_add_test(cho, shared_table_keeps_the_outcomes);
+    tcase_add_test(cho, free_values_serve_every_budget);
     tcase_add_test(cho, first_moves_searched_with_their_history);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
