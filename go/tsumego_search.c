@@ -24,7 +24,10 @@
  *
  * Simulation (Kawano 1996): when a node needs every child settled the same way and one child
  * is, the others are first tried by replaying its proof (see simulate below). The table keeps
- * the winning move of each settled entry for that. */
+ * the winning move of each settled entry for that.
+ *
+ * Ko-threat budgets are part of the key; a settled value that no budget decided is kept under
+ * the key without them too and serves every budget (see free_key). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
 #include <limits.h>
 #include <stdlib.h>
@@ -116,7 +119,8 @@ struct ts_search {
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
-    uint32_t root_id;                   /* of the search under way (ts_search_prove), 1..32767 (MAX_ROOT_ID) */
+    uint32_t root_id;                   /* of the search under way (ts_search_prove), 1 to
+                                           MAX_ROOT_ID */
     int base;                           /* depth of the search's first position: the line
                                            before it (ts_search_prove_line) is its history */
     uint64_t simulated;                 /* children settled by simulation */

@@ -975,7 +975,8 @@ END_TEST
 /* A settled value that no ko-threat budget decided serves every budget: on the first 30
  * intermediate problems, the status's second question (the mover holding the ko threats) gets
  * the same outcome in the table of the first question (the opponent holding them) as in a fresh
- * one, node-limited; and the table of the first question settles it with fewer nodes overall. */
+ * one, node-limited; and in that table it takes under three quarters of the nodes overall
+ * (without the free values, as many). */
 START_TEST(free_values_serve_every_budget)
 {
     FILE *f = cho_open("intermediate");
@@ -1013,8 +1014,9 @@ START_TEST(free_values_serve_every_budget)
     free(g);
     free(root);
     ck_assert_int_ge(compared, 20);
-    ck_assert_msg(nodes_shared * 4 < nodes_fresh * 3, "second questions: %llu nodes after the first, "
-                  "%llu alone", (unsigned long long)nodes_shared, (unsigned long long)nodes_fresh);
+    ck_assert_msg(nodes_shared * 4 < nodes_fresh * 3,
+                  "second questions: %llu nodes after the first, %llu alone",
+                  (unsigned long long)nodes_shared, (unsigned long long)nodes_fresh);
 }
 END_TEST
 
