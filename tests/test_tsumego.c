@@ -849,19 +849,49 @@ START_TEST(ko_cut_short_is_not_proven)
 }
 END_TEST
 
-/* The next problem of an open book as a region position with to_play to move: fills p, g and
- * root, returns the record (the caller deletes it), or NULL at the end of the file. */
-static cJSON *next_region_problem(FILE *f, go_tsumego_problem *p, ts_geom *g, ts_pos *root)
+/* A book read problem by problem as region positions, for the tests of the search itself. */
+typedef struct region_book {
+    FILE *f;
+    cJSON *rec;          /* the problem's record */
+    go_tsumego_problem p;
+    ts_geom g;
+    ts_pos line[3];      /* line[0]: the problem with to_play to move; room for a line after it */
+} region_book;
+
+static region_book *region_book_open(const char *book)
 {
-    char line[8192];
-    if (!fgets(line, sizeof line, f))
-        return NULL;
-    cJSON *j = cJSON_Parse(line);
-    ck_assert_ptr_nonnull(j);
-    cho_setup(j, p);
-    ts_geom_init(g, p->board.size, p->region, p->attacker);
-    ts_pos_from_board(g, &p->board, p->to_play, NULL, root);
-    return j;
+    region_book *b = calloc(1, sizeof *b);
+    ck_assert_ptr_nonnull(b);
+    b->f = cho_open(book);
+    return b;
+}
+
+/* The next problem into b (p, g, line[0]); false at the end of the file. */
+static bool region_book_next(region_book *b)
+{
+    char text[8192];
+    cJSON_Delete(b->rec);
+    b->rec = NULL;
+    if (!fgets(text, sizeof text, b->f))
+        return false;
+    b->rec = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(b->rec);
+    cho_setup(b->rec, &b->p);
+    ts_geom_init(&b->g, b->p.board.size, b->p.region, b->p.attacker);
+    ts_pos_from_board(&b->g, &b->p.board, b->p.to_play, NULL, &b->line[0]);
+    return true;
+}
+
+static const char *region_book_id(const region_book *b)
+{
+    return cJSON_GetObjectItem(b->rec, "id")->valuestring;
+}
+
+static void region_book_close(region_book *b)
+{
+    cJSON_Delete(b->rec);
+    fclose(b->f);
+    free(b);
 }
 
 /* The budgets of the status's two questions: q = 0, the mover without ko threats and the
@@ -878,17 +908,14 @@ static void question_budgets(ts_pos *root, go_color mover, int q)
  * many, and it does settle children. */
 START_TEST(simulation_keeps_the_outcomes)
 {
-    FILE *f = cho_open("intermediate");
+    region_book *b = region_book_open("intermediate");
+    const ts_geom *g = &b->g;
+    ts_pos *root = &b->line[0];
     int compared = 0, with_more = 0;
     uint64_t simulated = 0;
-    ts_geom *g = malloc(sizeof *g);
-    ts_pos *root = malloc(sizeof *root);
-    ck_assert(g && root);
-    go_tsumego_problem p;
-    cJSON *j;
-    for (int n = 0; n < 40 && (j = next_region_problem(f, &p, g, root)); n++) {
+    for (int n = 0; n < 40 && region_book_next(b); n++) {
         for (int q = 0; q < 2; q++) {
-            question_budgets(root, p.to_play, q);
+            question_budgets(root, b->p.to_play, q);
             ts_outcome o[2];
             for (int sim = 0; sim < 2; sim++) {
                 ts_search *s = ts_search_new(g, 18);
@@ -903,15 +930,12 @@ START_TEST(simulation_keeps_the_outcomes)
             if (o[0] != TS_OPEN && o[1] != TS_OPEN) {
                 compared++;
                 ck_assert_msg(o[0] == o[1], "%s, question %d: %d without simulation, %d with",
-                              cJSON_GetObjectItem(j, "id")->valuestring, q, o[0], o[1]);
+                              region_book_id(b), q, o[0], o[1]);
             }
             with_more += (o[1] != TS_OPEN) - (o[0] != TS_OPEN);
         }
-        cJSON_Delete(j);
     }
-    fclose(f);
-    free(g);
-    free(root);
+    region_book_close(b);
     ck_assert_int_ge(compared, 40);
     ck_assert_int_ge(with_more, 0);
     ck_assert(simulated > 0);
@@ -925,16 +949,13 @@ END_TEST
  * position are valid in that search only. */
 START_TEST(shared_table_keeps_the_outcomes)
 {
-    FILE *f = cho_open("intermediate");
+    region_book *b = region_book_open("intermediate");
+    const ts_geom *g = &b->g;
+    ts_pos *line = b->line, *root = &line[0], *c = &line[1];
     int compared = 0;
-    ts_geom *g = malloc(sizeof *g);
-    ts_pos *line = malloc(2 * sizeof *line), *root = &line[0], *c = &line[1];
-    ck_assert(g && line);
-    go_tsumego_problem p;
-    cJSON *j;
-    for (int n = 0; n < 30 && (j = next_region_problem(f, &p, g, root)); n++) {
+    for (int n = 0; n < 30 && region_book_next(b); n++) {
         for (int q = 0; q < 2; q++) {
-            question_budgets(root, p.to_play, q);
+            question_budgets(root, b->p.to_play, q);
             ts_search *shared = ts_search_new(g, 18);
             ck_assert_ptr_nonnull(shared);
             ts_search_limits(shared, 1e300, 200000);
@@ -951,23 +972,20 @@ START_TEST(shared_table_keeps_the_outcomes)
                 ts_search *fresh = ts_search_new(g, 18);
                 ck_assert_ptr_nonnull(fresh);
                 ts_search_limits(fresh, 1e300, 200000);
-                ts_outcome b = ts_search_prove_line(fresh, line, 2);
+                ts_outcome o = ts_search_prove_line(fresh, line, 2);
                 ts_search_free(fresh);
-                if (a == TS_OPEN || b == TS_OPEN)
+                if (a == TS_OPEN || o == TS_OPEN)
                     continue;
                 compared++;
                 char v[8];
-                ck_assert_msg(a == b, "%s, question %d, first move %s: %d with the shared table, %d "
-                              "with a fresh one", cJSON_GetObjectItem(j, "id")->valuestring, q,
-                              go_point_to_gtp(19, g->pt[moves[i]], v), a, b);
+                ck_assert_msg(a == o, "%s, question %d, first move %s: %d with the shared table, %d "
+                              "with a fresh one", region_book_id(b), q,
+                              go_point_to_gtp(19, g->pt[moves[i]], v), a, o);
             }
             ts_search_free(shared);
         }
-        cJSON_Delete(j);
     }
-    fclose(f);
-    free(g);
-    free(line);
+    region_book_close(b);
     ck_assert_int_ge(compared, 200);
 }
 END_TEST
@@ -979,40 +997,33 @@ END_TEST
  * (without the free values, as many). */
 START_TEST(free_values_serve_every_budget)
 {
-    FILE *f = cho_open("intermediate");
+    region_book *b = region_book_open("intermediate");
+    ts_pos *root = &b->line[0];
     int compared = 0;
     uint64_t nodes_shared = 0, nodes_fresh = 0;
-    ts_geom *g = malloc(sizeof *g);
-    ts_pos *root = malloc(sizeof *root);
-    ck_assert(g && root);
-    go_tsumego_problem p;
-    cJSON *j;
-    for (int n = 0; n < 25 && (j = next_region_problem(f, &p, g, root)); n++) {
-        ts_search *shared = ts_search_new(g, 18), *fresh = ts_search_new(g, 18);
+    for (int n = 0; n < 25 && region_book_next(b); n++) {
+        ts_search *shared = ts_search_new(&b->g, 18), *fresh = ts_search_new(&b->g, 18);
         ck_assert(shared && fresh);
-        question_budgets(root, p.to_play, 0);
+        question_budgets(root, b->p.to_play, 0);
         ts_search_limits(shared, 1e300, 100000);
         ts_search_prove(shared, root);
-        question_budgets(root, p.to_play, 1);
+        question_budgets(root, b->p.to_play, 1);
         uint64_t before = ts_search_nodes(shared);
         ts_search_limits(shared, 1e300, before + 100000);
         ts_outcome a = ts_search_prove(shared, root);
         ts_search_limits(fresh, 1e300, 100000);
-        ts_outcome b = ts_search_prove(fresh, root);
-        if (a != TS_OPEN && b != TS_OPEN) {
+        ts_outcome o = ts_search_prove(fresh, root);
+        if (a != TS_OPEN && o != TS_OPEN) {
             compared++;
-            ck_assert_msg(a == b, "%s: %d after the first question, %d alone",
-                          cJSON_GetObjectItem(j, "id")->valuestring, a, b);
+            ck_assert_msg(a == o, "%s: %d after the first question, %d alone", region_book_id(b),
+                          a, o);
             nodes_shared += ts_search_nodes(shared) - before;
             nodes_fresh += ts_search_nodes(fresh);
         }
         ts_search_free(shared);
         ts_search_free(fresh);
-        cJSON_Delete(j);
     }
-    fclose(f);
-    free(g);
-    free(root);
+    region_book_close(b);
     ck_assert_int_ge(compared, 15);
     ck_assert_msg(nodes_shared * 4 < nodes_fresh * 3,
                   "second questions: %llu nodes after the first, %llu alone",
@@ -1099,20 +1110,17 @@ START_TEST(first_moves_searched_with_their_history)
     ck_assert_int_eq(ts_search_prove_line(s, line, 2), TS_ATTACKER_WINS);
     ts_search_free(s);
 
-    FILE *f = cho_open("intermediate");
-    int compared = 0;
-    cJSON *j;
-    for (int n = 0; n < 40 && (j = next_region_problem(f, &p, g, &line[0])); n++) {
-        for (int q = 0; q < 2; q++) {
-            question_budgets(&line[0], p.to_play, q);
-            const char *id = cJSON_GetObjectItem(j, "id")->valuestring;
-            compared += assert_children_agree(g, line, 1, id);
-        }
-        cJSON_Delete(j);
-    }
-    fclose(f);
     free(g);
     free(line);
+
+    region_book *book = region_book_open("intermediate");
+    int compared = 0;
+    for (int n = 0; n < 40 && region_book_next(book); n++)
+        for (int q = 0; q < 2; q++) {
+            question_budgets(&book->line[0], book->p.to_play, q);
+            compared += assert_children_agree(&book->g, book->line, 1, region_book_id(book));
+        }
+    region_book_close(book);
     ck_assert_int_ge(compared, 300);
 }
 END_TEST
