@@ -279,8 +279,9 @@ static void tt_store2(ts_search *s, uint64_t key, const ts_pos *pos, uint32_t pn
         tt_store(s, fkey, fkey, pn, dn, work, move, false, true);
 }
 
-/* The table's value of a position: a settled one of its own key, else a settled free one,
- * else its own open one (NULL: none). *free tells whether the value found is free. */
+/* The table's value of a position (key, and fkey without the budgets): a settled one of its
+ * own key, else a settled free one, else its own open one (NULL: none). *free tells whether
+ * the value found is free. */
 static tt_entry *tt_find2(ts_search *s, uint64_t key, uint64_t fkey, bool *free)
 {
     tt_entry *e = tt_find(s, key, fkey);
@@ -297,12 +298,17 @@ static tt_entry *tt_find2(ts_search *s, uint64_t key, uint64_t fkey, bool *free)
     return e;
 }
 
+/* The same for pos, whose key is given. */
+static tt_entry *tt_find_pos(ts_search *s, const ts_pos *pos, uint64_t key)
+{
+    bool free;
+    return tt_find2(s, key, free_key(s->g, key, pos->budget), &free);
+}
+
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
                             uint32_t *work)
 {
-    uint64_t key = ts_key(s->g, pos);
-    bool free;
-    tt_entry *e = tt_find2(s, key, free_key(s->g, key, pos->budget), &free);
+    tt_entry *e = tt_find_pos(s, pos, ts_key(s->g, pos));
     if (e && tt_root(e))
         e = NULL; /* valid on the lines of the last search only */
     uint32_t p = e ? e->pn : 1, d = e ? e->dn : 1;
@@ -579,9 +585,7 @@ static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
  * (want being that side's outcome), or -1. */
 static int template_move(ts_search *s, const ts_pos *t, ts_outcome want)
 {
-    uint64_t key = ts_key(s->g, t);
-    bool free;
-    tt_entry *e = tt_find2(s, key, free_key(s->g, key, t->budget), &free);
+    tt_entry *e = tt_find_pos(s, t, ts_key(s->g, t));
     if (!e || !(want == TS_ATTACKER_WINS ? e->pn == 0 : e->dn == 0))
         return -1;
     return tt_move(e);
@@ -619,8 +623,7 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
     if (--*budget < 0 || d >= MAX_DEPTH || s->aborted)
         return false;
     uint64_t key = ts_key(g, pos);
-    bool free;
-    tt_entry *e = tt_find2(s, key, free_key(g, key, pos->budget), &free);
+    tt_entry *e = tt_find_pos(s, pos, key);
     if (e && tt_root(e))
         return false; /* a value resting on the first position: not for a stored proof */
     if (e && (e->pn == 0 || e->dn == 0))
@@ -657,8 +660,8 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
             ok = sim_child(s, d, moves[i], want, budget);
     }
     if (ok)
-        tt_store(s, key, free_key(g, key, pos->budget), want == TS_ATTACKER_WINS ? 0 : INF,
-                 want == TS_ATTACKER_WINS ? INF : 0, 1, won_by, false, false);
+        tt_store2(s, key, pos, want == TS_ATTACKER_WINS ? 0 : INF,
+                  want == TS_ATTACKER_WINS ? INF : 0, 1, won_by, false, false);
     return ok;
 }
 
