@@ -1429,14 +1429,23 @@ START_TEST(goal_from_the_comment)
     ck_assert_msg(strstr(out, "problem: Black to kill (given)") &&
                       strstr(out, "correct first moves: B9 (unique)"),
                   "%s", out);
-    /* the benchmark reads the record's "comment" */
+    /* the benchmark reads the record's "comment" (the listing names the goal solved for);
+     * without it the goal is inferred, and the kill at B9 is found and proven */
     static const char rec[] =
-        "{\"id\": \"s3\", \"to_play\": \"B\", \"size\": 9, \"comment\": \"Black to live\", "
+        "{\"id\": \"s3\", \"to_play\": \"B\", \"size\": 9, %s"
         "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
         "\"AB\": [\"ea\", \"eb\", \"ec\", \"ad\", \"bd\", \"cd\", \"dd\", \"ed\"], "
         "\"solutions\": [\"ba\"]}\n";
-    ck_assert_int_eq(run_bench_args(rec, "--time-per-problem 1", out, sizeof out), 0);
-    ck_assert_msg(strstr(out, "  wrong: s3 played") && !strstr(out, "B9, solutions"), "%s", out);
+    snprintf(text, sizeof text, rec, "\"comment\": \"Black to live\", ");
+    ck_assert_int_eq(run_bench_args(text, "--time-per-problem 0.2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, " s3 played ") && strstr(out, ", to live (from the comment)\n") &&
+                      !strstr(out, "to kill"),
+                  "%s", out);
+    snprintf(text, sizeof text, rec, "");
+    ck_assert_int_eq(run_bench_args(text, "", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  right: s3 played B9, solutions B9, proven, ") &&
+                      strstr(out, ", to kill (inferred)\n"),
+                  "%s", out);
 }
 END_TEST
 

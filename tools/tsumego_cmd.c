@@ -304,6 +304,8 @@ typedef struct bench_result {
     double time_s;
     uint64_t nodes;
     int move;
+    go_tsumego_goal goal; /* the goal solved for, and whether the record's comment set it */
+    bool goal_from_comment;
 } bench_result;
 
 typedef struct bench_job {
@@ -335,6 +337,8 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, 
         return;
     }
     out->setup_ok = true;
+    out->goal = prob.goal;
+    out->goal_from_comment = !prob.goal_inferred && strcmp(from, "inferred");
     go_tsumego_solution sol;
     bool solved = net ? tsumego_net_solve(net, &prob, lim, &sol, err, sizeof err)
                       : go_tsumego_solve(&prob, lim, &sol);
@@ -400,7 +404,7 @@ static int usage_bench(void)
                     "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
                     "  --model  a network that orders the first moves and, when nothing is proven, "
                     "searches for the guess\n"
-                    "  --list   one line per problem: right or wrong, the move, time and nodes\n");
+                    "  --list   one line per problem: right or wrong, the move, time, nodes and the goal\n");
     return 2;
 }
 
@@ -528,9 +532,12 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
                    r->setup_ok ? "" : " (set-up refused)");
             for (int k = 0; k < rec->nsol; k++)
                 printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
-            printf(", %s, %.2f s, %llu nodes\n",
-                   r->failed ? "error" : r->proven ? "proven" : "not proven", r->time_s,
-                   (unsigned long long)r->nodes);
+            printf(", %s, %.2f s, %llu nodes", r->failed ? "error" : r->proven ? "proven" : "not proven",
+                   r->time_s, (unsigned long long)r->nodes);
+            if (r->setup_ok)
+                printf(", to %s (%s)", r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
+                       r->goal_from_comment ? "from the comment" : "inferred");
+            printf("\n");
         }
     }
     int n = job.count ? job.count : 1;
