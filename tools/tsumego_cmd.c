@@ -304,7 +304,7 @@ typedef struct bench_result {
     double time_s;
     uint64_t nodes;
     int move;
-    go_tsumego_goal goal; /* the goal solved for, and whether the record's comment set it */
+    go_tsumego_goal goal; /* the goal answered, and whether the record's comment set it */
     bool goal_from_comment;
 } bench_result;
 
@@ -350,6 +350,7 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, 
     }
     out->move = sol.best_move;
     out->nodes = sol.nodes;
+    out->goal = sol.problem.goal; /* an inferred goal that failed may have given way */
     for (int i = 0; i < r->nsol; i++)
         out->correct |=
             tsumego_record_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
@@ -404,7 +405,8 @@ static int usage_bench(void)
                     "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
                     "  --model  a network that orders the first moves and, when nothing is proven, "
                     "searches for the guess\n"
-                    "  --list   one line per problem: right or wrong, the move, time, nodes and the goal\n");
+                    "  --list   one line per problem: right or wrong, the move, time, nodes and the "
+                    "goal\n");
     return 2;
 }
 
@@ -532,8 +534,9 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
                    r->setup_ok ? "" : " (set-up refused)");
             for (int k = 0; k < rec->nsol; k++)
                 printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
-            printf(", %s, %.2f s, %llu nodes", r->failed ? "error" : r->proven ? "proven" : "not proven",
-                   r->time_s, (unsigned long long)r->nodes);
+            printf(", %s, %.2f s, %llu nodes",
+                   r->failed ? "error" : r->proven ? "proven" : "not proven", r->time_s,
+                   (unsigned long long)r->nodes);
             if (r->setup_ok)
                 printf(", to %s (%s)", r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
                        r->goal_from_comment ? "from the comment" : "inferred");
