@@ -269,11 +269,10 @@ static uint64_t free_key(const ts_geom *g, uint64_t key, const uint8_t *budget)
            g->zob_budget[GO_WHITE][budget[GO_WHITE]] ^ FREE_SALT;
 }
 
-/* Stores a value under its key and, when free, under the key without the budgets too. */
-static void tt_store2(ts_search *s, uint64_t key, const ts_pos *pos, uint32_t pn, uint32_t dn,
+/* Stores a value under its key and, when free, under the key without the budgets (fkey) too. */
+static void tt_store2(ts_search *s, uint64_t key, uint64_t fkey, uint32_t pn, uint32_t dn,
                       uint64_t work, int move, bool rooted, bool free)
 {
-    uint64_t fkey = free_key(s->g, key, pos->budget);
     tt_store(s, key, fkey, pn, dn, work, move, rooted, free);
     if (free)
         tt_store(s, fkey, fkey, pn, dn, work, move, false, true);
@@ -622,8 +621,9 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
     const ts_pos *pos = &s->stack[d];
     if (--*budget < 0 || d >= MAX_DEPTH || s->aborted)
         return false;
-    uint64_t key = ts_key(g, pos);
-    tt_entry *e = tt_find_pos(s, pos, key);
+    uint64_t key = ts_key(g, pos), fkey = free_key(g, key, pos->budget);
+    bool free;
+    tt_entry *e = tt_find2(s, key, fkey, &free);
     if (e && tt_root(e))
         return false; /* a value resting on the first position: not for a stored proof */
     if (e && (e->pn == 0 || e->dn == 0))
@@ -660,7 +660,7 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
             ok = sim_child(s, d, moves[i], want, budget);
     }
     if (ok)
-        tt_store2(s, key, pos, want == TS_ATTACKER_WINS ? 0 : INF,
+        tt_store2(s, key, fkey, want == TS_ATTACKER_WINS ? 0 : INF,
                   want == TS_ATTACKER_WINS ? INF : 0, 1, won_by, false, false);
     return ok;
 }
@@ -733,7 +733,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
      * test and the eye space, a third of a visit, are then skipped. The eye space is still
      * wanted for children the table does not know (space < 0: not computed yet). */
     int space = -1;
-    const tt_entry *self = tt_find(s, key, free_key(g, key, pos->budget));
+    uint64_t fkey = free_key(g, key, pos->budget);
+    const tt_entry *self = tt_find(s, key, fkey);
     ts_outcome t = self && self->pn && self->dn ? TS_OPEN : terminal_in_search(s, pos, &space);
     if (t == TS_OPEN && d >= MAX_DEPTH) {
         /* the defender survives a line this long: a value of this line only, never stored */
@@ -757,7 +758,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
         *out_dn = t == TS_ATTACKER_WINS ? INF : 0;
         *out_dep = NO_DEP;
         *out_free = free;
-        tt_store2(s, key, pos, *out_pn, *out_dn, 1, -1, false, free);
+        tt_store2(s, key, fkey, *out_pn, *out_dn, 1, -1, false, free);
         return;
     }
     bool att = pos->to_move == g->attacker;
@@ -873,7 +874,7 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     bool won = att ? pn == 0 : dn == 0; /* the mover's winning move is kids[best] */
     *out_free = (pn == 0 || dn == 0) && dep == NO_DEP && settled_free(g, pos, kids, nm, att, won);
     if (dep >= d || (dep >= 0 && dep <= s->base))
-        tt_store2(s, key, pos, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d,
+        tt_store2(s, key, fkey, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d,
                   *out_free);
 }
 

@@ -1429,7 +1429,7 @@ START_TEST(goal_from_the_comment)
     ck_assert_msg(strstr(out, "problem: Black to kill (given)") &&
                       strstr(out, "correct first moves: B9 (unique)"),
                   "%s", out);
-    /* the benchmark reads the record's "comment" (the listing names the goal solved for);
+    /* the benchmark reads the record's "comment" (the listing names the goal answered);
      * without it the goal is inferred, and the kill at B9 is found and proven */
     static const char rec[] =
         "{\"id\": \"s3\", \"to_play\": \"B\", \"size\": 9, %s"
