@@ -351,6 +351,30 @@ START_TEST(under_the_stones)
 }
 END_TEST
 
+/* Black lives by capturing E9 at F9. The frame must leave G9 to the capturing stone: with G9
+ * frame, white retakes at E9 and both F9 and A7 reach only a ko (the solver said so before the
+ * region took the points next to a short chain's liberties). GNU Go's owl agrees: F9 lives
+ * outright, A7 is a ko. */
+START_TEST(capturing_stone_keeps_its_liberties)
+{
+    go_tsumego_solution s = solve_pic(". O . X O . . . ."
+                                      ". X O . X O . O ."
+                                      ". X X X X O . . ."
+                                      "O O O O O O . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .",
+                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
+    ck_assert(s.problem.region[V(9, "G9")]);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+    assert_only_move(&s, "F9");
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
 /* Cho Chikun, advanced 639: black kills only by J19. The leaves' proof numbers come from the
  * defender's eye space (df-pn+), which finds the proof in about 4.6 M nodes; with every leaf
  * at 1 it needed more than the 5.5 M allowed here. Node counts do not depend on the clock, so
@@ -1677,6 +1701,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, two_correct_first_moves);
     tcase_add_test(tc, snapback);
     tcase_add_test(tc, under_the_stones);
+    tcase_add_test(tc, capturing_stone_keeps_its_liberties);
     tcase_add_test(tc, eye_space_initialisation);
     tcase_add_test(tc, solution_tree);
     tcase_add_test(tc, refused_input);
