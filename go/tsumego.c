@@ -12,7 +12,7 @@
 #define MARGIN_LINES 1 /* open lines kept between the defender's stones and the frame */
 #define FRAME_WALL 4  /* the attacker's frame is at least this thick before defender stones */
 #define WEAK_LIBERTIES 4 /* attacker chains with more liberties are taken as safe */
-#define CAPTURE_LIBERTIES 2 /* weak chains this short of liberties: their liberties' own count */
+#define CAPTURE_LIBERTIES 1 /* weak chains this short of liberties: their liberties' own count */
 
 /* --- set-up --- */
 
@@ -103,9 +103,8 @@ static bool in_box(const go_tsumego_problem *p, int q)
  * over empty points but not beyond one that touches an attacker stone without touching a
  * defender stone; then the attacker chains touching the reach and, for the weak ones (few
  * liberties, not touching the frame), their liberties, so that capturing races are played out,
- * and for those one or two moves from capture the points next to their liberties (without them
- * the stone that captures has no liberties beyond the captured ones and a ko appears where there
- * is none). A strong chain's outside liberties stay frame, which makes the chain safe. */
+ * and for those in atari the points next to their liberty (without them the stone that captures
+ * has no liberties beyond the captured ones and a ko appears where there is none). A strong chain's outside liberties stay frame, which makes the chain safe. */
 static void find_region(go_tsumego_problem *p)
 {
     const go_board *b = &p->board;
@@ -169,7 +168,7 @@ static void find_region(go_tsumego_problem *p)
                     if (!in_box(p, l) || b->color[l] != GO_EMPTY)
                         continue;
                     p->region[l] = 1;
-                    /* a chain close to capture: the capturing stone's own liberties count */
+                    /* a chain in atari: the capturing stone's own liberties count */
                     for (int f = 0; f < 4 && b->libs[h] <= CAPTURE_LIBERTIES; f++) {
                         int m = l + go_dir4[f];
                         if (in_box(p, m) && b->color[m] == GO_EMPTY)

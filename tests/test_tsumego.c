@@ -353,7 +353,7 @@ END_TEST
 
 /* Black lives by capturing E9 at F9. The frame must leave G9 to the capturing stone: with G9
  * frame, white retakes at E9 and both F9 and A7 reach only a ko (the solver said so before the
- * region took the points next to a short chain's liberties). GNU Go's owl agrees: F9 lives
+ * region took the points next to the liberty of a chain in atari). GNU Go's owl agrees: F9 lives
  * outright, A7 is a ko. */
 START_TEST(capturing_stone_keeps_its_liberties)
 {
