@@ -99,59 +99,10 @@ static bool in_box(const go_tsumego_problem *p, int q)
            y <= p->y1;
 }
 
-/* Is the point m next to a stone of chain h? */
-static bool touches_chain(const go_board *b, int m, int h)
-{
-    for (int d = 0; d < 4; d++)
-        if (b->chain[m + go_dir4[d]] == h && b->color[m + go_dir4[d]] != GO_EMPTY)
-            return true;
-    return false;
-}
-
-/* Is the point m next to the defender's reach? */
-static bool next_to_reach(const uint8_t *reach, int m)
-{
-    for (int d = 0; d < 4; d++)
-        if (reach[m + go_dir4[d]])
-            return true;
-    return false;
-}
-
-/* Can the attacker chain h reach the frame in two ways the defender cannot both take: two of
- * its liberties outside the defender's reach, each next to a point that will be frame (off the
- * box, or an empty point of it that is no liberty of h and neither in nor next to the reach)?
- * Such a chain is as safe as the frame it joins. */
-static bool joins_outside(const go_tsumego_problem *p, const uint8_t *reach, int h)
-{
-    const go_board *b = &p->board;
-    int ways = 0, s = h;
-    uint8_t seen[GO_POINTS] = {0};
-    do {
-        for (int e = 0; e < 4; e++) {
-            int l = s + go_dir4[e];
-            if (b->color[l] != GO_EMPTY || reach[l] || seen[l] || !in_box(p, l))
-                continue;
-            seen[l] = 1;
-            bool out = false;
-            for (int f = 0; f < 4 && !out; f++) {
-                int m = l + go_dir4[f];
-                if (b->color[m] == GO_BORDER || (b->color[m] != GO_EMPTY && b->chain[m] == h))
-                    continue;
-                out = !in_box(p, m) || (!reach[m] && b->color[m] == GO_EMPTY &&
-                                        !touches_chain(b, m, h) && !next_to_reach(reach, m));
-            }
-            ways += out;
-        }
-        s = b->next[s];
-    } while (s != h);
-    return ways >= 2;
-}
-
 /* The region inside the box (see tsumego.h): the defender's reach, flooding from its stones
  * over empty points but not beyond one that touches an attacker stone without touching a
  * defender stone; then the attacker chains touching the reach and, for the weak ones (few
- * liberties, not touching the frame, not joining it two ways: joins_outside), their liberties,
- * so that capturing races are played out,
+ * liberties, not touching the frame), their liberties, so that capturing races are played out,
  * and for those in atari the points next to their liberty (without them the stone that captures
  * has no liberties beyond the captured ones and a ko appears where there is none). A strong chain's outside liberties stay frame, which makes the chain safe. */
 static void find_region(go_tsumego_problem *p)
@@ -210,7 +161,6 @@ static void find_region(go_tsumego_problem *p)
                 }
                 s = b->next[s];
             } while (s != h);
-            weak = weak && !joins_outside(p, reach, h);
             do {
                 p->region[s] = 1;
                 for (int e = 0; e < 4 && weak; e++) {

@@ -14,8 +14,7 @@
  * Inside the box the solver plays only on the region: the defender's reach (its stones and the
  * empty points it can flow into without passing next to an attacker stone, plus the empty
  * pockets this encloses), the attacker chains bordering it and, for weak ones (at most four
- * liberties, not touching the frame and not able to join it in two ways away from the reach),
- * their liberties, so that capturing races are played out;
+ * liberties, not touching the frame), their liberties, so that capturing races are played out;
  * for those in atari also the empty points next to the liberty, since the stone that captures
  * needs liberties of its own there. The rest of the box counts as frame too, so a strong chain's outside liberties make it safe
  * and a loosely enclosed group is confined where a player would see it confined.
