@@ -12,7 +12,7 @@
 #define MARGIN_LINES 1 /* open lines kept between the defender's stones and the frame */
 #define FRAME_WALL 4  /* the attacker's frame is at least this thick before defender stones */
 #define WEAK_LIBERTIES 4 /* attacker chains with more liberties are taken as safe */
-#define CAPTURE_LIBERTIES 1 /* weak chains this short of liberties: their liberties' own count */
+#define CAPTURE_LIBERTIES 1 /* weak chains this short of liberties: points next to them count */
 
 /* --- set-up --- */
 
@@ -104,7 +104,8 @@ static bool in_box(const go_tsumego_problem *p, int q)
  * defender stone; then the attacker chains touching the reach and, for the weak ones (few
  * liberties, not touching the frame), their liberties, so that capturing races are played out,
  * and for those in atari the points next to their liberty (without them the stone that captures
- * has no liberties beyond the captured ones and a ko appears where there is none). A strong chain's outside liberties stay frame, which makes the chain safe. */
+ * has no liberties beyond the captured ones and a ko appears where there is none). A strong
+ * chain's outside liberties stay frame, which makes the chain safe. */
 static void find_region(go_tsumego_problem *p)
 {
     const go_board *b = &p->board;

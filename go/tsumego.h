@@ -16,8 +16,9 @@
  * pockets this encloses), the attacker chains bordering it and, for weak ones (at most four
  * liberties, not touching the frame), their liberties, so that capturing races are played out;
  * for those in atari also the empty points next to the liberty, since the stone that captures
- * needs liberties of its own there. The rest of the box counts as frame too, so a strong chain's outside liberties make it safe
- * and a loosely enclosed group is confined where a player would see it confined.
+ * needs liberties of its own there. The rest of the box counts as frame too, so a strong
+ * chain's outside liberties make it safe and a loosely enclosed group is confined where a
+ * player would see it confined.
  *
  * Rules of the local game: the attacker wins by capturing every target stone, or when the
  * defender's eye space is a known dead shape (two points or fewer, the nakade shapes with the
