@@ -131,6 +131,8 @@ struct mcts_search {
     float *root_prior;                 /* root->num_children priors after root optimism + noise */
     bool *root_allowed;                /* per root child: pass policy, filters, pruning */
     bool root_prior_set;
+    bool has_root_mask;                /* mcts_set_root_moves: root moves only where root_mask */
+    bool root_mask[GO_POINTS];
     bool pass_allowed;
     double score_center;               /* dynamic score utility centre, white's view */
     int64_t budget;                    /* playouts this run may start (INT64_MAX: unlimited) */

@@ -148,6 +148,13 @@ void mcts_clear_tree(mcts_search *s)
     s->root_prior_set = false;
 }
 
+void mcts_set_root_moves(mcts_search *s, const bool *mask)
+{
+    s->has_root_mask = mask != NULL;
+    if (mask)
+        memcpy(s->root_mask, mask, sizeof s->root_mask);
+}
+
 void mcts_free(mcts_search *s)
 {
     if (!s)
@@ -441,7 +448,7 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
     }
     /* Allowed moves: never inside pass-alive area (either colour's) unless the move touches a
      * stone of the other colour there (capturing stones left in one's own pass-alive area
-     * matters under area scoring); pass under the pass policy. */
+     * matters under area scoring), nor off the root mask; pass under the pass policy. */
     uint8_t area[GO_POINTS];
     go_benson_area(&g->board, g->rules.multi_stone_suicide, area);
     s->pass_allowed = pass_is_safe(s, raw);
@@ -452,6 +459,8 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
         if (m == GO_PASS) {
             pass_index = i;
             ok = s->pass_allowed;
+        } else if (s->has_root_mask && !s->root_mask[m]) {
+            ok = false;
         } else if (area[m] != GO_EMPTY) {
             ok = false;
             for (int d = 0; d < 4; d++) {

@@ -213,6 +213,12 @@ void mcts_clear_tree(mcts_search *s);
 /* Drops every cached network result. */
 void mcts_clear_cache(mcts_search *s);
 
+/* Restricts the root's moves in later runs to the points where mask is true (GO_POINTS values
+ * by board point; a copy is kept); passing stays under the pass policy. NULL lifts it. For a
+ * question about one part of the board (a life-and-death problem's region, say), so that no
+ * visit goes elsewhere. */
+void mcts_set_root_moves(mcts_search *s, const bool *mask);
+
 /* What an analysis holds. */
 typedef struct mcts_analysis_opts {
     int max_moves;          /* report at most this many moves (0: all visited moves); applied

@@ -622,6 +622,46 @@ START_TEST(avoid_and_allow_moves)
 }
 END_TEST
 
+/* A root mask keeps every root visit on its points (here the 3x3 corner, away from the empty
+ * board's favourite moves) and the search chooses among them; lifted, the search goes back to
+ * the centre. */
+START_TEST(root_moves_mask)
+{
+    nn_model *m = load(KATA_NET);
+    mcts_search *s = search_new(m, 1, 1, 120);
+    go_game g;
+    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    bool mask[GO_POINTS] = {false};
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++)
+            mask[go_point_at(x, y)] = true;
+    mcts_set_root_moves(s, mask);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    int64_t visits = 0;
+    for (int i = 0; i < a.num_moves; i++) {
+        int mv = a.moves[i].move;
+        ck_assert_msg(mv == GO_PASS || mask[mv], "root move %s off the mask", vtx(9, mv));
+        visits += mv == GO_PASS ? 0 : a.moves[i].visits;
+    }
+    ck_assert_int_ge(visits, 100);
+    ck_assert(mask[mcts_choose_move(s)]);
+    mcts_analysis_free(&a);
+    assert_consistent(s);
+    mcts_set_root_moves(s, NULL);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv != GO_PASS && !mask[mv], "unmasked search chose %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
 START_TEST(noise_temperature_resign)
 {
     nn_model *m = load(KATA_NET);
@@ -1266,6 +1306,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, passes_when_game_over);
     tcase_add_test(tc, memory_bound_stops_growth);
     tcase_add_test(tc, avoid_and_allow_moves);
+    tcase_add_test(tc, root_moves_mask);
     tcase_add_test(tc, noise_temperature_resign);
     tcase_add_test(tc, lcb_move_choice);
     tcase_add_test(tc, min_moves_fill);

@@ -124,15 +124,23 @@ static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *e
 }
 
 /* Searches the framed board of p for time_s and puts the visit share of each of the region's
- * moves into visits (0 elsewhere; all 0 when nothing was visited). Returns false on an error. */
+ * moves into visits (0 elsewhere; all 0 when nothing was visited). The first move is one of the
+ * region's: the answer is one, and a search free to play elsewhere may give the region a tenth
+ * of its visits. Returns false on an error. */
 static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
                           double time_s, float *visits, char *err, int err_len)
 {
+    bool mask[GO_POINTS];
+    for (int q = 0; q < GO_POINTS; q++)
+        mask[q] = p->region[q] != 0;
     mcts_clear_tree(t->search);
+    mcts_set_root_moves(t->search, mask);
     mcts_set_position(t->search, g);
     mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
                       .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1};
-    if (!mcts_run(t->search, &ml, NULL, NULL, err, err_len))
+    bool ran = mcts_run(t->search, &ml, NULL, NULL, err, err_len);
+    mcts_set_root_moves(t->search, NULL);
+    if (!ran)
         return false;
     mcts_analysis a = {0};
     bool ok = mcts_analysis_get(t->search, NULL, &a);

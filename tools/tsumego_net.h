@@ -7,9 +7,10 @@
  * A solve runs in up to three phases within the time limit T:
  *  1. the exact solver for 0.45 T, its first moves ordered by the network's policy (averaged
  *     over the eight symmetries); a proven status with its answer chosen ends the solve here;
- *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread (skipped when
- *     the status is proven and only the choice among the first moves that reach it is left:
- *     a ko whose moves were not all compared in time);
+ *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread, its first
+ *     moves kept to the problem's region (skipped when the status is proven and only the
+ *     choice among the first moves that reach it is left: a ko whose moves were not all
+ *     compared in time);
  *  3. the solver again with the rest of the time, going on from the tables of phase 1
  *     (go_tsumego_work), its prior now the search's visits on the problem region (the policy
  *     where it visited nothing): a proof still counts, and if none comes the guess is the most
