@@ -99,6 +99,23 @@ static bool in_box(const go_tsumego_problem *p, int q)
            y <= p->y1;
 }
 
+/* Is the attacker chain at q weak (few liberties) and inside the box (no stone or liberty
+ * beyond it)? */
+static bool weak_inside(const go_tsumego_problem *p, int q)
+{
+    const go_board *b = &p->board;
+    int h = b->chain[q], s = h;
+    bool weak = b->libs[h] <= WEAK_LIBERTIES;
+    do {
+        for (int e = 0; e < 4; e++) {
+            int l = s + go_dir4[e];
+            weak &= in_box(p, l) || b->color[l] == GO_BORDER;
+        }
+        s = b->next[s];
+    } while (s != h && weak);
+    return weak;
+}
+
 /* The region inside the box (see tsumego.h): the defender's reach, flooding from its stones
  * over empty points but not beyond one that touches an attacker stone without touching a
  * defender stone; then the attacker chains touching the reach and, for the weak ones (few
@@ -126,8 +143,9 @@ static void find_region(go_tsumego_problem *p)
         if (!flows) {
             bool by_def = false, by_att = false;
             for (int d = 0; d < 4; d++) {
-                by_def |= b->color[q + go_dir4[d]] == def;
-                by_att |= b->color[q + go_dir4[d]] == att;
+                int r = q + go_dir4[d];
+                by_def |= b->color[r] == def;
+                by_att |= b->color[r] == att && !(p->wide && weak_inside(p, r));
             }
             flows = by_def || !by_att;
         }
@@ -154,14 +172,7 @@ static void find_region(go_tsumego_problem *p)
             if (!in_box(p, r) || b->color[r] != att || p->region[r])
                 continue;
             int h = b->chain[r], s = h;
-            bool weak = b->libs[h] <= WEAK_LIBERTIES;
-            do {
-                for (int e = 0; e < 4; e++) {
-                    int l = s + go_dir4[e];
-                    weak &= in_box(p, l) || b->color[l] == GO_BORDER;
-                }
-                s = b->next[s];
-            } while (s != h);
+            bool weak = weak_inside(p, r);
             do {
                 p->region[s] = 1;
                 for (int e = 0; e < 4 && weak; e++) {
@@ -211,10 +222,12 @@ static void find_region(go_tsumego_problem *p)
         p->region_points += p->region[q];
 }
 
-bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
-                      go_tsumego_problem *p, char *err, int err_len)
+/* go_tsumego_setup, with the wide region or not. */
+static bool setup(const go_board *b, go_color to_play, go_tsumego_goal goal, bool wide,
+                  go_tsumego_problem *p, char *err, int err_len)
 {
     memset(p, 0, sizeof *p);
+    p->wide = wide;
     if (to_play != GO_BLACK && to_play != GO_WHITE) {
         snprintf(err, (size_t)err_len, "the side to play must be black or white");
         return false;
@@ -334,6 +347,12 @@ bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
     }
     build_frame(p);
     return true;
+}
+
+bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
+                      go_tsumego_problem *p, char *err, int err_len)
+{
+    return setup(b, to_play, goal, false, p, err, err_len);
 }
 
 /* --- solving --- */
@@ -599,11 +618,13 @@ static void quietest_first(ts_solver *sv, go_tsumego_solution *out)
     }
 }
 
-/* Tables kept between solves: one solver for the goal as given, one for the other goal. */
+/* Tables kept between solves: one solver for the goal as given, one for the other goal, one
+ * for the wide region. */
+enum { SLOT_GIVEN, SLOT_OTHER_GOAL, SLOT_WIDE, SLOTS };
 struct go_tsumego_work {
-    ts_solver *sv[2];
-    go_tsumego_problem prob[2]; /* what sv[i] was made for (sv[i]->prob points here) */
-    int tt_log2[2];
+    ts_solver *sv[SLOTS];
+    go_tsumego_problem prob[SLOTS]; /* what sv[i] was made for (sv[i]->prob points here) */
+    int tt_log2[SLOTS];
 };
 
 go_tsumego_work *go_tsumego_work_new(void) { return calloc(1, sizeof(go_tsumego_work)); }
@@ -619,8 +640,8 @@ void go_tsumego_work_free(go_tsumego_work *w)
 {
     if (!w)
         return;
-    solver_free(w->sv[0]);
-    solver_free(w->sv[1]);
+    for (int i = 0; i < SLOTS; i++)
+        solver_free(w->sv[i]);
     free(w);
 }
 
@@ -732,6 +753,23 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
     return quick || out->sgf != NULL;
 }
 
+/* After a failure, a second solve (another region or goal) that found a way (success or ko)
+ * replaces it; its nodes add up either way, and the time counts from start. */
+static void keep_found(go_tsumego_solution *out, go_tsumego_solution *second, double start)
+{
+    go_tsumego_result r = second->status.result;
+    if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
+        uint64_t nodes = out->nodes + second->nodes;
+        go_tsumego_solution_free(out);
+        *out = *second;
+        out->nodes = nodes;
+    } else {
+        out->nodes += second->nodes;
+        go_tsumego_solution_free(second);
+    }
+    out->time_s = go_now_s() - start;
+}
+
 bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_in,
                       go_tsumego_solution *out)
 {
@@ -741,13 +779,26 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
     if (!lim.tt_log2)
         lim.tt_log2 = 21;
     double start = go_now_s(), deadline = start + lim.time_s;
-    if (!solve_once(p, &lim, 0, start, deadline, out))
+    if (!solve_once(p, &lim, SLOT_GIVEN, start, deadline, out))
         return false;
+    char err[256];
+    if (out->status.result == GO_TSUMEGO_FAILURE && !p->wide) {
+        /* the frame favours the attacker, and weak attacker stones inside the defender's area
+         * stop the region's flow: look again with the wide region, in the time left */
+        go_tsumego_problem wide;
+        if (go_now_s() < deadline &&
+            setup(&p->board, p->to_play, p->goal, true, &wide, err, sizeof err) &&
+            memcmp(wide.region, p->region, sizeof wide.region)) {
+            wide.goal_inferred = p->goal_inferred;
+            go_tsumego_solution again;
+            if (solve_once(&wide, &lim, SLOT_WIDE, go_now_s(), deadline, &again))
+                keep_found(out, &again, start);
+        }
+    }
     if (!p->goal_inferred || out->status.result != GO_TSUMEGO_FAILURE)
         return true;
     /* the guessed roles may be the wrong way round: try the other goal with the time left */
     go_tsumego_problem other;
-    char err[256];
     go_tsumego_goal flip =
         p->goal == GO_TSUMEGO_GOAL_KILL ? GO_TSUMEGO_GOAL_LIVE : GO_TSUMEGO_GOAL_KILL;
     if (go_now_s() >= deadline || !go_tsumego_setup(&p->board, p->to_play, flip, &other, err,
@@ -755,19 +806,8 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
         return true;
     other.goal_inferred = true; /* still a guess, though no third one follows */
     go_tsumego_solution second;
-    if (!solve_once(&other, &lim, 1, go_now_s(), deadline, &second))
-        return true;
-    go_tsumego_result r = second.status.result;
-    if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
-        uint64_t nodes = out->nodes + second.nodes;
-        go_tsumego_solution_free(out);
-        *out = second;
-        out->nodes = nodes;
-    } else {
-        out->nodes += second.nodes;
-        go_tsumego_solution_free(&second);
-    }
-    out->time_s = go_now_s() - start;
+    if (solve_once(&other, &lim, SLOT_OTHER_GOAL, go_now_s(), deadline, &second))
+        keep_found(out, &second, start);
     return true;
 }
 

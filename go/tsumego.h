@@ -18,7 +18,10 @@
  * for those in atari also the empty points next to the liberty, since the stone that captures
  * needs liberties of its own there. The rest of the box counts as frame too, so a strong
  * chain's outside liberties make it safe and a loosely enclosed group is confined where a
- * player would see it confined.
+ * player would see it confined. The flow also stops next to weak attacker chains; when the
+ * problem then fails (no first move works), go_tsumego_solve looks again with a "wide" region
+ * whose flow passes them: a stone of the attacker's inside the defender's area can otherwise
+ * wall off points the defender needs, and the frame favours the attacker.
  *
  * Rules of the local game: the attacker wins by capturing every target stone, or when the
  * defender's eye space is a known dead shape (two points or fewer, the nakade shapes with the
@@ -94,6 +97,8 @@ typedef struct go_tsumego_problem {
     go_color defender;
     go_tsumego_goal goal; /* KILL or LIVE for to_play, after inference */
     bool goal_inferred;   /* the goal was guessed, so go_tsumego_solve may try the other one */
+    bool wide;            /* the region flows past weak attacker chains (go_tsumego_solve's
+                             second look after a failure; see above) */
     int x0, y0, x1, y1;   /* inside the frame: columns x0..x1, rows y0..y1 (y = 0 on top) */
     uint8_t region[GO_POINTS]; /* 1 on the points the solver plays on (see go_tsumego_setup) */
     int region_points;

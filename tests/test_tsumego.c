@@ -1246,6 +1246,32 @@ START_TEST(ko_cycles_keep_the_status)
 }
 END_TEST
 
+/* A failure can come from the frame: in intermediate 189 (black lives with B17) white's lone
+ * B18 stops the region's flow at B17, and A17, A16 and B16 beyond it become frame, attacker
+ * stones to the solver, so that no black move lives. The solve then looks again with the wide
+ * region, whose flow passes weak attacker chains, and proves B17, the only move. */
+START_TEST(wide_region_after_a_failure)
+{
+    go_tsumego_problem p;
+    cho_problem("intermediate", "cho-intermediate/Prob0189", &p);
+    ck_assert(!p.wide);
+    ck_assert(!p.region[V(19, "A17")] && !p.region[V(19, "B16")]);
+    go_tsumego_limits lim = {.time_s = 120, .max_nodes = 30000000, .tt_log2 = 20};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert(s.problem.wide);
+    ck_assert(s.problem.region[V(19, "A17")] && s.problem.region[V(19, "B16")]);
+    ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
+    ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS || s.status.result == GO_TSUMEGO_KO,
+                  "status %s", go_tsumego_result_name(s.status.result));
+    ck_assert_int_eq(s.num_correct, 1);
+    ck_assert_int_eq(s.correct[0], V(19, "B17"));
+    ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_UNIQUE);
+    ck_assert(s.best_proven);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
 /* The move order must not change a proven status. Intermediate problem 93 (black kills with
  * C17, the book's answer; D17 killed too while the attacker could not play elsewhere, and GNU
  * Go's owl_attack says both on the framed board) once came out as a ko under some orders: a
@@ -1724,6 +1750,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, first_moves_searched_with_their_history);
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
+    tcase_add_test(cho, wide_region_after_a_failure);
     tcase_add_test(cho, ko_cycles_keep_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
