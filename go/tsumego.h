@@ -163,8 +163,9 @@ bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
 go_tsumego_goal go_tsumego_goal_from_text(const char *text);
 
 /* Solves p within the limits (NULL = defaults) and fills out. Never runs past the time limit by
- * more than a few milliseconds. When the goal was inferred and the side to play fails, the other
- * goal is tried too and kept when it succeeds. Returns false only when out of memory. */
+ * more than a few milliseconds. When the side to play fails, the wide region is tried (see
+ * above) and, when the goal was inferred, the other goal, each kept when it finds a way (success
+ * or ko; out->problem is then the problem solved). Returns false only when out of memory. */
 bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim,
                       go_tsumego_solution *out);
 
