@@ -125,8 +125,8 @@ static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *e
 
 /* Searches the framed board of p for time_s and puts the visit share of each of the region's
  * moves into visits (0 elsewhere; all 0 when nothing was visited). The first move is one of the
- * region's: the answer is one, and a search free to play elsewhere may give the region a tenth
- * of its visits. Returns false on an error. */
+ * region's: the answer is one, and a search free to play elsewhere gave the region as little as
+ * an eighth of its visits in some problems. Returns false on an error. */
 static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
                           double time_s, float *visits, char *err, int err_len)
 {
