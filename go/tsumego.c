@@ -122,13 +122,15 @@ static bool weak_inside(const go_tsumego_problem *p, int q)
  * liberties, not touching the frame), their liberties, so that capturing races are played out,
  * and for those in atari the points next to their liberty (without them the stone that captures
  * has no liberties beyond the captured ones and a ko appears where there is none). A strong
- * chain's outside liberties stay frame, which makes the chain safe. */
+ * chain's outside liberties stay frame, which makes the chain safe. The wide region's flow
+ * passes weak attacker chains and, where it stops, takes in the empty points one step beyond
+ * (see tsumego.h). */
 static void find_region(go_tsumego_problem *p)
 {
     const go_board *b = &p->board;
     int def = p->defender, att = p->attacker;
     uint8_t reach[GO_POINTS];
-    int16_t queue[GO_POINTS];
+    int16_t queue[2 * GO_POINTS]; /* a point comes twice at most: one step beyond, then flowing */
     int qn = 0;
     memset(reach, 0, sizeof reach);
     memset(p->region, 0, sizeof p->region);
@@ -149,12 +151,15 @@ static void find_region(go_tsumego_problem *p)
             }
             flows = by_def || !by_att;
         }
-        if (!flows)
+        /* the wide region: where the flow stops, the empty points one step beyond join it
+         * and stop there (a defender stone played at the stop has its liberties there) */
+        if (reach[q] == 2 || (!flows && !p->wide))
             continue;
         for (int d = 0; d < 4; d++) {
             int r = q + go_dir4[d];
-            if (in_box(p, r) && !reach[r] && b->color[r] == GO_EMPTY) {
-                reach[r] = 1;
+            bool takes = !reach[r] || (reach[r] == 2 && flows);
+            if (in_box(p, r) && b->color[r] == GO_EMPTY && takes) {
+                reach[r] = flows ? 1 : 2;
                 queue[qn++] = (int16_t)r;
             }
         }
@@ -753,12 +758,14 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
     return quick || out->sgf != NULL;
 }
 
-/* After a failure, a second solve (another region or goal) that found a way (success or ko)
- * replaces it; its nodes add up either way, and the time counts from start. */
-static void keep_found(go_tsumego_solution *out, go_tsumego_solution *second, double start)
+/* A second solve (another region or goal) that found a better way (success, or a ko when
+ * ko_will_do: the first failed) replaces the first; its nodes add up either way, and the time
+ * counts from start. */
+static void keep_found(go_tsumego_solution *out, go_tsumego_solution *second, double start,
+                       bool ko_will_do)
 {
     go_tsumego_result r = second->status.result;
-    if (r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO) {
+    if (r == GO_TSUMEGO_SUCCESS || (ko_will_do && r == GO_TSUMEGO_KO)) {
         uint64_t nodes = out->nodes + second->nodes;
         go_tsumego_solution_free(out);
         *out = *second;
@@ -782,9 +789,11 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
     if (!solve_once(p, &lim, SLOT_GIVEN, start, deadline, out))
         return false;
     char err[256];
-    if (out->status.result == GO_TSUMEGO_FAILURE && !p->wide) {
-        /* the frame favours the attacker, and weak attacker stones inside the defender's area
-         * stop the region's flow: look again with the wide region, in the time left */
+    bool failed = out->status.result == GO_TSUMEGO_FAILURE;
+    if ((failed || out->status.result == GO_TSUMEGO_KO) && !p->wide) {
+        /* the frame favours the attacker, and the region's flow stops next to attacker stones:
+         * a failure, or a ko where a side might win outright, gets a second look with the wide
+         * region, in the time left */
         go_tsumego_problem wide;
         if (go_now_s() < deadline &&
             setup(&p->board, p->to_play, p->goal, true, &wide, err, sizeof err) &&
@@ -792,7 +801,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
             wide.goal_inferred = p->goal_inferred;
             go_tsumego_solution again;
             if (solve_once(&wide, &lim, SLOT_WIDE, go_now_s(), deadline, &again))
-                keep_found(out, &again, start);
+                keep_found(out, &again, start, failed);
         }
     }
     if (!p->goal_inferred || out->status.result != GO_TSUMEGO_FAILURE)
@@ -807,7 +816,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
     other.goal_inferred = true; /* still a guess, though no third one follows */
     go_tsumego_solution second;
     if (solve_once(&other, &lim, SLOT_OTHER_GOAL, go_now_s(), deadline, &second))
-        keep_found(out, &second, start);
+        keep_found(out, &second, start, true);
     return true;
 }
 

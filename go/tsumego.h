@@ -19,9 +19,11 @@
  * needs liberties of its own there. The rest of the box counts as frame too, so a strong
  * chain's outside liberties make it safe and a loosely enclosed group is confined where a
  * player would see it confined. The flow also stops next to weak attacker chains; when the
- * problem then fails (no first move works), go_tsumego_solve looks again with a "wide" region
- * whose flow passes them: a stone of the attacker's inside the defender's area can otherwise
- * wall off points the defender needs, and the frame favours the attacker.
+ * problem then fails (no first move works) or comes out a ko, go_tsumego_solve looks again with
+ * a "wide" region whose flow passes them and, where it stops, takes in the empty points one
+ * step beyond: a stone of the attacker's inside the defender's area can otherwise wall off
+ * points the defender needs, a stone the defender plays where the flow stopped has liberties
+ * beyond it, and the frame favours the attacker.
  *
  * Rules of the local game: the attacker wins by capturing every target stone, or when the
  * defender's eye space is a known dead shape (two points or fewer, the nakade shapes with the
@@ -97,8 +99,8 @@ typedef struct go_tsumego_problem {
     go_color defender;
     go_tsumego_goal goal; /* KILL or LIVE for to_play, after inference */
     bool goal_inferred;   /* the goal was guessed, so go_tsumego_solve may try the other one */
-    bool wide;            /* the region flows past weak attacker chains (go_tsumego_solve's
-                             second look after a failure; see above) */
+    bool wide;            /* the region flows past weak attacker chains and one step beyond
+                             where it stops (go_tsumego_solve's second look; see above) */
     int x0, y0, x1, y1;   /* inside the frame: columns x0..x1, rows y0..y1 (y = 0 on top) */
     uint8_t region[GO_POINTS]; /* 1 on the points the solver plays on (see go_tsumego_setup) */
     int region_points;
@@ -163,9 +165,10 @@ bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
 go_tsumego_goal go_tsumego_goal_from_text(const char *text);
 
 /* Solves p within the limits (NULL = defaults) and fills out. Never runs past the time limit by
- * more than a few milliseconds. When the side to play fails, the wide region is tried (see
- * above) and, when the goal was inferred, the other goal, each kept when it finds a way (success
- * or ko; out->problem is then the problem solved). Returns false only when out of memory. */
+ * more than a few milliseconds. When the side to play fails or gets a ko, the wide region is
+ * tried (see above), kept when it does better (success, or a ko after a failure); after a
+ * failure, when the goal was inferred, the other goal is tried too, kept when it finds a way
+ * (success or ko). out->problem is the problem solved. Returns false only when out of memory. */
 bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim,
                       go_tsumego_solution *out);
 

@@ -1272,6 +1272,41 @@ START_TEST(wide_region_after_a_failure)
 }
 END_TEST
 
+/* A ko can come from the frame too: in intermediate 695 (black lives with G19) the flow stops
+ * at K19, next to white's K18, and L19 beyond it is frame, so that black's stones on the first
+ * line lack a liberty and the best black gets is a ko (D19 or G19). The second look's wide
+ * region takes in the point beyond the stop, and G19 lives outright, the only move that does. */
+START_TEST(wide_region_after_a_ko)
+{
+    go_tsumego_problem p;
+    cho_problem("intermediate", "cho-intermediate/Prob0695", &p);
+    ck_assert(!p.wide);
+    ck_assert(!p.region[V(19, "L19")]);
+    go_tsumego_limits lim = {.time_s = 120, .max_nodes = 30000000, .tt_log2 = 20};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert(s.problem.wide);
+    ck_assert(s.problem.region[V(19, "L19")]);
+    ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
+    ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "status %s",
+                  go_tsumego_result_name(s.status.result));
+    ck_assert_int_eq(s.num_correct, 1);
+    ck_assert_int_eq(s.correct[0], V(19, "G19"));
+    ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_UNIQUE);
+    ck_assert(s.best_proven);
+    go_tsumego_solution_free(&s);
+    /* the narrow region alone (a problem marked wide gets no second look): a ko, with D19 */
+    p.wide = true;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
+    bool d19 = false;
+    for (int k = 0; k < s.num_correct; k++)
+        d19 |= s.correct[k] == V(19, "D19");
+    ck_assert(d19);
+    go_tsumego_solution_free(&s);
+}
+END_TEST
+
 /* The move order must not change a proven status. Intermediate problem 93 (black kills with
  * C17, the book's answer; D17 killed too while the attacker could not play elsewhere, and GNU
  * Go's owl_attack says both on the framed board) once came out as a ko under some orders: a
@@ -1751,6 +1786,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_ignores_the_search);
     tcase_add_test(cho, move_order_keeps_the_status);
     tcase_add_test(cho, wide_region_after_a_failure);
+    tcase_add_test(cho, wide_region_after_a_ko);
     tcase_add_test(cho, ko_cycles_keep_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);

@@ -179,7 +179,10 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
     }
     uint64_t nodes = out->nodes;
     go_tsumego_result r = out->status.result;
-    if (r == GO_TSUMEGO_UNKNOWN || !out->best_proven) {
+    /* a ko gets the rest of the time: the solver then finds its tables filled and looks again
+     * with the wide region, where a side may win outright (see go_tsumego_solve) */
+    bool ko = r == GO_TSUMEGO_KO && !p->wide;
+    if (r == GO_TSUMEGO_UNKNOWN || !out->best_proven || ko) {
         /* a status proven but its answer not chosen yet (a ko whose first moves were not all
          * compared in time) needs the solver's time, not a guess */
         bool known = r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO;
