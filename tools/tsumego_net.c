@@ -181,7 +181,7 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
     go_tsumego_result r = out->status.result;
     /* a ko gets the rest of the time: the solver then finds its tables filled and looks again
      * with the wide region, where a side may win outright (see go_tsumego_solve) */
-    bool ko = r == GO_TSUMEGO_KO && !p->wide;
+    bool ko = r == GO_TSUMEGO_KO && !p->wide, settled_ko = ko && out->best_proven;
     if (r == GO_TSUMEGO_UNKNOWN || !out->best_proven || ko) {
         /* a status proven but its answer not chosen yet (a ko whose first moves were not all
          * compared in time) needs the solver's time, not a guess */
@@ -200,8 +200,11 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
         go_tsumego_solution again;
         if (l.time_s > 1e-3 && go_tsumego_solve(p, &l, &again)) {
             nodes += again.nodes;
-            go_tsumego_solution_free(out);
-            *out = again;
+            /* a settled ko gives way to an outright win only */
+            bool keep = settled_ko && again.status.result != GO_TSUMEGO_SUCCESS;
+            go_tsumego_solution_free(keep ? &again : out);
+            if (!keep)
+                *out = again;
         }
     }
     out->nodes = nodes;
