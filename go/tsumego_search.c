@@ -1,6 +1,7 @@
 /* go/tsumego_search.c -- depth-first proof-number search (df-pn, Nagai 2002) over the region
  * board, with a transposition table and the 1+epsilon trick (Pawlewicz & Lew 2007) against
- * thrashing, and leaves initialised from the defender's eye space and the move order (df-pn+).
+ * thrashing, and leaves initialised from the defender's eye space and the move order (df-pn+),
+ * raised near the search's first position (deep df-pn).
  * Proof and disproof numbers are always those of "the attacker wins", so one table serves
  * searches started for either side.
  *
