@@ -1299,10 +1299,7 @@ START_TEST(wide_region_after_a_ko)
     p.wide = true;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_KO);
-    bool d19 = false;
-    for (int k = 0; k < s.num_correct; k++)
-        d19 |= s.correct[k] == V(19, "D19");
-    ck_assert(d19);
+    ck_assert(is_correct(&s, 19, "D19"));
     go_tsumego_solution_free(&s);
 }
 END_TEST
