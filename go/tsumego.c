@@ -623,6 +623,59 @@ static void quietest_first(ts_solver *sv, go_tsumego_solution *out)
     }
 }
 
+/* Among first moves that win outright, the one the prior (a network's policy) likes best goes
+ * first. A framed problem often has several winning first moves where the book's has one (the
+ * frame holds attacker stones the real position would let the defender attack), and the policy
+ * tells the tesuji from the slack move more often than the move order does. With all (every
+ * first move settled) this only reorders correct[]; otherwise the moves the prior ranks above
+ * the one found are tried in the prior's order, each with an even share of what is left of the
+ * limits, and the first that wins is the answer. Every move it puts first is proven to win. */
+static void prior_first(ts_solver *sv, const float *prior, go_tsumego_solution *out, bool all,
+                        double deadline_s, uint64_t cap)
+{
+    if (!prior || out->num_correct < 1)
+        return;
+    const ts_geom *g = &sv->geom;
+    int best = 0;
+    for (int i = 1; i < out->num_correct; i++)
+        if (prior[out->correct[i]] > prior[out->correct[best]])
+            best = i;
+    if (!all) {
+        ts_pos root;
+        ts_solver_position(sv, sv->level, &root);
+        int moves[TS_MAX_POINTS + 1], cand[TS_MAX_POINTS + 1], nc = 0;
+        int n = ts_search_moves(sv->search, &root, moves);
+        float top = prior[out->correct[best]];
+        for (int i = 0; i < n; i++)
+            if (moves[i] != TS_PASS && prior[g->pt[moves[i]]] > top) {
+                int j = nc++;
+                for (; j > 0 && prior[g->pt[cand[j - 1]]] < prior[g->pt[moves[i]]]; j--)
+                    cand[j] = cand[j - 1];
+                cand[j] = moves[i];
+            }
+        for (int i = 0; i < nc; i++) {
+            double now = go_now_s();
+            uint64_t used = ts_search_nodes(sv->search);
+            if (now >= deadline_s || (cap && used >= cap))
+                break;
+            ts_search_limits(sv->search, now + (deadline_s - now) / (nc - i),
+                             cap ? used + (cap - used) / (uint64_t)(nc - i) : 0);
+            if (ts_wins(g, first_move_outcome(sv, cand[i], sv->level), root.to_move)) {
+                if (out->num_correct < GO_TSUMEGO_MAX_MOVES)
+                    out->num_correct++;
+                best = out->num_correct - 1;
+                out->correct[best] = g->pt[cand[i]];
+                out->uniqueness = GO_TSUMEGO_NOT_UNIQUE;
+                break;
+            }
+        }
+        ts_search_limits(sv->search, deadline_s, cap);
+    }
+    int m = out->correct[best];
+    memmove(out->correct + 1, out->correct, (size_t)best * sizeof *out->correct);
+    out->correct[0] = m;
+}
+
 /* Tables kept between solves: one solver for the goal as given, one for the other goal, one
  * for the wide region. */
 enum { SLOT_GIVEN, SLOT_OTHER_GOAL, SLOT_WIDE, SLOTS };
@@ -722,6 +775,8 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
             quietest_first(sv, out);
         } else {
             chosen = true; /* any move that succeeds is an answer */
+            prior_first(sv, lim->prior, out, !quick, quick ? deadline_s : start_s + 0.9 * total,
+                        cap);
         }
         if (out->num_correct) {
             out->best_move = out->correct[0];

@@ -126,7 +126,9 @@ typedef struct go_tsumego_limits {
     /* Optional: how likely each first move of the side to play is to be right, GO_POINTS values
      * by board point (a network's policy on problem.framed, say; NULL for none). It never
      * changes what is proven: it orders the first moves of the searches for the side to play,
-     * and when nothing is proven it picks the guess among the moves not proven to fail. */
+     * among several first moves that win outright it chooses the answer (first_move_only: the
+     * moves it ranks above the one found are tried too, and the first of them proven to win is
+     * taken), and when nothing is proven it picks the guess among the moves not proven to fail. */
     const float *prior;
     /* Optional: tables to reuse and keep (see go_tsumego_work); NULL: a fresh table per solve. */
     go_tsumego_work *work;
@@ -144,7 +146,8 @@ typedef struct go_tsumego_solution {
                                        reaches a better ko */
     int num_correct;                /* every first move proven to reach status; for a ko, only
                                        those that reach the best ko found (the opponent needing
-                                       the most threats, the mover the fewest), quietest first */
+                                       the most threats, the mover the fewest), quietest first;
+                                       for an outright win, the prior's favourite first */
     int correct[GO_TSUMEGO_MAX_MOVES];
     go_tsumego_uniqueness uniqueness;
     uint64_t nodes;

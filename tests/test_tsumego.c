@@ -2,8 +2,9 @@
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame, the
  * solution tree, refused input, a sample of Cho Chikun's elementary problems, the JSON Lines
- * reader of `shido tsumego bench` (through the binary), a prior that orders the search and picks
- * the guess, and the network-guided solve of tools/tsumego_net.c (with ../shared's g170 net).
+ * reader of `shido tsumego bench` (through the binary), a prior that orders the search, picks the
+ * answer among winning first moves and picks the guess, and the network-guided solve of
+ * tools/tsumego_net.c (with ../shared's g170 net).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -304,6 +305,51 @@ START_TEST(two_correct_first_moves)
     ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NOT_UNIQUE);
     ck_assert(is_correct(&s, 9, "A9") && is_correct(&s, 9, "D9"));
     go_tsumego_solution_free(&s);
+}
+END_TEST
+
+/* With several winning first moves the answer is the prior's favourite among them, proven, in a
+ * full solve and in a quick one (which then proves the favourite after finding the other), and a
+ * losing move the prior likes better still is not taken: A9 and D9 both kill, E9 does not. */
+START_TEST(prior_picks_among_winning_moves)
+{
+    go_board b;
+    ck_assert(go_board_from_ascii(&b, 9,
+                                  ". O X . . X . . ."
+                                  "O O O X X X . . ."
+                                  "X X X X . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."));
+    b.to_move = GO_BLACK;
+    go_tsumego_problem p;
+    char err[256];
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err), "%s",
+                  err);
+    const char *favourite[2] = {"A9", "D9"};
+    for (int f = 0; f < 2; f++)
+        for (int quick = 0; quick < 2; quick++) {
+            float prior[GO_POINTS];
+            for (int q = 0; q < GO_POINTS; q++)
+                prior[q] = 0.01f;
+            prior[V(9, "E9")] = 0.9f;
+            prior[V(9, favourite[f])] = 0.5f;
+            go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 18, .first_move_only = quick,
+                                     .prior = prior};
+            go_tsumego_solution s;
+            ck_assert(go_tsumego_solve(&p, &lim, &s));
+            ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
+            ck_assert_msg(s.best_move == V(9, favourite[f]) && s.best_proven,
+                          "prior on %s, quick %d: played %d", favourite[f], quick, s.best_move);
+            ck_assert_int_eq(s.correct[0], V(9, favourite[f]));
+            ck_assert(!is_correct(&s, 9, "E9"));
+            if (!quick)
+                ck_assert_int_eq(s.num_correct, 2);
+            go_tsumego_solution_free(&s);
+        }
 }
 END_TEST
 
@@ -1757,6 +1803,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, direct_ko);
     tcase_add_test(tc, approach_ko);
     tcase_add_test(tc, two_correct_first_moves);
+    tcase_add_test(tc, prior_picks_among_winning_moves);
     tcase_add_test(tc, snapback);
     tcase_add_test(tc, under_the_stones);
     tcase_add_test(tc, capturing_stone_keeps_its_liberties);

@@ -6,7 +6,8 @@
  * wins the game for the attacker, and a search then cannot tell a killing move from a wrong one.
  * A solve runs in up to three phases within the time limit T:
  *  1. the exact solver for 0.45 T, its first moves ordered by the network's policy (averaged
- *     over the eight symmetries); a proven status with its answer chosen ends the solve here,
+ *     over the eight symmetries; among first moves that win outright, the policy's favourite
+ *     is the answer); a proven status with its answer chosen ends the solve here,
  *     except a ko, which goes on to phase 3 (without the search) for the solver's second look
  *     with the wide region, an outright win alone replacing the ko;
  *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread, its first
