@@ -309,8 +309,8 @@ START_TEST(two_correct_first_moves)
 END_TEST
 
 /* With several winning first moves the answer is the prior's favourite among them, proven, in a
- * full solve and in a quick one (which then proves the favourite after finding the other), and a
- * losing move the prior likes better still is not taken: A9 and D9 both kill, E9 does not. */
+ * full solve and in a quick one (which tries the moves the prior ranks above the one it found),
+ * and a losing move the prior likes better still is not taken: A9 and D9 both kill, E9 does not. */
 START_TEST(prior_picks_among_winning_moves)
 {
     go_board b;
