@@ -30,9 +30,8 @@ static int V(int size, const char *vertex)
     return p;
 }
 
-/* Solves a diagram; the caller frees the solution. */
-static go_tsumego_solution solve_pic(const char *pic, go_color to_play, go_tsumego_goal goal,
-                                     double time_s)
+/* The problem of a diagram with to_play moving first. */
+static go_tsumego_problem setup_pic(const char *pic, go_color to_play, go_tsumego_goal goal)
 {
     go_board b;
     ck_assert_msg(go_board_from_ascii(&b, 9, pic), "bad diagram");
@@ -40,6 +39,14 @@ static go_tsumego_solution solve_pic(const char *pic, go_color to_play, go_tsume
     go_tsumego_problem p;
     char err[256];
     ck_assert_msg(go_tsumego_setup(&b, to_play, goal, &p, err, sizeof err), "set-up: %s", err);
+    return p;
+}
+
+/* Solves a diagram; the caller frees the solution. */
+static go_tsumego_solution solve_pic(const char *pic, go_color to_play, go_tsumego_goal goal,
+                                     double time_s)
+{
+    go_tsumego_problem p = setup_pic(pic, to_play, goal);
     go_tsumego_limits lim = {.time_s = time_s, .tt_log2 = 18};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
@@ -288,18 +295,19 @@ START_TEST(approach_ko)
 END_TEST
 
 /* White is in atari either way: capturing at A9 and protecting at D9 both kill. */
+static const char two_winners[] = ". O X . . X . . ."
+                                  "O O O X X X . . ."
+                                  "X X X X . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . ."
+                                  ". . . . . . . . .";
+
 START_TEST(two_correct_first_moves)
 {
-    go_tsumego_solution s = solve_pic(". O X . . X . . ."
-                                      "O O O X X X . . ."
-                                      "X X X X . . . . ."
-                                      ". . . . . . . . ."
-                                      ". . . . . . . . ."
-                                      ". . . . . . . . ."
-                                      ". . . . . . . . ."
-                                      ". . . . . . . . ."
-                                      ". . . . . . . . .",
-                                      GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
+    go_tsumego_solution s = solve_pic(two_winners, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
     ck_assert_int_eq(s.num_correct, 2);
     ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_NOT_UNIQUE);
@@ -310,25 +318,11 @@ END_TEST
 
 /* With several winning first moves the answer is the prior's favourite among them, proven, in a
  * full solve and in a quick one (which tries the moves the prior ranks above the one it found),
- * and a losing move the prior likes better still is not taken: A9 and D9 both kill, E9 does not. */
+ * and a losing move the prior likes better still is not taken: in two_winners A9 and D9 both
+ * kill, E9 does not. */
 START_TEST(prior_picks_among_winning_moves)
 {
-    go_board b;
-    ck_assert(go_board_from_ascii(&b, 9,
-                                  ". O X . . X . . ."
-                                  "O O O X X X . . ."
-                                  "X X X X . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."));
-    b.to_move = GO_BLACK;
-    go_tsumego_problem p;
-    char err[256];
-    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err), "%s",
-                  err);
+    go_tsumego_problem p = setup_pic(two_winners, GO_BLACK, GO_TSUMEGO_GOAL_AUTO);
     const char *favourite[2] = {"A9", "D9"};
     for (int f = 0; f < 2; f++)
         for (int quick = 0; quick < 2; quick++) {
