@@ -2,9 +2,9 @@
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame, the
  * solution tree, refused input, a sample of Cho Chikun's elementary problems, the JSON Lines
- * reader of `shido tsumego bench` (through the binary), a prior that orders the search, picks the
- * answer among winning first moves and picks the guess, and the network-guided solve of
- * tools/tsumego_net.c (with ../shared's g170 net).
+ * reader of `shido tsumego bench` and its --id filter (through the binary), a prior that orders
+ * the search, picks the answer among winning first moves and picks the guess, and the
+ * network-guided solve of tools/tsumego_net.c (with ../shared's g170 net).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -1478,6 +1478,46 @@ START_TEST(bench_jsonl_reader)
 }
 END_TEST
 
+/* `--id TEXT`: only the problems whose id contains one of the texts, before the sample; no
+ * file holding a match is an error, and an empty text is refused. */
+START_TEST(bench_id_filter)
+{
+    static const char two[] =
+        "{\"id\": \"book/alpha\", \"size\": 19, \"to_play\": \"B\", \"solutions\": [\"ba\"], "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n"
+        "{\"id\": \"book/beta\", \"size\": 19, \"to_play\": \"B\", \"solutions\": [\"ba\"], "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
+    char out[4096];
+    ck_assert_int_eq(run_bench_args(two, "--id bet", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "right: book/beta played B19") && !strstr(out, "alpha") &&
+                      strstr(out, "1 problems"),
+                  "%s", out);
+    ck_assert_int_eq(run_bench_args(two, "--id alpha --id beta --sample 1 --seed 3", out,
+                                    sizeof out),
+                     0);
+    ck_assert_msg(strstr(out, "1 problems"), "%s", out);
+    ck_assert_int_eq(run_bench_args(two, "--id book/ --limit 5", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "book/alpha") && strstr(out, "book/beta") &&
+                      strstr(out, "2 problems"),
+                  "%s", out);
+    ck_assert_int_eq(run_bench_args(two, "--id gamma", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "no problem's id contains \"gamma\"") && !strstr(out, "problems,"),
+                  "%s", out);
+    /* with several files, one without a match is skipped with a note */
+    char extra[1200];
+    snprintf(extra, sizeof extra, "--id /beta --jsonl %s/tsumego/cho-elementary.jsonl",
+             SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_bench_args(two, extra, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "right: book/beta") &&
+                      strstr(out, "cho-elementary.jsonl: no problem's id contains \"/beta\""),
+                  "%s", out);
+    ck_assert_int_eq(run_bench_args(two, "--id ''", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "usage:"), "%s", out);
+}
+END_TEST
+
 /* The goal a problem's statement names: English words whole and in any case, Chinese and
  * Japanese ones; none, or both, leave the goal to the position. */
 START_TEST(goal_from_statement)
@@ -1828,6 +1868,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_cycles_keep_the_status);
     tcase_add_test(cho, work_goes_on);
     tcase_add_test(cho, bench_jsonl_reader);
+    tcase_add_test(cho, bench_id_filter);
     tcase_add_test(cho, goal_from_statement);
     tcase_add_test(cho, goal_from_the_comment);
     tcase_add_test(cho, bench_sgf_collection);

@@ -3,9 +3,11 @@
  *
  * The benchmark reads one problem per line ({"id", "size", "to_play", "AB", "AW", "solutions"},
  * SGF points), or one per SGF game tree (see read_sgf_source), and solves the problems on N
- * threads, one problem per thread at a time, each with its own time limit. It prints per file
- * the share of problems whose chosen first move is among the solutions, the share whose answer
- * was proven, time and nodes. Records are parsed with cJSON. */
+ * threads, one problem per thread at a time, each with its own time limit: all of a file's
+ * problems, or those whose id contains a text given with --id, then a seeded sample and the
+ * first few of them (see pick). It prints per file the share of problems whose chosen first
+ * move is among the solutions, the share whose answer was proven, time and nodes. Records are
+ * parsed with cJSON. */
 #include "tools/tsumego_cmd.h"
 
 #include <cjson/cJSON.h>
@@ -397,7 +399,7 @@ static int usage_bench(void)
 {
     fprintf(stderr, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                     "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-                    "[--tt LOG2] [--max-nodes N] [--model NET] [--list]\n"
+                    "[--tt LOG2] [--max-nodes N] [--model NET] [--id TEXT]... [--list]\n"
                     "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                     "\"AW\", \"solutions\", \"comment\"}\n"
                     "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -405,6 +407,8 @@ static int usage_bench(void)
                     "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
                     "  --model  a network that orders the first moves and, when nothing is proven, "
                     "searches for the guess\n"
+                    "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
+                    "before --sample and --limit)\n"
                     "  --list   one line per problem: right or wrong, the move, time, nodes and the "
                     "goal\n");
     return 2;
@@ -455,10 +459,29 @@ static tsumego_record *read_jsonl(const char *path, int *count)
     return recs;
 }
 
-/* Keeps the first limit problems, or a random sample of them. */
-static void pick(tsumego_record *recs, int *count, int limit, int sample, unsigned seed)
+/* Which problems of a file a benchmark runs: those whose id contains one of ids (all when nids is
+ * 0), then a seeded sample of them, then the first limit. */
+typedef struct bench_pick {
+    const char *ids[16];
+    int nids, limit, sample;
+    unsigned seed;
+} bench_pick;
+
+static bool id_wanted(const tsumego_record *r, const bench_pick *bp)
 {
-    int n = *count;
+    for (int k = 0; k < bp->nids; k++)
+        if (strstr(r->id, bp->ids[k]))
+            return true;
+    return bp->nids == 0;
+}
+
+static void pick(tsumego_record *recs, int *count, const bench_pick *bp)
+{
+    int n = 0, limit = bp->limit, sample = bp->sample;
+    unsigned seed = bp->seed;
+    for (int i = 0; i < *count; i++)
+        if (id_wanted(&recs[i], bp) && n++ != i)
+            recs[n - 1] = recs[i];
     if (sample > 0 && sample < n) {
         /* a seeded partial Fisher-Yates shuffle, then file order for readable listings */
         for (int i = 0; i < sample; i++) {
@@ -481,8 +504,10 @@ typedef struct bench_source {
     bool sgf;
 } bench_source;
 
+/* Runs the problems bp picks from one source; *ran counts them. A file none of whose ids
+ * matches --id is skipped with a note (another file may hold the problems). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsumego_net **nets,
-                      int threads, int limit, int sample, unsigned seed, bool list)
+                      int threads, const bench_pick *bp, bool list, int *ran)
 {
     bench_job job = {0};
     const char *path = src->path;
@@ -490,7 +515,16 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
     job.recs = src->sgf ? read_sgf_source(path, &job.count) : read_jsonl(path, &job.count);
     if (!job.recs)
         return 1;
-    pick(job.recs, &job.count, limit, sample, seed);
+    pick(job.recs, &job.count, bp);
+    if (bp->nids && job.count == 0) {
+        fprintf(stderr, "shido tsumego bench: %s: no problem's id contains", path);
+        for (int k = 0; k < bp->nids; k++)
+            fprintf(stderr, "%s \"%s\"", k ? " or" : "", bp->ids[k]);
+        fprintf(stderr, "\n");
+        free(job.recs);
+        return 0;
+    }
+    *ran += job.count;
     job.res = calloc((size_t)(job.count ? job.count : 1), sizeof *job.res);
     if (!job.res) {
         free(job.recs);
@@ -561,8 +595,8 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
 static int cmd_bench(int argc, char **argv)
 {
     bench_source files[16];
-    int nfiles = 0, threads = 1, limit = 0, sample = 0;
-    unsigned seed = 1;
+    int nfiles = 0, threads = 1;
+    bench_pick bp = {.seed = 1};
     bool list = false;
     const char *model_path = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
@@ -576,11 +610,13 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
-            limit = atoi(argv[++i]);
+            bp.limit = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sample") && i + 1 < argc)
-            sample = atoi(argv[++i]);
+            bp.sample = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = (unsigned)strtoul(argv[++i], NULL, 10);
+            bp.seed = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--id") && i + 1 < argc && argv[i + 1][0] && bp.nids < 16)
+            bp.ids[bp.nids++] = argv[++i];
         else if (!strcmp(argv[i], "--tt") && i + 1 < argc)
             lim.tt_log2 = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc)
@@ -594,8 +630,8 @@ static int cmd_bench(int argc, char **argv)
     }
     if (!nfiles)
         return usage_bench();
-    if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || limit < 0 ||
-        sample < 0 || lim.tt_log2 < 10 || lim.tt_log2 > 30) {
+    if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || bp.limit < 0 ||
+        bp.sample < 0 || lim.tt_log2 < 10 || lim.tt_log2 > 30) {
         fprintf(stderr, "shido tsumego bench: --time-per-problem in (0, 3600], --threads in "
                         "1..256, --tt in 10..30, counts >= 0\n");
         return 2;
@@ -613,8 +649,11 @@ static int cmd_bench(int argc, char **argv)
             rc = 1;
         }
     }
+    int ran = 0;
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(&files[f], &lim, nets, threads, limit, sample, seed, list);
+        rc |= bench_file(&files[f], &lim, nets, threads, &bp, list, &ran);
+    if (!rc && bp.nids && ran == 0)
+        rc = 1; /* no file held a problem asked for */
     for (int t = 0; nets && t < threads; t++)
         tsumego_net_free(nets[t]);
     free(nets);
