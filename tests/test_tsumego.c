@@ -562,6 +562,21 @@ START_TEST(prior_picks_the_guess)
 }
 END_TEST
 
+/* The network's search stops once the runner-up cannot catch up in the time left at the rate
+ * so far, never before 100 visits. */
+START_TEST(net_search_stops_when_decided)
+{
+    /* 1.5 s left at 800 visits a second: 1,200 more visits, a lead of 500 can go */
+    ck_assert(!tsumego_net_search_decided(600, 100, 800, 1.0, 2.5));
+    /* 0.5 s left at 500 a second: 250 more, a lead of 850 stays */
+    ck_assert(tsumego_net_search_decided(900, 50, 1000, 2.0, 2.5));
+    ck_assert(!tsumego_net_search_decided(900, 650, 1000, 2.0, 2.5)); /* a lead of 250 */
+    ck_assert(tsumego_net_search_decided(901, 650, 1000, 2.0, 2.5));  /* 251 */
+    ck_assert(!tsumego_net_search_decided(99, 0, 99, 2.0, 2.5));     /* too few visits */
+    ck_assert(!tsumego_net_search_decided(500, 0, 500, 0.0, 2.5));   /* no time measured */
+}
+END_TEST
+
 /* The frame leaves the problem alone, gives the attacker a pass-alive wall, and the framed
  * board is a sound position. */
 START_TEST(frame)
@@ -1846,6 +1861,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(tc, refused_input);
     tcase_add_test(tc, time_limit_kept);
     tcase_add_test(tc, prior_picks_the_guess);
+    tcase_add_test(tc, net_search_stops_when_decided);
     tcase_add_test(tc, frame);
     tcase_add_test(tc, region_board_matches_go_board);
     tcase_add_test(tc, quiet_keys_match_played_positions);

@@ -123,6 +123,37 @@ static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *e
     return true;
 }
 
+bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
+                                 double time_s)
+{
+    if (visits < 100 || !(elapsed_s > 0))
+        return false;
+    double left = (time_s - elapsed_s) * (double)visits / elapsed_s;
+    return (double)(first - second) > left;
+}
+
+typedef struct early_stop {
+    double time_s; /* the search's time */
+} early_stop;
+
+/* The search's progress callback: false (stop) once tsumego_net_search_decided. */
+static bool search_goes_on(const mcts_analysis *a, void *ctx)
+{
+    const early_stop *es = ctx;
+    int64_t first = 0, second = 0, total = 0;
+    for (int i = 0; i < a->num_moves; i++) {
+        int64_t v = a->moves[i].visits;
+        total += v;
+        if (v > first) {
+            second = first;
+            first = v;
+        } else if (v > second) {
+            second = v;
+        }
+    }
+    return !tsumego_net_search_decided(first, second, total, a->elapsed_s, es->time_s);
+}
+
 /* Searches the framed board of p for time_s and puts the visit share of each of the region's
  * moves into visits (0 elsewhere; all 0 when nothing was visited). The first move is one of the
  * region's: the answer is one, and a search free to play elsewhere gave the region as little as
@@ -137,8 +168,10 @@ static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_pro
     mcts_set_root_moves(t->search, mask);
     mcts_set_position(t->search, g);
     mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
-                      .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1};
-    bool ran = mcts_run(t->search, &ml, NULL, NULL, err, err_len);
+                      .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1,
+                      .report_interval_cs = 5, .report = {.pv_len = 1}};
+    early_stop es = {time_s};
+    bool ran = mcts_run(t->search, &ml, search_goes_on, &es, err, err_len);
     mcts_set_root_moves(t->search, NULL);
     if (!ran)
         return false;

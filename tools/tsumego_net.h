@@ -13,7 +13,8 @@
  *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread, its first
  *     moves kept to the problem's region (skipped when the status is proven and only the
  *     choice among the first moves that reach it is left: a ko whose moves were not all
- *     compared in time);
+ *     compared in time); it stops sooner when its favourite can no longer be overtaken
+ *     (tsumego_net_search_decided), and phase 3 gets the time;
  *  3. the solver again with the rest of the time, going on from the tables of phase 1
  *     (go_tsumego_work), its prior now the search's visits on the problem region (the policy
  *     where it visited nothing): a proof still counts, and if none comes the guess is the most
@@ -25,6 +26,7 @@
 #define SHIDO_TOOLS_TSUMEGO_NET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "go/tsumego.h"
 #include "nn/nn.h"
@@ -43,6 +45,14 @@ void tsumego_net_free(tsumego_net *t);
  * when out of memory or when the network cannot evaluate the board. */
 bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
                        go_tsumego_solution *out, char *err, int err_len);
+
+/* The search of phase 2 stops early once its most visited move cannot be overtaken: true when
+ * the lead of the most visited move (first visits) over the runner-up (second) is more than the
+ * visits the rest of the search's time_s would bring at the rate so far (visits in elapsed_s).
+ * The guess is then the move the full time would give, and the time left goes to phase 3.
+ * Never before 100 visits. */
+bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
+                                double time_s);
 
 /* White's komi for p's framed board that makes the problem decide the game: the frame's areas
  * balanced, and the region counted so that the defender wins by living with about a quarter of
