@@ -132,14 +132,10 @@ bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, d
     return (double)(first - second) > left;
 }
 
-typedef struct early_stop {
-    double time_s; /* the search's time */
-} early_stop;
-
-/* The search's progress callback: false (stop) once tsumego_net_search_decided. */
+/* The search's progress callback, ctx the search's time (a double): false (stop) once
+ * tsumego_net_search_decided. */
 static bool search_goes_on(const mcts_analysis *a, void *ctx)
 {
-    const early_stop *es = ctx;
     int64_t first = 0, second = 0, total = 0;
     for (int i = 0; i < a->num_moves; i++) {
         int64_t v = a->moves[i].visits;
@@ -151,7 +147,7 @@ static bool search_goes_on(const mcts_analysis *a, void *ctx)
             second = v;
         }
     }
-    return !tsumego_net_search_decided(first, second, total, a->elapsed_s, es->time_s);
+    return !tsumego_net_search_decided(first, second, total, a->elapsed_s, *(const double *)ctx);
 }
 
 /* Searches the framed board of p for time_s and puts the visit share of each of the region's
@@ -170,8 +166,7 @@ static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_pro
     mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
                       .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1,
                       .report_interval_cs = 5, .report = {.pv_len = 1}};
-    early_stop es = {time_s};
-    bool ran = mcts_run(t->search, &ml, search_goes_on, &es, err, err_len);
+    bool ran = mcts_run(t->search, &ml, search_goes_on, &time_s, err, err_len);
     mcts_set_root_moves(t->search, NULL);
     if (!ran)
         return false;
