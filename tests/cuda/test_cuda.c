@@ -499,9 +499,22 @@ START_TEST(reference_noise_rule)
 }
 END_TEST
 
+/* Whether a value of got[0..n) is more than tol from want's (a cJSON array, nulls skipped). */
+static bool beyond_tolerance(const float *got, const cJSON *want, int n, double tol)
+{
+    for (int i = 0; i < n; i++) {
+        const cJSON *w = cJSON_GetArrayItem(want, i);
+        if (w && !cJSON_IsNull(w) && isfinite(got[i]) && fabs(got[i] - w->valuedouble) > tol)
+            return true;
+    }
+    return false;
+}
+
 /* _i = case * NUM_VEC_BACKENDS + backend. Every record through nn_eval VEC_BATCH at a time,
- * twice: plans are new on the first pass and replay their CUDA graphs on the second. KataGo
- * records in fp32 are also evaluated by the ref backend for excuse_reference_noise. */
+ * twice: plans are new on the first pass and replay their CUDA graphs on the second. A KataGo
+ * record in fp32 with a policy or ownership value beyond the tolerance is also evaluated by the
+ * ref backend for excuse_reference_noise (only those: the ref backend takes 0.4-0.7 s a
+ * position, and every record of every pass took the suite past two minutes on an H100). */
 START_TEST(vectors_through_nn_eval)
 {
     if (!have_device())
@@ -531,7 +544,7 @@ START_TEST(vectors_through_nn_eval)
     go_game games[VEC_BATCH];
     nn_query q[VEC_BATCH];
     const cJSON *recs[VEC_BATCH];
-    nn_result *out = malloc(sizeof *out * VEC_BATCH), *exact = malloc(sizeof *exact * VEC_BATCH);
+    nn_result *out = malloc(sizeof *out * VEC_BATCH), *exact = malloc(sizeof *exact);
     ck_assert(out && exact);
     for (int pass = 0; pass < 2; pass++) {
         vec_kata_stats st = {0};
@@ -548,8 +561,6 @@ START_TEST(vectors_through_nn_eval)
             if (n < VEC_BATCH && r + 1 < vf.num_records)
                 continue;
             ck_assert_msg(nn_eval(c, n, q, out, err, sizeof err), "%s: %s", id, err);
-            if (rc)
-                ck_assert_msg(nn_eval(rc, n, q, exact, err, sizeof err), "%s: %s", id, err);
             for (int i = 0; i < n; i++) {
                 const nn_result *o = &out[i];
                 const cJSON *rec_i = recs[i];
@@ -573,13 +584,18 @@ START_TEST(vectors_through_nn_eval)
                     memcpy(policy, o->policy, sizeof(float) * (size_t)(area + 1));
                     memcpy(ownership, o->white_ownership, sizeof(float) * (size_t)area);
                     const cJSON *want = cJSON_GetObjectItemCaseSensitive(rec_i, "outputs");
-                    excused += excuse_reference_noise(
-                        policy, exact[i].policy, cJSON_GetObjectItemCaseSensitive(want, "policy"),
-                        area, vec_field_tol[VEC_POLICY]);
-                    excused += excuse_reference_noise(
-                        ownership, exact[i].white_ownership,
-                        cJSON_GetObjectItemCaseSensitive(want, "whiteOwnership"), area,
-                        vec_field_tol[VEC_OWNERSHIP]);
+                    const cJSON *want_p = cJSON_GetObjectItemCaseSensitive(want, "policy");
+                    const cJSON *want_o = cJSON_GetObjectItemCaseSensitive(want, "whiteOwnership");
+                    double tol_p = vec_field_tol[VEC_POLICY], tol_o = vec_field_tol[VEC_OWNERSHIP];
+                    if (beyond_tolerance(policy, want_p, area, tol_p) ||
+                        beyond_tolerance(ownership, want_o, area, tol_o)) {
+                        ck_assert_msg(nn_eval(rc, 1, &q[i], exact, err, sizeof err), "%s: %s",
+                                      id_i, err);
+                        excused += excuse_reference_noise(policy, exact->policy, want_p, area,
+                                                          tol_p);
+                        excused += excuse_reference_noise(ownership, exact->white_ownership,
+                                                          want_o, area, tol_o);
+                    }
                     vec_kata_got got = {{o->white_win, o->white_loss, o->no_result,
                                          o->white_lead, o->white_score_selfplay,
                                          o->white_score_selfplay_sq, o->var_time_left,
