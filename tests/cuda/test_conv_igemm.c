@@ -576,6 +576,12 @@ static const epi_case epi_cases[] = {
     {true, 96, 19, 17, EP_ALL, 2, 1, 0},         /* float4 */
     {true, 96, 13, 3, EP_MASK | EP_BIAS_NC, 1, 0, 0},
     {true, 96, 9, 3, EP_ALL, 2, 2, 1},
+    /* more groups than the launcher's threads: each thread goes on through several points
+     * (8 halves, half2, float4), the last step ragged; the trunk's in-place case (only out2) */
+    {false, 384, 19, 64, EP_ALL, 2, 1, 0},
+    {false, 384, 19, 64, EP_OUT2 | EP_SCALE2 | EP_BIAS2, 0, 2, 0},
+    {false, 6, 19, 512, EP_ALL_ALIAS, 1, 2, 0},
+    {true, 96, 19, 64, EP_ALL, 2, 1, 0},
 };
 #define NUM_EPI_CASES ((int)(sizeof epi_cases / sizeof epi_cases[0]))
 

@@ -169,21 +169,46 @@ static __device__ __forceinline__ void nn_cuda_ep_store_vec(T *p, const float (&
     }
 }
 
+/* The per-channel factors of an epilogue for channels c .. c+V-1: loaded once by a thread that
+ * keeps to the same channels (the standalone epilogue), or for each group (the convolution's
+ * tile). Entries whose vector is NULL are left unset and never read. */
+template <int V> struct nn_cuda_ep_channels {
+    float scale[V], bias[V], scale2[V], bias2[V];
+};
+
+template <int V>
+static __device__ __forceinline__ void nn_cuda_ep_load_channels(const nn_cuda_epilogue &ep, int c,
+                                                                nn_cuda_ep_channels<V> &p)
+{
+    for (int i = 0; i < V; i++) {
+        if (ep.scale)
+            p.scale[i] = __ldg(ep.scale + c + i);
+        if (ep.bias)
+            p.bias[i] = __ldg(ep.bias + c + i);
+        if (ep.out2 && ep.scale2)
+            p.scale2[i] = __ldg(ep.scale2 + c + i);
+        if (ep.out2 && ep.bias2)
+            p.bias2[i] = __ldg(ep.bias2 + c + i);
+    }
+}
+
 /* Applies the epilogue to v, the values of channels c .. c+V-1 of output point m (m = image *
  * size*size + point, so m also indexes mask) with c_out channels per point, and writes out (and
- * out2); e = m * c_out + c is the element offset in out, residual and out2. store_main false
- * leaves out unwritten: the standalone epilogue's choice where the main output is unchanged. */
+ * out2); p holds the channels' factors, e = m * c_out + c is the element offset in out, residual
+ * and out2. store_main false leaves out unwritten: the standalone epilogue's choice where the
+ * main output is unchanged. */
 template <int V, typename T>
-static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &ep, float (&v)[V],
-                                                        unsigned m, unsigned img, int c,
-                                                        int c_out, unsigned e, T *out,
+static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &ep,
+                                                        const nn_cuda_ep_channels<V> &p,
+                                                        float (&v)[V], unsigned m, unsigned img,
+                                                        int c, int c_out, unsigned e, T *out,
                                                         bool store_main = true)
 {
     for (int i = 0; i < V; i++) {
         if (ep.scale)
-            v[i] *= __ldg(ep.scale + c + i);
+            v[i] *= p.scale[i];
         if (ep.bias)
-            v[i] += __ldg(ep.bias + c + i);
+            v[i] += p.bias[i];
         if (ep.bias_nc)
             v[i] += __ldg(ep.bias_nc + (size_t)img * (unsigned)c_out + c + i);
     }
@@ -202,13 +227,24 @@ static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &
         for (int i = 0; i < V; i++) {
             float w = v[i];
             if (ep.scale2)
-                w *= __ldg(ep.scale2 + c + i);
+                w *= p.scale2[i];
             if (ep.bias2)
-                w += __ldg(ep.bias2 + c + i);
+                w += p.bias2[i];
             v[i] = nn_cuda_ep_activate(w, ep.act2) * mask;
         }
         nn_cuda_ep_store_vec<V>(static_cast<T *>(ep.out2) + e, v);
     }
+}
+
+/* The same with the factors loaded here: the convolution's epilogue, group by group. */
+template <int V, typename T>
+static __device__ __forceinline__ void nn_cuda_ep_apply(const nn_cuda_epilogue &ep, float (&v)[V],
+                                                        unsigned m, unsigned img, int c,
+                                                        int c_out, unsigned e, T *out)
+{
+    nn_cuda_ep_channels<V> p;
+    nn_cuda_ep_load_channels<V>(ep, c, p);
+    nn_cuda_ep_apply<V>(ep, p, v, m, img, c, c_out, e, out);
 }
 #endif
 

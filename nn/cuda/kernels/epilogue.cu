@@ -8,21 +8,25 @@
 // (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
 // convolution accumulated into), only the second output is written.
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "nn/cuda/kernels/conv_igemm.h"
 
-// One group of V channels a thread, grid-stride. Four groups a thread with their loads issued
-// first was measured slower on an H200 (SHIDO_CUDA_PROFILE, 2026-11-26, b18c384nbt at batch
-// 256: 7.98 ms of epilogues per forward against 6.15; more registers, fewer threads resident).
+// Variant 0, as measured on an H200 (2026-11-26): one group of V channels a thread, grid-stride,
+// the channels' factors loaded for every group. Four groups a thread with their loads issued
+// first was slower there (b18c384nbt at batch 256: 7.98 ms of epilogues per forward against
+// 6.15; more registers, fewer threads resident). On an H100 (2026-11-27) the epilogues took 6.06
+// of 17.3 ms, 1.5 TB/s of the 3.35: the factors' loads, a scalar load a channel that the 32
+// lanes of a warp spread over 1 KB, cost more L1 wavefronts than the data itself.
 constexpr int EP_THREADS = 256;
 
 template <int V, typename T>
 static __global__ void __launch_bounds__(EP_THREADS)
-    epilogue_kernel(T *out, unsigned groups, int c, unsigned points, nn_cuda_epilogue ep,
-                    bool store_main)
+    epilogue_grid_stride(T *out, unsigned groups, int c, unsigned points, nn_cuda_epilogue ep,
+                         bool store_main)
 {
     const unsigned groups_per_point = (unsigned)c / V;
     for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
@@ -30,10 +34,55 @@ static __global__ void __launch_bounds__(EP_THREADS)
         unsigned m = g / groups_per_point;
         int ch = (int)(g - m * groups_per_point) * V;
         unsigned e = m * (unsigned)c + (unsigned)ch;
+        nn_cuda_ep_channels<V> p;
+        nn_cuda_ep_load_channels<V>(ep, ch, p);
         float v[V];
         nn_cuda_ep_load_vec<V>(out + e, v);
-        nn_cuda_ep_apply<V>(ep, v, m, m / points, ch, c, e, out, store_main);
+        nn_cuda_ep_apply<V>(ep, p, v, m, m / points, ch, c, e, out, store_main);
     }
+}
+
+// Variants 1 and 2 (POINTS = 1, 2): a thread keeps to one group of V channels and loads its
+// factors once, then steps through the points `step` apart (step * c / V threads in all, so
+// that consecutive threads still cover consecutive 16-byte groups); POINTS 2 loads two points'
+// values before applying the epilogue to either.
+template <int V, int POINTS, typename T>
+static __global__ void __launch_bounds__(EP_THREADS)
+    epilogue_by_channel(T *out, unsigned total_points, int c, unsigned points, unsigned step,
+                        nn_cuda_epilogue ep, bool store_main)
+{
+    const unsigned groups_per_point = (unsigned)c / V;
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= step * groups_per_point)
+        return;
+    const unsigned first = t / groups_per_point;
+    const int ch = (int)(t - first * groups_per_point) * V;
+    nn_cuda_ep_channels<V> p;
+    nn_cuda_ep_load_channels<V>(ep, ch, p);
+    for (unsigned m = first; m < total_points; m += POINTS * step) {
+        float v[POINTS][V];
+        unsigned e[POINTS];
+        for (int k = 0; k < POINTS; k++) {
+            e[k] = (m + k * step) * (unsigned)c + (unsigned)ch;
+            if (k == 0 || m + k * step < total_points)
+                nn_cuda_ep_load_vec<V>(out + e[k], v[k]);
+        }
+        for (int k = 0; k < POINTS; k++)
+            if (k == 0 || m + k * step < total_points)
+                nn_cuda_ep_apply<V>(ep, p, v[k], m + k * step, (m + k * step) / points, ch, c,
+                                    e[k], out, store_main);
+    }
+}
+
+// The variant launches take: SHIDO_CUDA_EPILOGUE=0, 1 or 2 (for bench/cuda's comparison),
+// default 1.
+static int variant(void)
+{
+    static const int v = [] {
+        const char *s = getenv("SHIDO_CUDA_EPILOGUE");
+        return s && (s[0] == '0' || s[0] == '2') && !s[1] ? s[0] - '0' : 1;
+    }();
+    return v;
 }
 
 static bool aligned(const void *p, size_t bytes)
@@ -53,18 +102,33 @@ template <int V, typename T>
 static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue *ep,
                           cudaStream_t s)
 {
-    unsigned points = (unsigned)(size * size);
-    unsigned groups = (unsigned)n * points * (unsigned)(c / V);
-    // Enough blocks to fill an H100 several times over; the grid-stride loop takes the rest.
-    unsigned blocks = (groups + EP_THREADS - 1) / EP_THREADS;
-    if (blocks > 132u * 16u)
-        blocks = 132u * 16u;
+    unsigned points = (unsigned)(size * size), total_points = (unsigned)n * points;
+    unsigned groups_per_point = (unsigned)(c / V), groups = total_points * groups_per_point;
+    // Enough threads to fill an H100 several times over (132 SMs, 16 blocks each); the loops
+    // over the points take the rest.
+    const unsigned max_threads = 132u * 16u * EP_THREADS;
     // in place with nothing to apply to the main output (the residual stream after a
     // convolution that accumulated into it): only out2 is written
     bool store_main = ep->scale || ep->bias || ep->bias_nc || ep->residual ||
                       ep->act != 0 || ep->mask || !ep->out2;
-    epilogue_kernel<V, T><<<blocks, EP_THREADS, 0, s>>>(out, groups, c, points, *ep,
-                                                        store_main);
+    int v = variant();
+    if (v == 0 || groups_per_point > max_threads) {
+        unsigned threads = groups < max_threads ? groups : max_threads;
+        epilogue_grid_stride<V, T><<<(threads + EP_THREADS - 1) / EP_THREADS, EP_THREADS, 0,
+                                     s>>>(out, groups, c, points, *ep, store_main);
+    } else {
+        unsigned step = max_threads / groups_per_point;
+        if (step > total_points)
+            step = total_points;
+        unsigned threads = step * groups_per_point, blocks = (threads + EP_THREADS - 1) /
+                                                             EP_THREADS;
+        if (v == 2)
+            epilogue_by_channel<V, 2, T><<<blocks, EP_THREADS, 0, s>>>(
+                out, total_points, c, points, step, *ep, store_main);
+        else
+            epilogue_by_channel<V, 1, T><<<blocks, EP_THREADS, 0, s>>>(
+                out, total_points, c, points, step, *ep, store_main);
+    }
     return cudaGetLastError();
 }
 
