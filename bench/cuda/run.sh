@@ -17,9 +17,7 @@
 # BENCH_CONV (default 1; 0 leaves out the convolution kernel benchmark), TORCH (default 1; 0
 # leaves out the PyTorch baseline), VARIANTS (default "evalthreads fuse0 igemm fp32": whole
 # nn_eval calls with 2 workers of 8 threads each, and the forward alone with fuse=0, conv=igemm
-# and fp32; "" runs none of them), EPILOGUE_VARIANTS (default "0 2": the standalone epilogue's
-# other launch variants, SHIDO_CUDA_EPILOGUE, through test_conv_igemm and the profile of the
-# nbt nets; "" runs neither).
+# and fp32; "" runs none of them).
 # Steps run in order of importance and each gets at most its cap and what is left of the budget
 # minus a reserve for the later ones; a step that fails or times out is recorded and the run
 # goes on.
@@ -35,7 +33,6 @@ REBUILD=${REBUILD:-1}
 BENCH_CONV=${BENCH_CONV:-1}
 TORCH=${TORCH:-1}
 VARIANTS=${VARIANTS:-evalthreads fuse0 igemm fp32}
-EPILOGUE_VARIANTS=${EPILOGUE_VARIANTS-0 2}
 export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the tree
 DIR=${OUT:-${OUT_DIR:-/tmp/shido-bench-cuda}}
 mkdir -p "$DIR" || exit 1
@@ -132,15 +129,6 @@ for t in "$BUILD/test_cuda" "$BUILD/test_conv_igemm"; do
     grep -E 'SKIP|mismatch|Failure|Error' "$DIR/$name.txt" | grep -v '^[0-9]*%: Checks' |
         uniq -c | head -n 12 | sed 's/^/    /' >>"$MD"
 done
-# the standalone epilogue's other launch variants (SHIDO_CUDA_EPILOGUE, nn/cuda/kernels/
-# epilogue.cu) against the same reference
-for v in $EPILOGUE_VARIANTS; do
-    [ -x "$BUILD/test_conv_igemm" ] || break
-    SHIDO_CUDA_EPILOGUE=$v CK_FORK=no step "test_conv_igemm, epilogue variant $v" 30 240 \
-        "$DIR/test_conv_igemm_ep$v.txt" "$BUILD/test_conv_igemm"
-    md "* test_conv_igemm, SHIDO_CUDA_EPILOGUE=$v: exit $? -- $(grep -E '^[0-9]+%: Checks' \
-        "$DIR/test_conv_igemm_ep$v.txt" | tail -n1)"
-done
 
 # ---------------------------------------------------------------- kernels
 md "" "### Convolution kernels: igemm (fused BN + ReLU) against cuDNN, 19x19, NHWC fp16" ""
@@ -210,14 +198,6 @@ if [ -x "$BUILD/shido" ]; then
         --batch 1,256 --seconds 0.3 --backend cuda:fp16 --forward-only
     md "" "### Device time per forward by kind (SHIDO_CUDA_PROFILE=1, cuda:fp16, graphs off)" ""
     grep -E "^nn: cuda profile|^synthetic" "$DIR/profile.txt" | sed 's/^/    /' >>"$MD"
-    # the epilogue's launch variants on the nets whose epilogues are a third of the forward
-    for v in $EPILOGUE_VARIANTS; do
-        SHIDO_CUDA_EPILOGUE=$v SHIDO_CUDA_PROFILE=1 step "profile, epilogue variant $v" 20 0 \
-            "$DIR/profile_ep$v.txt" "$BUILD/shido" bench nn --batch 1,256 --seconds 0.3 \
-            --backend cuda:fp16 --forward-only --only nbt
-        md "" "SHIDO_CUDA_EPILOGUE=$v:" ""
-        grep -E "^nn: cuda profile|^synthetic" "$DIR/profile_ep$v.txt" | sed 's/^/    /' >>"$MD"
-    done
 fi
 
 md "" "### Whole networks: \`shido bench nn\` (19x19, evaluations per second)" ""

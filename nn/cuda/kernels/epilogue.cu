@@ -3,53 +3,32 @@
 // cuDNN convolutions and cuBLAS matmuls. The per-element math is nn_cuda_ep_apply in
 // conv_igemm.h, the same code the implicit-GEMM convolution runs on its accumulators.
 //
-// Memory-bound: each thread handles V consecutive channels of a point with one 16-byte (8 halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops
-// to 2 or 1 when the channel count or a pointer's alignment does not allow wider accesses
-// (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
+// Memory-bound: each thread handles V consecutive channels at its points with one 16-byte (8
+// halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
+// count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
 // convolution accumulated into), only the second output is written.
 #include <stdint.h>
-#include <stdlib.h>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "nn/cuda/kernels/conv_igemm.h"
 
-// Variant 0, as measured on an H200 (2026-11-26): one group of V channels a thread, grid-stride,
-// the channels' factors loaded for every group. Four groups a thread with their loads issued
-// first was slower there (b18c384nbt at batch 256: 7.98 ms of epilogues per forward against
-// 6.15; more registers, fewer threads resident). On an H100 (2026-11-27) the epilogues took 6.06
-// of 17.3 ms, 1.5 TB/s of the 3.35: the factors' loads, a scalar load a channel that the 32
-// lanes of a warp spread over 1 KB, cost more L1 wavefronts than the data itself.
+// A thread keeps to one group of V channels and loads their factors (scale, bias, scale2,
+// bias2) once, then steps through the points `step` apart: step * c / V threads in all, so that
+// consecutive threads cover consecutive groups of a point and the accesses stay coalesced.
+// Measured on an H100 (2026-11-27, SHIDO_CUDA_PROFILE, epilogues per forward at batch 256):
+// b18c384nbt 5.49 ms, b28c512nbt 11.38 ms, against 6.92 and 15.50 ms in the same run for the
+// grid-stride loop this replaced, which loaded each group's factors again (one scalar load a
+// channel, the warp's 32 lanes spread over 1 KB: more L1 wavefronts than the data itself), and
+// 9.82 and 19.98 ms for two points a step with both loads issued first (more registers, fewer
+// threads resident; four groups a thread had been slower on an H200 too).
 constexpr int EP_THREADS = 256;
 
 template <int V, typename T>
 static __global__ void __launch_bounds__(EP_THREADS)
-    epilogue_grid_stride(T *out, unsigned groups, int c, unsigned points, nn_cuda_epilogue ep,
-                         bool store_main)
-{
-    const unsigned groups_per_point = (unsigned)c / V;
-    for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
-         g += gridDim.x * blockDim.x) {
-        unsigned m = g / groups_per_point;
-        int ch = (int)(g - m * groups_per_point) * V;
-        unsigned e = m * (unsigned)c + (unsigned)ch;
-        nn_cuda_ep_channels<V> p;
-        nn_cuda_ep_load_channels<V>(ep, ch, p);
-        float v[V];
-        nn_cuda_ep_load_vec<V>(out + e, v);
-        nn_cuda_ep_apply<V>(ep, p, v, m, m / points, ch, c, e, out, store_main);
-    }
-}
-
-// Variants 1 and 2 (POINTS = 1, 2): a thread keeps to one group of V channels and loads its
-// factors once, then steps through the points `step` apart (step * c / V threads in all, so
-// that consecutive threads still cover consecutive 16-byte groups); POINTS 2 loads two points'
-// values before applying the epilogue to either.
-template <int V, int POINTS, typename T>
-static __global__ void __launch_bounds__(EP_THREADS)
-    epilogue_by_channel(T *out, unsigned total_points, int c, unsigned points, unsigned step,
-                        nn_cuda_epilogue ep, bool store_main)
+    epilogue_kernel(T *out, unsigned total_points, int c, unsigned points, unsigned step,
+                    nn_cuda_epilogue ep, bool store_main)
 {
     const unsigned groups_per_point = (unsigned)c / V;
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,30 +38,12 @@ static __global__ void __launch_bounds__(EP_THREADS)
     const int ch = (int)(t - first * groups_per_point) * V;
     nn_cuda_ep_channels<V> p;
     nn_cuda_ep_load_channels<V>(ep, ch, p);
-    for (unsigned m = first; m < total_points; m += POINTS * step) {
-        float v[POINTS][V];
-        unsigned e[POINTS];
-        for (int k = 0; k < POINTS; k++) {
-            e[k] = (m + k * step) * (unsigned)c + (unsigned)ch;
-            if (k == 0 || m + k * step < total_points)
-                nn_cuda_ep_load_vec<V>(out + e[k], v[k]);
-        }
-        for (int k = 0; k < POINTS; k++)
-            if (k == 0 || m + k * step < total_points)
-                nn_cuda_ep_apply<V>(ep, p, v[k], m + k * step, (m + k * step) / points, ch, c,
-                                    e[k], out, store_main);
+    for (unsigned m = first; m < total_points; m += step) {
+        unsigned e = m * (unsigned)c + (unsigned)ch;
+        float v[V];
+        nn_cuda_ep_load_vec<V>(out + e, v);
+        nn_cuda_ep_apply<V>(ep, p, v, m, m / points, ch, c, e, out, store_main);
     }
-}
-
-// The variant launches take: SHIDO_CUDA_EPILOGUE=0, 1 or 2 (for bench/cuda's comparison),
-// default 1.
-static int variant(void)
-{
-    static const int v = [] {
-        const char *s = getenv("SHIDO_CUDA_EPILOGUE");
-        return s && (s[0] == '0' || s[0] == '2') && !s[1] ? s[0] - '0' : 1;
-    }();
-    return v;
 }
 
 static bool aligned(const void *p, size_t bytes)
@@ -103,32 +64,23 @@ static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue
                           cudaStream_t s)
 {
     unsigned points = (unsigned)(size * size), total_points = (unsigned)n * points;
-    unsigned groups_per_point = (unsigned)(c / V), groups = total_points * groups_per_point;
-    // Enough threads to fill an H100 several times over (132 SMs, 16 blocks each); the loops
-    // over the points take the rest.
+    unsigned groups_per_point = (unsigned)(c / V);
+    // Enough threads to fill an H100 several times over (132 SMs, 16 blocks each); the loop
+    // over the points takes the rest. At least one point a step: a point of more groups than
+    // that (a matmul's epilogue of millions of outputs) still gets a thread for each group.
     const unsigned max_threads = 132u * 16u * EP_THREADS;
+    unsigned step = max_threads / groups_per_point;
+    if (step < 1)
+        step = 1;
+    if (step > total_points)
+        step = total_points;
+    unsigned blocks = (step * groups_per_point + EP_THREADS - 1) / EP_THREADS;
     // in place with nothing to apply to the main output (the residual stream after a
     // convolution that accumulated into it): only out2 is written
     bool store_main = ep->scale || ep->bias || ep->bias_nc || ep->residual ||
                       ep->act != 0 || ep->mask || !ep->out2;
-    int v = variant();
-    if (v == 0 || groups_per_point > max_threads) {
-        unsigned threads = groups < max_threads ? groups : max_threads;
-        epilogue_grid_stride<V, T><<<(threads + EP_THREADS - 1) / EP_THREADS, EP_THREADS, 0,
-                                     s>>>(out, groups, c, points, *ep, store_main);
-    } else {
-        unsigned step = max_threads / groups_per_point;
-        if (step > total_points)
-            step = total_points;
-        unsigned threads = step * groups_per_point, blocks = (threads + EP_THREADS - 1) /
-                                                             EP_THREADS;
-        if (v == 2)
-            epilogue_by_channel<V, 2, T><<<blocks, EP_THREADS, 0, s>>>(
-                out, total_points, c, points, step, *ep, store_main);
-        else
-            epilogue_by_channel<V, 1, T><<<blocks, EP_THREADS, 0, s>>>(
-                out, total_points, c, points, step, *ep, store_main);
-    }
+    epilogue_kernel<V, T><<<blocks, EP_THREADS, 0, s>>>(out, total_points, c, points, step, *ep,
+                                                        store_main);
     return cudaGetLastError();
 }
 
