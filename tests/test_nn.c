@@ -337,6 +337,35 @@ START_TEST(forward_again)
 }
 END_TEST
 
+/* `shido bench nn` with several workers: they warm up one at a time and start timing together
+ * (tools/bench_nn.c's start line); every worker runs and each batch size gives one row. */
+START_TEST(bench_workers_start_together)
+{
+    char cmd[1024], line[512];
+    snprintf(cmd, sizeof cmd, "%s bench nn --weights %s --backend cpu --threads 3 --batch 1,2 "
+             "--seconds 0.05 2>&1", SHIDO_BINARY, WEIGHTS "lz-rand-b2c16-v2.txt.gz");
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    int rows = 0;
+    while (fgets(line, sizeof line, p)) {
+        char name[128], back[32];
+        int threads, batch;
+        long evals;
+        double rate;
+        if (sscanf(line, "%127s %31s %d %d %ld %lf", name, back, &threads, &batch, &evals,
+                   &rate) != 6)
+            continue;
+        ck_assert_str_eq(name, "lz-rand-b2c16-v2.txt.gz");
+        ck_assert_int_eq(threads, 3);
+        ck_assert_int_eq(batch, rows + 1);
+        ck_assert_msg(evals >= 3L * batch && rate > 0, "%s", line);   /* each worker ran */
+        rows++;
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_int_eq(rows, 2);
+}
+END_TEST
+
 /* nn_context_set_threads shares a batch's CPU work among threads: a mixed batch (three board
  * sizes, every symmetry) gives bit for bit what one thread gives, for KataGo and Leela Zero
  * nets; a bad query in a helper's share fails the call with its message; thread counts out of
@@ -979,6 +1008,7 @@ Suite *nn_suite(void)
     tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 3);
     tcase_add_test(eval, eval_errors);
     tcase_add_test(eval, forward_again);
+    tcase_add_test(eval, bench_workers_start_together);
     tcase_add_test(eval, eval_threads);
     tcase_add_test(eval, profile_features_by_hand);
     tcase_add_test(eval, meta_net_through_nn_eval);

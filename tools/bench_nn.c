@@ -49,10 +49,14 @@ static const bench_synth synth_nets[] = {
 };
 #define NUM_SYNTH ((int)(sizeof synth_nets / sizeof synth_nets[0]))
 
-/* The start line: no worker times anything before every worker has warmed up (a GPU worker
- * still searching its convolution algorithms or capturing its graph stalls the others: on an
- * H100, two workers of b18c384nbt at batch 256 came to 4,204 evals/s against 14,165 for one). */
+/* The start line: the workers warm up one at a time, and none times anything before all have
+ * warmed up. A GPU worker's warm-up searches its convolution algorithms by timing them, which a
+ * concurrent worker disturbs (then a slow algorithm may stay for the whole run), and captures
+ * its graphs, which stalls the others. On an H100 two workers of b18c384nbt at batch 256 came to
+ * 4,204 evals/s against 14,165 for one with both warming up together; with a common start
+ * after concurrent warm-ups, still 3,816 against 14,792. */
 typedef struct bench_start {
+    pthread_mutex_t warm;   /* held by the worker warming up */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int ready;      /* workers past their warm-up */
@@ -110,8 +114,10 @@ static void *worker_run(void *arg)
                           w->profile};
     /* two warm-up batches: first-touch page faults and BLAS buffers, and on a GPU the first
      * batch's algorithm search and the second's CUDA graph capture, are not what is measured */
+    pthread_mutex_lock(&w->start->warm);
     for (int i = 0; i < 2; i++)
         w->ok = w->ok && nn_eval(c, w->batch, q, out, w->err, sizeof w->err);
+    pthread_mutex_unlock(&w->start->warm);
     start_line_wait(w->start);   /* also after a failure: the others wait for this worker */
     double start = go_now_s(), cpu_start = thread_cpu_seconds();
     while (w->ok && (w->batches == 0 || w->busy < w->seconds)) {
@@ -139,7 +145,8 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
         return false;
     }
     bench_start line = {.ready = 0, .expected = INT_MAX};
-    if (pthread_mutex_init(&line.mu, NULL) != 0 || pthread_cond_init(&line.cv, NULL) != 0) {
+    if (pthread_mutex_init(&line.warm, NULL) != 0 || pthread_mutex_init(&line.mu, NULL) != 0 ||
+        pthread_cond_init(&line.cv, NULL) != 0) {
         snprintf(err, (size_t)err_len, "cannot make the workers' start line");
         free(w);
         return false;
@@ -194,6 +201,7 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
     }
     pthread_cond_destroy(&line.cv);
     pthread_mutex_destroy(&line.mu);
+    pthread_mutex_destroy(&line.warm);
     free(w);
     return ok;
 }
