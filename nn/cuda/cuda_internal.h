@@ -10,7 +10,8 @@
  *
  * Files: cuda_backend.c (vtable, context, forward with graphs and pinned transfers),
  * cuda_weights.c (load), cuda_layers.c (one layer on the device), cuda_nets.c (the KataGo and
- * Leela Zero forward passes), cuda_options.c (option text), cuda_device.c (discovery). */
+ * Leela Zero forward passes), cuda_choices.c (cuDNN's algorithm choices shared by a model's
+ * contexts), cuda_options.c (option text), cuda_device.c (discovery). */
 #ifndef SHIDO_NN_CUDA_INTERNAL_H
 #define SHIDO_NN_CUDA_INTERNAL_H
 
@@ -22,6 +23,7 @@
 #include <cudnn.h>
 
 #include "nn/backend.h"
+#include "nn/cuda/cuda_choices.h"
 #include "nn/cuda/cuda_options.h"
 #include "nn/cuda/kernels/conv_igemm.h"
 #include "nn/desc_kata.h"
@@ -116,6 +118,7 @@ typedef struct cuda_weights {
     int depth;                 /* nesting of KataGo's nested bottleneck blocks (0: none) */
     cuda_kata kata;
     cuda_lz lz;
+    nn_cuda_choices *choices;  /* cuDNN's algorithms, shared by the model's contexts */
     void **allocs;             /* every device allocation, for nn_cuda_weights_free */
     int num_allocs, cap_allocs;
 } cuda_weights;

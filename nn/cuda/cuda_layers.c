@@ -96,8 +96,39 @@ static bool exact_sum(cudnnConvolutionFwdAlgo_t algo)
            algo == CUDNN_CONVOLUTION_FWD_ALGO_GEMM || algo == CUDNN_CONVOLUTION_FWD_ALGO_DIRECT;
 }
 
-/* Describes c's shape for the plan's batch in a and searches the fastest algorithm whose
- * workspace fits, running it on in with the output going to C->find_out. */
+/* cuDNN's fastest algorithm for the shape described in a whose workspace fits, timed on in
+ * with the output going to C->find_out; fp32 takes only the directly summing algorithms
+ * without tensor math. */
+static bool algo_find(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_algo *a,
+                      nn_cuda_choice *chosen)
+{
+    const cuda_weights *W = C->W;
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int found = 0;
+    CUDNN_CHECK(C, cudnnFindConvolutionForwardAlgorithmEx(
+                       C->dnn, a->xd, in, a->wd, c->w, a->cd, a->yd, C->find_out,
+                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf, C->dnn_ws,
+                       C->dnn_ws_bytes));
+    for (int i = 0; i < found; i++) {
+        bool tensor_math = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+                           perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > C->dnn_ws_bytes ||
+            (!W->fp16 && (tensor_math || !exact_sum(perf[i].algo))))
+            continue;
+        chosen->algo = (int)perf[i].algo;
+        chosen->math = (int)perf[i].mathType;
+        chosen->ws_bytes = perf[i].memory;
+        return true;
+    }
+    char why[160];
+    snprintf(why, sizeof why, "no algorithm for %s (batch %d, %dx%d, %d -> %d channels)",
+             c->name, C->plan->n, C->plan->size, C->plan->size, c->c_in, c->c_out);
+    return nn_cuda_fail(C, "cudnnFindConvolutionForwardAlgorithmEx", why, __FILE__, __LINE__);
+}
+
+/* Describes c's shape for the plan's batch in a and gives it the model's algorithm for the
+ * shape: the one another context chose, or else the one algo_find finds now (see
+ * cuda_choices.h: one search at a time across the model's contexts). */
 static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_algo *a)
 {
     const cuda_plan *P = C->plan;
@@ -120,28 +151,21 @@ static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_al
      * reference tolerance */
     CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, W->fp16 ? CUDNN_TENSOR_OP_MATH
                                                               : CUDNN_FMA_MATH));
-    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int found = 0;
-    CUDNN_CHECK(C, cudnnFindConvolutionForwardAlgorithmEx(
-                       C->dnn, a->xd, in, a->wd, c->w, a->cd, a->yd, C->find_out,
-                       CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf, C->dnn_ws,
-                       C->dnn_ws_bytes));
-    for (int i = 0; i < found; i++) {
-        bool tensor_math = perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
-                           perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
-        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > C->dnn_ws_bytes ||
-            (!W->fp16 && (tensor_math || !exact_sum(perf[i].algo))))
-            continue;
-        if (W->fp16)
-            CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, perf[i].mathType));
-        a->algo = perf[i].algo;
-        a->ws_bytes = perf[i].memory;
-        return true;
-    }
-    char why[160];
-    snprintf(why, sizeof why, "no algorithm for %s (batch %d, %dx%d, %d -> %d channels)",
-             c->name, P->n, P->size, P->size, c->c_in, c->c_out);
-    return nn_cuda_fail(C, "cudnnFindConvolutionForwardAlgorithmEx", why, __FILE__, __LINE__);
+    nn_cuda_choice key = {.n = P->n, .size = P->size, .k = c->k, .dil = c->dil,
+                          .c_in = c->c_in, .c_out = c->c_out};
+    nn_cuda_choice chosen = key;
+    nn_cuda_choices_lock(W->choices);
+    bool ok = nn_cuda_choices_find(W->choices, &key, C->dnn_ws_bytes, &chosen);
+    if (!ok && (ok = algo_find(C, c, in, a, &chosen)))
+        nn_cuda_choices_add(W->choices, &chosen);   /* out of memory: the next one searches */
+    nn_cuda_choices_unlock(W->choices);
+    if (!ok)
+        return false;
+    if (W->fp16)
+        CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, (cudnnMathType_t)chosen.math));
+    a->algo = (cudnnConvolutionFwdAlgo_t)chosen.algo;
+    a->ws_bytes = chosen.ws_bytes;
+    return true;
 }
 
 /* The plan's algorithm for c's shape, searched now on the plan's first run. */

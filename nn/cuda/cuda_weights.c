@@ -395,6 +395,7 @@ void nn_cuda_weights_free(cuda_weights *W)
     for (int i = 0; i < W->num_allocs; i++)
         cudaFree(W->allocs[i]);
     free(W->allocs);
+    nn_cuda_choices_free(W->choices);
     free_blocks(W->kata.blocks, W->kata.num_blocks);
     free(W->lz.block);
     free(W);
@@ -404,6 +405,10 @@ cuda_weights *nn_cuda_weights_load(const nn_desc *d, const nn_cuda_options *opt,
                                    int err_len)
 {
     cuda_weights *W = calloc(1, sizeof *W);
+    if (W && !(W->choices = nn_cuda_choices_new())) {
+        free(W);
+        W = NULL;
+    }
     if (!W) {
         snprintf(err, (size_t)err_len, "%s: cuda backend: out of host memory", d->source);
         return NULL;

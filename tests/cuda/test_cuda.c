@@ -7,6 +7,7 @@
  * skipped. No CUDA call happens before Check forks (each test asks for the device itself). */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "go/game.h"
+#include "nn/cuda/cuda_choices.h"
 #include "nn/cuda/cuda_device.h"
 #include "nn/cuda/cuda_options.h"
 #include "nn/cuda/kernels/kernels.h"
@@ -37,6 +39,95 @@ static bool have_device(void)
     printf("SKIP: no CUDA device present; GPU tests did not run\n");
     return false;
 }
+
+/* ---- cuDNN's algorithm choices shared by a model's contexts (no device needed) -------------- */
+
+START_TEST(choices_found_by_whole_shape)
+{
+    nn_cuda_choices *t = nn_cuda_choices_new();
+    ck_assert_ptr_nonnull(t);
+    nn_cuda_choice key = {.n = 256, .size = 19, .k = 3, .dil = 1, .c_in = 384, .c_out = 192};
+    nn_cuda_choice got;
+    ck_assert(!nn_cuda_choices_find(t, &key, 1 << 20, &got));
+    nn_cuda_choice c = key;
+    c.algo = 1, c.math = 2, c.ws_bytes = 4096;
+    ck_assert(nn_cuda_choices_add(t, &c));
+    ck_assert(nn_cuda_choices_find(t, &key, 1 << 20, &got));
+    ck_assert_int_eq(got.algo, 1);
+    ck_assert_int_eq(got.math, 2);
+    ck_assert_uint_eq(got.ws_bytes, 4096);
+    /* a workspace larger than the caller's is no choice for it */
+    ck_assert(!nn_cuda_choices_find(t, &key, 4095, &got));
+    /* any field of the shape differing: another shape */
+    for (int f = 0; f < 6; f++) {
+        nn_cuda_choice other = key;
+        int *field[] = {&other.n, &other.size, &other.k, &other.dil, &other.c_in, &other.c_out};
+        *field[f] += 1;
+        ck_assert_msg(!nn_cuda_choices_find(t, &other, 1 << 20, &got), "field %d ignored", f);
+    }
+    /* the table grows past its first allocation and keeps every entry */
+    for (int n = 1; n <= 100; n++) {
+        nn_cuda_choice e = {.n = n, .size = 9, .k = 1, .dil = 1, .c_in = 7, .c_out = 7,
+                            .algo = n % 8};
+        ck_assert(nn_cuda_choices_add(t, &e));
+    }
+    for (int n = 1; n <= 100; n++) {
+        nn_cuda_choice e = {.n = n, .size = 9, .k = 1, .dil = 1, .c_in = 7, .c_out = 7};
+        ck_assert(nn_cuda_choices_find(t, &e, 0, &got));
+        ck_assert_int_eq(got.algo, n % 8);
+    }
+    ck_assert(nn_cuda_choices_find(t, &key, 1 << 20, &got) && got.algo == 1);
+    nn_cuda_choices_free(t);
+}
+END_TEST
+
+/* Contexts on threads asking for the same shapes at once: as cuda_layers.c's algo_search does
+ * (lock, look up, search and record when missing, unlock), each shape is searched once. */
+typedef struct choice_worker {
+    nn_cuda_choices *t;
+    int searches;
+} choice_worker;
+
+static void *choice_worker_run(void *arg)
+{
+    choice_worker *w = arg;
+    for (int round = 0; round < 50; round++)
+        for (int shape = 0; shape < 20; shape++) {
+            nn_cuda_choice key = {.n = 64, .size = 19, .k = 3, .dil = 1, .c_in = 8 * (shape + 1),
+                                  .c_out = 96};
+            nn_cuda_choice got;
+            nn_cuda_choices_lock(w->t);
+            if (!nn_cuda_choices_find(w->t, &key, 0, &got)) {
+                w->searches++;
+                key.algo = shape;
+                ck_assert(nn_cuda_choices_add(w->t, &key));
+            }
+            nn_cuda_choices_unlock(w->t);
+        }
+    return NULL;
+}
+
+START_TEST(choices_searched_once_across_threads)
+{
+    nn_cuda_choices *t = nn_cuda_choices_new();
+    ck_assert_ptr_nonnull(t);
+    enum { WORKERS = 8 };
+    choice_worker w[WORKERS];
+    pthread_t th[WORKERS];
+    for (int i = 0; i < WORKERS; i++) {
+        w[i] = (choice_worker){t, 0};
+        ck_assert_int_eq(pthread_create(&th[i], NULL, choice_worker_run, &w[i]), 0);
+    }
+    int searches = 0;
+    for (int i = 0; i < WORKERS; i++) {
+        pthread_join(th[i], NULL);
+        searches += w[i].searches;
+    }
+    ck_assert_int_eq(searches, 20);
+    ck_assert_int_eq(t->num, 20);
+    nn_cuda_choices_free(t);
+}
+END_TEST
 
 /* ---- options (no device needed) ------------------------------------------------------------- */
 
@@ -795,6 +886,8 @@ int main(void)
     tcase_add_loop_test(host, options_refused, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(host, no_device_falls_back_to_cpu);
     tcase_add_test(host, reference_noise_rule);
+    tcase_add_test(host, choices_found_by_whole_shape);
+    tcase_add_test(host, choices_searched_once_across_threads);
     tcase_set_timeout(host, 60);
     suite_add_tcase(s, host);
     TCase *dev = tcase_create("device");
