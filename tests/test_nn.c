@@ -643,10 +643,14 @@ START_TEST(winograd_matches_ref)
     if (e.residual)
         e.residual = rest;
     nn_cpu_wino_filter(c_out, c_in, c.w, u);
-    /* every fifth case through the portable kernel, which this machine would not pick */
-    nn_cpu_force_portable(_i % 5 == 0);
+    /* every fifth case through the portable kernel, and another fifth through AVX2, kernels
+     * this machine may not pick */
+    if (_i % 5 == 0)
+        ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_PORTABLE));
+    else if (_i % 5 == 1)
+        nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2);   /* where the CPU has it */
     nn_cpu_wino_conv(c_in, c_out, u, n, size, xt, p, &e, v, mm, got);
-    nn_cpu_force_portable(false);
+    ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_BEST));
     char what[160];
     snprintf(what, sizeof what, "winograd %d->%d %dx%d batch %d case %d", c_in, c_out, size, size,
              n, _i);
@@ -666,6 +670,50 @@ START_TEST(winograd_matches_ref)
     free(rest);
     free(ref);
     guarded_free(got);
+}
+END_TEST
+
+/* The AVX2 and AVX-512 kernels of the Winograd products give the same bits (each output one
+ * chain of fused multiply-adds in the same order), on shapes with ragged tile blocks (tiles not
+ * a multiple of 6 or 12), a ragged last panel (c_out 40) and the two half sums (c_in >= 32). */
+START_TEST(winograd_kernels_agree)
+{
+    if (!nn_cpu_force_kernel(NN_CPU_KERNEL_AVX512) || !nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2)) {
+        ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_BEST));
+        printf("SKIP: winograd_kernels_agree: this CPU lacks AVX-512 or AVX2\n");
+        return;
+    }
+    static const int shapes[][4] = {{40, 40, 19, 3}, {96, 96, 19, 1}, {7, 33, 13, 5},
+                                    {64, 16, 9, 7}};
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        int c_in = shapes[t][0], c_out = shapes[t][1], size = shapes[t][2], n = shapes[t][3];
+        size_t out_len = (size_t)n * c_out * size * size;
+        rng_state = 7000u + (unsigned)t;
+        nn_conv_desc c = random_conv(3, c_in, c_out, true);
+        float *x = random_floats((size_t)n * c_in * size * size);
+        float *u = malloc(sizeof *u * nn_cpu_wino_filter_len(c_in, c_out));
+        float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, size, c_in));
+        float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, size, c_out));
+        float *y[2] = {malloc(sizeof(float) * out_len), malloc(sizeof(float) * out_len)};
+        ck_assert(u && v && mm && y[0] && y[1]);
+        nn_cpu_wino_filter(c_out, c_in, c.w, u);
+        nn_cpu_epilogue e = {.act = NN_ACT_MISH, .conv_bias = c.bias};
+        for (int k = 0; k < 2; k++) {
+            ck_assert(nn_cpu_force_kernel(k ? NN_CPU_KERNEL_AVX512 : NN_CPU_KERNEL_AVX2));
+            ck_assert_str_eq(nn_cpu_kernel_name(), k ? "avx512" : "avx2");
+            nn_cpu_wino_conv(c_in, c_out, u, n, size, x, NULL, &e, v, mm, y[k]);
+        }
+        ck_assert_msg(!memcmp(y[0], y[1], sizeof(float) * out_len),
+                      "shape %zu: AVX2 and AVX-512 differ", t);
+        nn_conv_free(&c);
+        free(x);
+        free(u);
+        free(v);
+        free(mm);
+        free(y[0]);
+        free(y[1]);
+    }
+    ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_BEST));
 }
 END_TEST
 
@@ -996,6 +1044,7 @@ Suite *nn_suite(void)
     Suite *s = suite_create("nn");
     TCase *layers = tcase_create("layers");
     tcase_set_timeout(layers, 300);
+    tcase_add_test(layers, winograd_kernels_agree);
     tcase_add_loop_test(layers, winograd_matches_ref, 0, 108);
     tcase_add_loop_test(layers, gemm_conv_matches_ref, 0, 54);
     tcase_add_loop_test(layers, matmul_matches_ref, 0, 18);

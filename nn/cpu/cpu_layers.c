@@ -11,6 +11,8 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* no clones under the sanitizers: their ifunc resolvers run before the sanitizer's runtime is
@@ -35,10 +37,14 @@ static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 
 /* The Winograd GEMM's micro-kernel: c[r][0..cols) = a[r][0..k) . b[0..k)[0..NN_WINO_NR) for the
  * rows r < rows (at most NN_WINO_MR, row r at a + r * lda) and one packed panel b; with add,
- * c += that. */
+ * c += that. The AVX-512 kernel (wino_kernel_avx512) takes NN_WINO_MR_512 rows and two
+ * panels; it and the AVX2 kernel sum each output in the same order with fused multiply-adds,
+ * so they give the same bits. */
 typedef void (*wino_kernel_fn)(int k, const float *a, size_t lda, int rows, const float *b,
                                float *c, size_t ldc, int cols, bool add);
 static wino_kernel_fn wino_kernel;
+static int wino_mr;                /* tiles a step: NN_WINO_MR, or NN_WINO_MR_512 for AVX-512 */
+static const char *wino_name;
 
 static void wino_kernel_plain(int k, const float *a, size_t lda, int rows, const float *b,
                               float *c, size_t ldc, int cols, bool add);
@@ -47,26 +53,76 @@ static void wino_kernel_fma(int k, const float *a, size_t lda, int rows, const f
                             float *c, size_t ldc, int cols, bool add);
 #endif
 
+static bool cpu_has(nn_cpu_kernel k)
+{
+#ifdef CPU_FMA_KERNEL
+    if (k == NN_CPU_KERNEL_AVX2)
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (k == NN_CPU_KERNEL_AVX512)
+        return __builtin_cpu_supports("avx512f");
+#endif
+    return k == NN_CPU_KERNEL_BEST || k == NN_CPU_KERNEL_PORTABLE;
+}
+
+static void use_kernel(nn_cpu_kernel k)
+{
+    if (k == NN_CPU_KERNEL_BEST)
+        k = cpu_has(NN_CPU_KERNEL_AVX512) ? NN_CPU_KERNEL_AVX512
+            : cpu_has(NN_CPU_KERNEL_AVX2) ? NN_CPU_KERNEL_AVX2
+                                          : NN_CPU_KERNEL_PORTABLE;
+    wino_kernel = wino_kernel_plain;
+    wino_mr = NN_WINO_MR;
+    wino_name = "portable";
+#ifdef CPU_FMA_KERNEL
+    if (k == NN_CPU_KERNEL_AVX2) {
+        wino_kernel = wino_kernel_fma;
+        wino_name = "avx2";
+    } else if (k == NN_CPU_KERNEL_AVX512) {
+        wino_mr = NN_WINO_MR_512;   /* wino_gemm calls wino_kernel_avx512 itself */
+        wino_name = "avx512";
+    }
+#endif
+}
+
+/* SHIDO_CPU_KERNEL=portable|avx2|avx512 picks the kernel (to compare them, or to keep a CPU
+ * that slows its clock for AVX-512 on AVX2); unset or empty, the best this CPU has. */
 static void cpu_setup(void)
 {
     openblas_set_num_threads(1);
-    wino_kernel = wino_kernel_plain;
-#ifdef CPU_FMA_KERNEL
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        wino_kernel = wino_kernel_fma;
-#endif
+    static const char *const names[] = {"", "portable", "avx2", "avx512"};
+    nn_cpu_kernel k = NN_CPU_KERNEL_BEST;
+    const char *want = getenv("SHIDO_CPU_KERNEL");
+    if (want && *want) {
+        int i = 1;
+        while (i < 4 && strcmp(want, names[i]) != 0)
+            i++;
+        if (i == 4)
+            fprintf(stderr, "nn: SHIDO_CPU_KERNEL=%s is not portable, avx2 or avx512; the best "
+                    "this CPU has instead\n", want);
+        else if (!cpu_has((nn_cpu_kernel)i))
+            fprintf(stderr, "nn: SHIDO_CPU_KERNEL=%s: this CPU cannot run it; the best it has "
+                    "instead\n", want);
+        else
+            k = (nn_cpu_kernel)i;
+    }
+    use_kernel(k);
 }
 
 void nn_cpu_init(void) { pthread_once(&cpu_once, cpu_setup); }
 
-void nn_cpu_force_portable(bool on)
+bool nn_cpu_force_kernel(nn_cpu_kernel k)
 {
     nn_cpu_init();
-    wino_kernel = wino_kernel_plain;
-#ifdef CPU_FMA_KERNEL
-    if (!on && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        wino_kernel = wino_kernel_fma;
-#endif
+    if (!cpu_has(k))
+        return false;
+    use_kernel(k);
+    return true;
+}
+
+const char *nn_cpu_kernel_name(void)
+{
+    nn_cpu_init();
+    return wino_name;
 }
 
 /* e^x for x in [-87, 20]: 2^k * e^r with |r| <= ln2/2 and a degree-6 Taylor polynomial
@@ -454,29 +510,100 @@ static void wino_kernel_fma(int k, const float *a, size_t lda, int rows, const f
 }
 #endif
 
+#ifdef CPU_FMA_KERNEL
+/* 8 x 32 outputs (two panels) in 16 registers of 16 floats: per input channel two loads of the
+ * panels and sixteen fused multiply-adds with a broadcast input value, each output one chain
+ * of them in channel order as in the AVX2 kernel. b1 is the second panel, or b0 again where
+ * there is none (computed, not stored: cols <= 16); missing rows repeat the last one. Twelve
+ * rows of one panel left the compiler too few registers for the row pointers. */
+#define WINO_ROW(r) const float *a##r = a + (size_t)(r < rows ? r : rows - 1) * lda
+#define WINO_FMA(r)                                      \
+    do {                                                 \
+        __m512 x = _mm512_set1_ps(a##r[i]);              \
+        c##r##0 = _mm512_fmadd_ps(x, b0i, c##r##0);      \
+        c##r##1 = _mm512_fmadd_ps(x, b1i, c##r##1);      \
+    } while (0)
+__attribute__((target("avx512f")))
+static void wino_kernel_avx512(int k, const float *a, size_t lda, int rows, const float *b0,
+                               const float *b1, float *c, size_t ldc, int cols, bool add)
+{
+    WINO_ROW(0); WINO_ROW(1); WINO_ROW(2); WINO_ROW(3);
+    WINO_ROW(4); WINO_ROW(5); WINO_ROW(6); WINO_ROW(7);
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m512 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    __m512 c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+    for (int i = 0; i < k; i++) {
+        __m512 b0i = _mm512_loadu_ps(b0 + (size_t)i * NN_WINO_NR);
+        __m512 b1i = _mm512_loadu_ps(b1 + (size_t)i * NN_WINO_NR);
+        WINO_FMA(0); WINO_FMA(1); WINO_FMA(2); WINO_FMA(3);
+        WINO_FMA(4); WINO_FMA(5); WINO_FMA(6); WINO_FMA(7);
+    }
+    __m512 acc[NN_WINO_MR_512][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
+                                     {c40, c41}, {c50, c51}, {c60, c61}, {c70, c71}};
+    if (rows == NN_WINO_MR_512 && cols == 2 * NN_WINO_NR) {
+        for (int r = 0; r < NN_WINO_MR_512; r++)
+            for (int h = 0; h < 2; h++) {
+                float *cr = c + (size_t)r * ldc + h * NN_WINO_NR;
+                _mm512_storeu_ps(cr, add ? _mm512_add_ps(_mm512_loadu_ps(cr), acc[r][h])
+                                         : acc[r][h]);
+            }
+        return;
+    }
+    float part[2 * NN_WINO_NR];
+    for (int r = 0; r < rows; r++) {
+        _mm512_storeu_ps(part, acc[r][0]);
+        _mm512_storeu_ps(part + NN_WINO_NR, acc[r][1]);
+        for (int j = 0; j < cols; j++)
+            c[(size_t)r * ldc + j] = add ? c[(size_t)r * ldc + j] + part[j] : part[j];
+    }
+}
+#undef WINO_ROW
+#undef WINO_FMA
+#endif
+
 static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const float *v,
                       float *m)
 {
-    int panels = wino_panels(c_out);
+    int panels = wino_panels(c_out), mr = wino_mr;
+    wino_kernel_fn kernel = wino_kernel;
     /* two half sums added at the end: half the rounding error of one long sum, which the
      * Leela Zero vectors' 2e-5 on the policy needed */
     int half = c_in >= 32 ? c_in / 2 : c_in;
     for (int k = 0; k < NN_WINO_POINTS; k++) {
         const float *vk = v + (size_t)k * wino_plane(tiles, c_in);
         float *mk = m + (size_t)k * wino_plane(tiles, c_out);
-        for (size_t p = 0; p < tiles; p += NN_WINO_MR) {
-            /* the tiles' rows (6 x c_in floats) stay in L1 while the panels pass by */
-            int rows = tiles - p < NN_WINO_MR ? (int)(tiles - p) : NN_WINO_MR;
+        for (size_t p = 0; p < tiles; p += (size_t)mr) {
+            /* the tiles' rows (6 or 8 x c_in floats) stay in L1 while the panels pass by */
+            int rows = tiles - p < (size_t)mr ? (int)(tiles - p) : mr;
+            const float *a = vk + p * c_in;
+#ifdef CPU_FMA_KERNEL
+            if (mr == NN_WINO_MR_512) {   /* two panels a call */
+                for (int jb = 0; jb < panels; jb += 2) {
+                    const float *b0 = u + ((size_t)k * panels + jb) * c_in * NN_WINO_NR;
+                    const float *b1 = jb + 1 < panels ? b0 + (size_t)c_in * NN_WINO_NR : b0;
+                    int cols = c_out - jb * NN_WINO_NR < 2 * NN_WINO_NR
+                                   ? c_out - jb * NN_WINO_NR
+                                   : 2 * NN_WINO_NR;
+                    float *mp = mk + p * c_out + (size_t)jb * NN_WINO_NR;
+                    size_t h = (size_t)half * NN_WINO_NR;
+                    wino_kernel_avx512(half, a, (size_t)c_in, rows, b0, b1, mp, (size_t)c_out,
+                                       cols, false);
+                    if (half < c_in)
+                        wino_kernel_avx512(c_in - half, a + half, (size_t)c_in, rows, b0 + h,
+                                           b1 + h, mp, (size_t)c_out, cols, true);
+                }
+                continue;
+            }
+#endif
             for (int jb = 0; jb < panels; jb++) {
                 const float *b = u + ((size_t)k * panels + jb) * c_in * NN_WINO_NR;
                 int cols = c_out - jb * NN_WINO_NR < NN_WINO_NR ? c_out - jb * NN_WINO_NR
                                                                 : NN_WINO_NR;
                 float *mp = mk + p * c_out + (size_t)jb * NN_WINO_NR;
-                wino_kernel(half, vk + p * c_in, (size_t)c_in, rows, b, mp, (size_t)c_out, cols,
-                            false);
+                kernel(half, a, (size_t)c_in, rows, b, mp, (size_t)c_out, cols, false);
                 if (half < c_in)
-                    wino_kernel(c_in - half, vk + p * c_in + half, (size_t)c_in, rows,
-                                b + (size_t)half * NN_WINO_NR, mp, (size_t)c_out, cols, true);
+                    kernel(c_in - half, a + half, (size_t)c_in, rows,
+                           b + (size_t)half * NN_WINO_NR, mp, (size_t)c_out, cols, true);
             }
         }
     }

@@ -30,6 +30,7 @@
 #define NN_WINO_POINTS (NN_WINO_IN * NN_WINO_IN)
 #define NN_CPU_MAX_CHANNELS 2048               /* widest layer the backend takes */
 #define NN_WINO_MR 6                           /* tiles per step of the Winograd GEMM kernel */
+#define NN_WINO_MR_512 8                       /* the same for the AVX-512 kernel */
 #define NN_WINO_NR 16                          /* output channels per packed filter panel */
 
 /* y = act(x * scale[c] + shift[c]) per channel: a batch norm folded with its activation. */
@@ -51,9 +52,21 @@ typedef struct nn_cpu_epilogue {
  * call it any number of times. */
 void nn_cpu_init(void);
 
-/* Tests only, with no evaluation running: on, the Winograd products use the portable C kernel
- * that machines without AVX2 and FMA get; off, the best this CPU has again. */
-void nn_cpu_force_portable(bool on);
+/* The Winograd products' kernels: the best this CPU has (AVX-512, else AVX2 + FMA, else
+ * portable C), or one of them by name. */
+typedef enum nn_cpu_kernel {
+    NN_CPU_KERNEL_BEST,
+    NN_CPU_KERNEL_PORTABLE,
+    NN_CPU_KERNEL_AVX2,
+    NN_CPU_KERNEL_AVX512,
+} nn_cpu_kernel;
+
+/* Tests only, with no evaluation running: the Winograd products use kernel k from now on.
+ * False (and nothing changes) when this CPU cannot run it. */
+bool nn_cpu_force_kernel(nn_cpu_kernel k);
+
+/* The kernel in use: "avx512", "avx2" or "portable". */
+const char *nn_cpu_kernel_name(void);
 
 /* Tiles of a batch: n * ceil(size / 4)^2. */
 size_t nn_cpu_wino_tiles(int n, int size);
