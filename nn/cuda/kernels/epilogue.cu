@@ -5,8 +5,9 @@
 //
 // Memory-bound: each thread handles V consecutive channels at its points with one 16-byte (8
 // halves, 4 floats) or 4-byte (2 halves) access per buffer; V drops to 2 or 1 when the channel
-// count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar). In place with nothing to change in the main output (a residual stream a
-// convolution accumulated into), only the second output is written.
+// count or a pointer's alignment does not allow wider accesses (c = 1, 7: scalar). In place
+// with nothing to change in the main output (a residual stream a convolution accumulated
+// into), only the second output is written.
 #include <stdint.h>
 
 #include <cuda_fp16.h>
