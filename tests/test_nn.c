@@ -737,7 +737,7 @@ START_TEST(gemm_conv_matches_ref)
     float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
     float *ref = malloc(sizeof *ref * out_len), *got = guarded(out_len);
     float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size));
-    float *w = malloc(sizeof *w * (size_t)c_out * c_in * k * k);
+    float *w = malloc(sizeof *w * nn_cpu_gemm_weights_len(&c));
     float *xt = nhwc(x, n, c_in, area), *rest = nhwc(res, n, c_out, area);
     ck_assert(ref && scratch && w);
     memcpy(got, rest, sizeof *got * out_len);
@@ -747,7 +747,7 @@ START_TEST(gemm_conv_matches_ref)
     reference_conv(&c, n, size, x, p, &e, ref);
     e.residual = got;
     nn_cpu_gemm_weights(&c, w);
-    nn_cpu_gemm_conv(&c, k == 1 ? c.w : w, n, size, xt, p, &e, scratch, got);
+    nn_cpu_gemm_conv(&c, w, n, size, xt, p, &e, scratch, got);
     char what[160];
     snprintf(what, sizeof what, "gemm conv %dx%d %d->%d batch %d", k, k, c_in, c_out, n);
     compare(what, got, ref, n, c_out, size);

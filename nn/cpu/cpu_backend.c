@@ -104,9 +104,8 @@ static void prep_conv(cpu_weights *w, const nn_conv_desc *c)
     if (!is_winograd(c)) {
         size_t s = nn_cpu_gemm_conv_scratch(c, 1, 19);
         w->gemm_scratch = s > w->gemm_scratch ? s : w->gemm_scratch;
-        bool one = c->ky * c->kx == 1;
-        cpu_prep *p = prep_add(w, c, one ? 0 : (size_t)c->c_out * c->c_in * c->ky * c->kx, 0);
-        if (p && !one)
+        cpu_prep *p = prep_add(w, c, nn_cpu_gemm_weights_len(c), 0);
+        if (p)
             nn_cpu_gemm_weights(c, p->a);
         return;
     }
@@ -322,7 +321,7 @@ static void conv(cpu_ctx *C, const nn_conv_desc *c, int n, int size, const float
     if (p->wino)
         nn_cpu_wino_conv(c->c_in, c->c_out, p->a, n, size, x, pre, &with_bias, C->v, C->m, y);
     else
-        nn_cpu_gemm_conv(c, p->a ? p->a : c->w, n, size, x, pre, &with_bias, C->scratch, y);
+        nn_cpu_gemm_conv(c, p->a, n, size, x, pre, &with_bias, C->scratch, y);
 }
 
 static void activate_all(nn_activation act, size_t len, float *x)

@@ -561,52 +561,59 @@ static void wino_kernel_avx512(int k, const float *a, size_t lda, int rows, cons
 #undef WINO_FMA
 #endif
 
-static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const float *v,
-                      float *m)
+/* m[rows][c_out] = a[rows][c_in] . the packed panels u ([panel][c_in][NN_WINO_NR]): the
+ * products of one Winograd point, and the im2col and 1x1 convolutions. */
+static void panel_gemm(int c_in, int c_out, const float *u, size_t rows_all, const float *a_all,
+                       float *m)
 {
     int panels = wino_panels(c_out), mr = wino_mr;
     wino_kernel_fn kernel = wino_kernel;
     /* two half sums added at the end: half the rounding error of one long sum, which the
      * Leela Zero vectors' 2e-5 on the policy needed */
     int half = c_in >= 32 ? c_in / 2 : c_in;
-    for (int k = 0; k < NN_WINO_POINTS; k++) {
-        const float *vk = v + (size_t)k * wino_plane(tiles, c_in);
-        float *mk = m + (size_t)k * wino_plane(tiles, c_out);
-        for (size_t p = 0; p < tiles; p += (size_t)mr) {
-            /* the tiles' rows (6 or 8 x c_in floats) stay in L1 while the panels pass by */
-            int rows = tiles - p < (size_t)mr ? (int)(tiles - p) : mr;
-            const float *a = vk + p * c_in;
+    for (size_t p = 0; p < rows_all; p += (size_t)mr) {
+        /* the rows (6 or 8 x c_in floats) stay in L1 while the panels pass by */
+        int rows = rows_all - p < (size_t)mr ? (int)(rows_all - p) : mr;
+        const float *a = a_all + p * c_in;
 #ifdef CPU_FMA_KERNEL
-            if (mr == NN_WINO_MR_512) {   /* two panels a call */
-                for (int jb = 0; jb < panels; jb += 2) {
-                    const float *b0 = u + ((size_t)k * panels + jb) * c_in * NN_WINO_NR;
-                    const float *b1 = jb + 1 < panels ? b0 + (size_t)c_in * NN_WINO_NR : b0;
-                    int cols = c_out - jb * NN_WINO_NR < 2 * NN_WINO_NR
-                                   ? c_out - jb * NN_WINO_NR
-                                   : 2 * NN_WINO_NR;
-                    float *mp = mk + p * c_out + (size_t)jb * NN_WINO_NR;
-                    size_t h = (size_t)half * NN_WINO_NR;
-                    wino_kernel_avx512(half, a, (size_t)c_in, rows, b0, b1, mp, (size_t)c_out,
-                                       cols, false);
-                    if (half < c_in)
-                        wino_kernel_avx512(c_in - half, a + half, (size_t)c_in, rows, b0 + h,
-                                           b1 + h, mp, (size_t)c_out, cols, true);
-                }
-                continue;
-            }
-#endif
-            for (int jb = 0; jb < panels; jb++) {
-                const float *b = u + ((size_t)k * panels + jb) * c_in * NN_WINO_NR;
-                int cols = c_out - jb * NN_WINO_NR < NN_WINO_NR ? c_out - jb * NN_WINO_NR
-                                                                : NN_WINO_NR;
-                float *mp = mk + p * c_out + (size_t)jb * NN_WINO_NR;
-                kernel(half, a, (size_t)c_in, rows, b, mp, (size_t)c_out, cols, false);
+        if (mr == NN_WINO_MR_512) {   /* two panels a call */
+            for (int jb = 0; jb < panels; jb += 2) {
+                const float *b0 = u + (size_t)jb * c_in * NN_WINO_NR;
+                const float *b1 = jb + 1 < panels ? b0 + (size_t)c_in * NN_WINO_NR : b0;
+                int cols = c_out - jb * NN_WINO_NR < 2 * NN_WINO_NR ? c_out - jb * NN_WINO_NR
+                                                                    : 2 * NN_WINO_NR;
+                float *mp = m + p * c_out + (size_t)jb * NN_WINO_NR;
+                size_t h = (size_t)half * NN_WINO_NR;
+                wino_kernel_avx512(half, a, (size_t)c_in, rows, b0, b1, mp, (size_t)c_out, cols,
+                                   false);
                 if (half < c_in)
-                    kernel(c_in - half, a + half, (size_t)c_in, rows,
-                           b + (size_t)half * NN_WINO_NR, mp, (size_t)c_out, cols, true);
+                    wino_kernel_avx512(c_in - half, a + half, (size_t)c_in, rows, b0 + h,
+                                       b1 + h, mp, (size_t)c_out, cols, true);
             }
+            continue;
+        }
+#endif
+        for (int jb = 0; jb < panels; jb++) {
+            const float *b = u + (size_t)jb * c_in * NN_WINO_NR;
+            int cols = c_out - jb * NN_WINO_NR < NN_WINO_NR ? c_out - jb * NN_WINO_NR
+                                                            : NN_WINO_NR;
+            float *mp = m + p * c_out + (size_t)jb * NN_WINO_NR;
+            kernel(half, a, (size_t)c_in, rows, b, mp, (size_t)c_out, cols, false);
+            if (half < c_in)
+                kernel(c_in - half, a + half, (size_t)c_in, rows, b + (size_t)half * NN_WINO_NR,
+                       mp, (size_t)c_out, cols, true);
         }
     }
+}
+
+static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const float *v,
+                      float *m)
+{
+    size_t panel_floats = (size_t)wino_panels(c_out) * c_in * NN_WINO_NR;
+    for (int k = 0; k < NN_WINO_POINTS; k++)
+        panel_gemm(c_in, c_out, u + k * panel_floats, tiles,
+                   v + (size_t)k * wino_plane(tiles, c_in),
+                   m + (size_t)k * wino_plane(tiles, c_out));
 }
 
 void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
@@ -645,14 +652,23 @@ void nn_cpu_affine_apply(const nn_cpu_affine *a, size_t points, int c, const flo
         }
 }
 
+size_t nn_cpu_gemm_weights_len(const nn_conv_desc *c)
+{
+    return (size_t)wino_panels(c->c_out) * c->c_in * c->ky * c->kx * NN_WINO_NR;
+}
+
 void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w)
 {
+    size_t k = (size_t)c->c_in * c->ky * c->kx;
+    memset(w, 0, sizeof *w * nn_cpu_gemm_weights_len(c));   /* the last panel's pad */
     for (int o = 0; o < c->c_out; o++)
         for (int i = 0; i < c->c_in; i++)
             for (int dy = 0; dy < c->ky; dy++)
-                for (int dx = 0; dx < c->kx; dx++)
-                    w[(((size_t)o * c->ky + dy) * c->kx + dx) * c->c_in + i] =
+                for (int dx = 0; dx < c->kx; dx++) {
+                    size_t row = ((size_t)dy * c->kx + dx) * c->c_in + i;   /* im2col's order */
+                    w[((size_t)(o / NN_WINO_NR) * k + row) * NN_WINO_NR + o % NN_WINO_NR] =
                         c->w[(((size_t)o * c->c_in + i) * c->ky + dy) * c->kx + dx];
+                }
 }
 
 size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int size)
@@ -698,10 +714,10 @@ void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, co
     }
     if (!one)
         im2col(c, n, size, x, col);
-    /* out[rows][c_out] = col[rows][k] . w[c_out][k]^T, then the epilogue writes y, so the
+    /* out[rows][c_out] = col[rows][k] . the panels of w, then the epilogue writes y, so the
      * residual may be y itself */
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, c->c_out, k, 1.0f,
-                one ? x : col, k, w, k, 0.0f, out, c->c_out);
+    nn_cpu_init();
+    panel_gemm(k, c->c_out, w, rows, one ? x : col, out);
     for (int i = 0; i < n; i++) {
         size_t at = (size_t)i * area * c->c_out;
         epilogue_rows(e, i, c->c_out, area, out + at, y + at, e->residual ? e->residual + at : NULL);

@@ -89,11 +89,13 @@ void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, cons
                       const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *v, float *m,
                       float *y);
 
-/* Any kernel (c->w as in desc.h) by im2col and one sgemm over the batch; 1x1 kernels read the
- * activations directly. w is c->w for 1x1 kernels, else nn_cpu_gemm_weights' reordering.
- * scratch holds nn_cpu_gemm_conv_scratch(c, n, size) floats. y must not overlap x; the
- * residual may be y. */
-void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w);   /* [c_out][ky][kx][c_in] */
+/* Any kernel (c->w as in desc.h) by im2col and one product over the batch on the Winograd
+ * products' kernels; 1x1 kernels read the activations directly. w is nn_cpu_gemm_weights'
+ * packing of c->w (nn_cpu_gemm_weights_len floats: panels of NN_WINO_NR output channels,
+ * [panel][ky][kx][c_in][NN_WINO_NR]). scratch holds nn_cpu_gemm_conv_scratch(c, n, size)
+ * floats. y must not overlap x; the residual may be y. */
+size_t nn_cpu_gemm_weights_len(const nn_conv_desc *c);
+void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w);
 size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int size);
 void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, const float *x,
                       const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *scratch,
