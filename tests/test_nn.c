@@ -675,7 +675,7 @@ END_TEST
 
 /* The AVX2 and AVX-512 kernels of the Winograd products give the same bits (each output one
  * chain of fused multiply-adds in the same order), on shapes with ragged tile blocks (tiles not
- * a multiple of 6 or 12), a ragged last panel (c_out 40) and the two half sums (c_in >= 32). */
+ * a multiple of 6 or 8), a ragged last panel (c_out 40) and the two half sums (c_in >= 32). */
 START_TEST(winograd_kernels_agree)
 {
     if (!nn_cpu_force_kernel(NN_CPU_KERNEL_AVX512) || !nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2)) {
