@@ -675,7 +675,8 @@ END_TEST
 
 /* The AVX2 and AVX-512 kernels of the Winograd products give the same bits (each output one
  * chain of fused multiply-adds in the same order), on shapes with ragged tile blocks (tiles not
- * a multiple of 6 or 8), a ragged last panel (c_out 40) and the two half sums (c_in >= 32). */
+ * a multiple of 6 or 8), a ragged last panel (c_out 40) and the two half sums (c_in >= 32);
+ * and so do the im2col and 1x1 convolutions that run on them. */
 START_TEST(winograd_kernels_agree)
 {
     if (!nn_cpu_force_kernel(NN_CPU_KERNEL_AVX512) || !nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2)) {
@@ -710,6 +711,35 @@ START_TEST(winograd_kernels_agree)
         free(u);
         free(v);
         free(mm);
+        free(y[0]);
+        free(y[1]);
+    }
+    /* the im2col and 1x1 convolutions run on the same kernels: a 5x5 (k = 275, two half sums)
+     * and a 1x1 with a ragged last panel */
+    static const int gemm_shapes[][4] = {{5, 11, 40, 2}, {1, 96, 33, 3}};
+    for (size_t t = 0; t < sizeof gemm_shapes / sizeof gemm_shapes[0]; t++) {
+        int k = gemm_shapes[t][0], c_in = gemm_shapes[t][1], c_out = gemm_shapes[t][2];
+        int n = gemm_shapes[t][3], size = 19;
+        size_t out_len = (size_t)n * c_out * size * size;
+        rng_state = 7100u + (unsigned)t;
+        nn_conv_desc c = random_conv(k, c_in, c_out, true);
+        float *x = random_floats((size_t)n * c_in * size * size);
+        float *w = malloc(sizeof *w * nn_cpu_gemm_weights_len(&c));
+        float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size));
+        float *y[2] = {malloc(sizeof(float) * out_len), malloc(sizeof(float) * out_len)};
+        ck_assert(w && scratch && y[0] && y[1]);
+        nn_cpu_gemm_weights(&c, w);
+        nn_cpu_epilogue e = {.act = NN_ACT_MISH, .conv_bias = c.bias};
+        for (int kk = 0; kk < 2; kk++) {
+            ck_assert(nn_cpu_force_kernel(kk ? NN_CPU_KERNEL_AVX512 : NN_CPU_KERNEL_AVX2));
+            nn_cpu_gemm_conv(&c, w, n, size, x, NULL, &e, scratch, y[kk]);
+        }
+        ck_assert_msg(!memcmp(y[0], y[1], sizeof(float) * out_len),
+                      "gemm shape %zu: AVX2 and AVX-512 differ", t);
+        nn_conv_free(&c);
+        free(x);
+        free(w);
+        free(scratch);
         free(y[0]);
         free(y[1]);
     }

@@ -154,8 +154,7 @@ static bool bench_model(const char *name, nn_model *m, const go_game *pos,
     int started = 0;
     for (int t = 0; t < threads; t++) {
         w[t] = (bench_worker){.start = &line, .model = m, .positions = pos, .profile = profile,
-                              .batch = batch,
-                              .seconds = seconds, .forward_only = forward_only,
+                              .batch = batch, .seconds = seconds, .forward_only = forward_only,
                               .eval_threads = eval_threads};
         if (pthread_create(&w[t].thread, NULL, worker_run, &w[t]) != 0)
             break;
