@@ -1,5 +1,5 @@
-/* nn/cpu/cpu_layers.c -- batched float32 layers (see cpu_layers.h): OpenBLAS for im2col and
- * matmuls, a kernel of its own for the Winograd products.
+/* nn/cpu/cpu_layers.c -- batched float32 layers (see cpu_layers.h): kernels of its own for the
+ * Winograd products and the im2col and 1x1 convolutions (panel_gemm), OpenBLAS for matmuls.
  *
  * The loops over channels are written for the compiler to vectorise. The build targets plain
  * x86-64 (SSE2), so on GCC the hot functions are also compiled for AVX2 and

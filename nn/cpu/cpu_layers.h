@@ -3,16 +3,17 @@
  *
  * Activations are NHWC over a whole batch, x[n][size][size][c]: channels innermost, so every
  * tile transform, batch norm and activation is plain SIMD over contiguous channels, and a 1x1
- * convolution of the whole batch is one sgemm. (The backend's own inputs and outputs stay
+ * convolution of the whole batch is one matrix product. (The backend's own inputs and outputs stay
  * NCHW, as nn/backend.h lays them out; nn_cpu_transpose converts at the edges.)
  *
  * 3x3 convolutions use Winograd F(4x4, 3x3) (Lavin & Gray 2015): every 6x6 input tile d (4x4
  * outputs plus a 1-point halo, tiles overlapping by 2) becomes B^T d B, the 3x3 filter g becomes
  * G g G^T, and the 36 points of the transformed tiles are 36 independent matrix products
  * M[k][tiles][c_out] = V[k][tiles][c_in] U[k][c_in][c_out] over every tile of the whole batch:
- * 2.25x fewer multiplies than direct convolution, in large shapes. A 6 x 16 AVX2/FMA kernel
- * computes them from U packed at load and V as the input transform writes it (OpenBLAS would
- * pack both on every call). The output
+ * 2.25x fewer multiplies than direct convolution, in large shapes. An 8 x 32 AVX-512 or a 6 x 16
+ * AVX2/FMA kernel computes them from U packed at load and V as the input transform writes it
+ * (OpenBLAS would pack both on every call); the im2col and 1x1 convolutions run on the same
+ * kernels over weights packed the same way. The output
  * transform A^T m A applies the layer's epilogue (bias, batch norm, residual add, activation)
  * while each value is in registers; the input transform can apply the preceding batch norm and
  * activation (KataGo's pre-activation blocks) the same way. Other kernels go through im2col.
@@ -29,7 +30,7 @@
 #define NN_WINO_IN 6                           /* input tile side */
 #define NN_WINO_POINTS (NN_WINO_IN * NN_WINO_IN)
 #define NN_CPU_MAX_CHANNELS 2048               /* widest layer the backend takes */
-#define NN_WINO_MR 6                           /* tiles per step of the Winograd GEMM kernel */
+#define NN_WINO_MR 6                           /* rows (tiles, points) per kernel call */
 #define NN_WINO_MR_512 8                       /* the same for the AVX-512 kernel */
 #define NN_WINO_NR 16                          /* output channels per packed filter panel */
 
