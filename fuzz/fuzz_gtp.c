@@ -1,7 +1,8 @@
 /* fuzz/fuzz_gtp.c -- libFuzzer target for the GTP engine.
  *
  * The input is a GTP session: it goes through gtp_engine_run, the same reader `shido gtp` uses,
- * into one fresh engine. File access is off, so loadsgf / printsgf FILE cannot touch the disk.
+ * into one fresh engine. File access is off, so loadsgf / printsgf FILE cannot touch the disk;
+ * the tsumego solver answers genmove and tsumego_solve with half a millisecond a solve.
  * Checked: the board stays sound, and the output is a sequence of well-formed replies (each
  * starting with '=' or '?', ended by one empty line, never more replies than input lines).
  *
@@ -39,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!gtp_engine_init(&e))
         abort();
     e.allow_files = false;
+    e.tsumego_s = 0.0005; /* genmove and tsumego_solve run the solver, briefly */
+    e.tsumego_max_s = 0.0005;
     char *out = NULL;
     size_t out_len = 0;
     FILE *in = fmemopen((void *)data, size, "r");

@@ -229,11 +229,15 @@ static void find_region(go_tsumego_problem *p)
 
 /* go_tsumego_setup, with the wide region or not. */
 static bool setup(const go_board *b, go_color to_play, go_tsumego_goal goal, bool wide,
-                  go_tsumego_problem *p, char *err, int err_len)
+                  go_tsumego_problem *p, go_tsumego_refusal *why, char *err, int err_len)
 {
+    go_tsumego_refusal unused;
+    why = why ? why : &unused;
+    *why = GO_TSUMEGO_REFUSED_SHAPE;
     memset(p, 0, sizeof *p);
     p->wide = wide;
     if (to_play != GO_BLACK && to_play != GO_WHITE) {
+        *why = GO_TSUMEGO_REFUSED_OTHER;
         snprintf(err, (size_t)err_len, "the side to play must be black or white");
         return false;
     }
@@ -332,6 +336,7 @@ static bool setup(const go_board *b, go_color to_play, go_tsumego_goal goal, boo
     if (!g || !s) {
         free(g);
         free(s);
+        *why = GO_TSUMEGO_REFUSED_OTHER;
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
@@ -344,6 +349,7 @@ static bool setup(const go_board *b, go_color to_play, go_tsumego_goal goal, boo
     free(g);
     free(s);
     if (p->num_targets == 0) {
+        *why = GO_TSUMEGO_REFUSED_SETTLED;
         snprintf(err, (size_t)err_len,
                  "no weak group: %s (the defender) has no stones in the region that are not "
                  "already alive",
@@ -357,7 +363,13 @@ static bool setup(const go_board *b, go_color to_play, go_tsumego_goal goal, boo
 bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
                       go_tsumego_problem *p, char *err, int err_len)
 {
-    return setup(b, to_play, goal, false, p, err, err_len);
+    return setup(b, to_play, goal, false, p, NULL, err, err_len);
+}
+
+bool go_tsumego_setup_why(const go_board *b, go_color to_play, go_tsumego_goal goal,
+                          go_tsumego_problem *p, go_tsumego_refusal *why, char *err, int err_len)
+{
+    return setup(b, to_play, goal, false, p, why, err, err_len);
 }
 
 /* --- solving --- */
@@ -851,7 +863,7 @@ bool go_tsumego_solve(const go_tsumego_problem *p, const go_tsumego_limits *lim_
          * region, in the time left */
         go_tsumego_problem wide;
         if (go_now_s() < deadline &&
-            setup(&p->board, p->to_play, p->goal, true, &wide, err, sizeof err) &&
+            setup(&p->board, p->to_play, p->goal, true, &wide, NULL, err, sizeof err) &&
             memcmp(wide.region, p->region, sizeof wide.region)) {
             wide.goal_inferred = p->goal_inferred;
             go_tsumego_solution again;

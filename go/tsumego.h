@@ -162,6 +162,19 @@ typedef struct go_tsumego_solution {
 bool go_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal goal,
                       go_tsumego_problem *p, char *err, int err_len);
 
+/* Why go_tsumego_setup_why refused a position. */
+typedef enum {
+    GO_TSUMEGO_REFUSED_OTHER = 1, /* no side to play, or out of memory */
+    GO_TSUMEGO_REFUSED_SHAPE,     /* not a corner or side problem (an empty board, stones over
+                                     the whole board, a region too large) */
+    GO_TSUMEGO_REFUSED_SETTLED,   /* no weak defender group: it lives unconditionally or has
+                                     no stones left, so the question is settled */
+} go_tsumego_refusal;
+
+/* go_tsumego_setup, saying in *why why it refused when it returns false. */
+bool go_tsumego_setup_why(const go_board *b, go_color to_play, go_tsumego_goal goal,
+                          go_tsumego_problem *p, go_tsumego_refusal *why, char *err, int err_len);
+
 /* The goal a problem statement gives the side to play ("Black to live", "White to kill",
  * "Black to play and capture", "黑先活", "黒先白死", ...), or AUTO when it names none or both
  * ("Black to play", "life and death"). English words count whole and in any case. */

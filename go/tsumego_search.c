@@ -141,7 +141,10 @@ static void *tt_map(size_t bytes, void **map, size_t *map_bytes)
         return NULL;
     uintptr_t a = ((uintptr_t)*map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 #ifdef MADV_HUGEPAGE
-    madvise((void *)a, bytes, MADV_HUGEPAGE); /* a hint: without it the table still works */
+    /* a hint: without it the table still works; a table smaller than a huge page would only
+     * have a whole one cleared for it */
+    if (bytes >= HUGE_PAGE)
+        madvise((void *)a, bytes, MADV_HUGEPAGE);
 #endif
     return (void *)a;
 }

@@ -96,7 +96,8 @@ START_TEST(test_ids_and_admin)
            "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
            "clear_board\nkomi\nplay\nundo\nfixed_handicap\nplace_free_handicap\nset_free_handicap\n"
            "loadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\ntime_settings\ntime_left\n"
-           "kgs-time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nset_position\n\n");
+           "kgs-time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nset_position\n"
+           "tsumego_solve\n\n");
     /* Every listed command is known, and quit ends the session only when it succeeds. */
     char *list = answer(&e, "list_commands");
     for (char *name = strtok(list, "\n"); name; name = strtok(NULL, "\n")) {
@@ -605,6 +606,71 @@ START_TEST(test_kata_rules)
 }
 END_TEST
 
+/* White's straight three in the corner of a 9x9 board (A9, B9, C9 its eye space), black to
+ * kill at B9; a black move elsewhere lets white live at B9. */
+#define STRAIGHT_THREE "boardsize 9\nset_position w D9 w A8 w B8 w C8 w D8 b E9 b E8 b E7 b A6 " \
+                       "b B6 b C6 b D6 b E6\n"
+
+START_TEST(test_tsumego_solve)
+{
+    gtp_engine e;
+    engine_up(&e);
+    expect(&e, "tsumego_solve\n",
+           "? not a tsumego: empty board: there is no problem to solve\n\n");
+    expect(&e, STRAIGHT_THREE, "=\n\n=\n\n");
+    expect(&e, "tsumego_solve b 5\ntsumego_solve 5 live white\n",
+           "= black kill success B9\n\n= white live success B9\n\n");
+    /* by default the side to move: white after black A9 */
+    expect(&e, "play b A9\ntsumego_solve 5\n", "=\n\n= white live success B9\n\n");
+    const char *bad[] = {"tsumego_solve kill kill", "tsumego_solve 0", "tsumego_solve b w",
+                         "tsumego_solve 1e9", "tsumego_solve nan", "tsumego_solve b kill 1 2",
+                         "tsumego_solve frobnicate"};
+    for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        char *got = feed(&e, bad[i]);
+        ck_assert_msg(!strncmp(got, "? syntax error", 14) || !strncmp(got, "? wrong number", 14),
+                      "%s: %s", bad[i], got);
+        free(got);
+    }
+    ck_assert_int_eq(e.game.num_moves, 1); /* the questions played nothing */
+    gtp_engine_free(&e);
+}
+END_TEST
+
+/* --tsumego: genmove answers with the solver, without a network; settled problems pass, a
+ * position that is no problem is an error without a network to search with. */
+START_TEST(test_tsumego_genmove)
+{
+    gtp_engine e;
+    engine_up(&e);
+    expect(&e, "known_command genmove\n", "= false\n\n");
+    char err[256];
+    char *bad[] = {"gtp", "--tsumego=0"}, *nan[] = {"gtp", "--tsumego=x"},
+         *on[] = {"gtp", "--tsumego=5"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, bad, err, sizeof err), 2);
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, nan, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "--tsumego=S"), "%s", err);
+    ck_assert_int_eq(gtp_engine_configure(&e, 2, on, err, sizeof err), 0);
+    ck_assert(e.tsumego_s == 5.0);
+    expect(&e, "known_command genmove\n", "= true\n\n");
+    char *list = answer(&e, "list_commands");
+    ck_assert_msg(strstr(list, "\ngenmove\n"), "%s", list);
+    free(list);
+    expect(&e, "genmove b\n",
+           "? not a tsumego: empty board: there is no problem to solve (and no network to search "
+           "with)\n\n");
+    expect(&e, STRAIGHT_THREE "play b A9\ngenmove w\n", "=\n\n=\n\n=\n\n= B9\n\n");
+    ck_assert_int_eq(e.game.board.color[go_point_from_gtp(9, "B9")], GO_WHITE);
+    ck_assert_int_eq(e.game.board.color[go_point_from_gtp(9, "A9")], GO_EMPTY); /* captured */
+    /* white now lives unconditionally: nothing is left to play for */
+    expect(&e, "genmove b\n", "= pass\n\n");
+    ck_assert_int_eq(e.game.num_moves, 3);
+    ck_assert_int_eq(e.game.board.to_move, GO_WHITE);
+    /* the killing move when it is the solver's turn to attack */
+    expect(&e, STRAIGHT_THREE "genmove b\n", "=\n\n=\n\n= B9\n\n");
+    gtp_engine_free(&e);
+}
+END_TEST
+
 START_TEST(test_set_position)
 {
     gtp_engine e;
@@ -797,6 +863,8 @@ Suite *gtp_suite(void)
     tcase_add_test(tc, test_showboard_and_undo_across_captures);
     tcase_add_test(tc, test_final_score);
     tcase_add_test(tc, test_set_position);
+    tcase_add_test(tc, test_tsumego_solve);
+    tcase_add_test(tc, test_tsumego_genmove);
     suite_add_tcase(s, tc);
     tc = tcase_create("handicap");
     tcase_add_test(tc, test_fixed_handicap_matches_gnugo);

@@ -463,6 +463,34 @@ END_TEST
 
 /* The search commands in-process (no input reader): an analysis runs to the params' visit
  * limit and ends its stream by itself; genmove plays; search options configure the params. */
+/* --tsumego with a network: the network guides the solver on a corner problem (white's
+ * straight three, black's A9 answered by B9, which lives), and a position that is no corner or
+ * side problem gets the search's move instead. */
+START_TEST(test_tsumego_genmove_with_network)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", G170, "--visits", "8", "--threads", "1", "--tsumego=3"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 8, argv, err, sizeof err) == 0, "%s", err);
+    expect_ok(&e, "boardsize 9");
+    expect_ok(&e, "set_position w D9 w A8 w B8 w C8 w D8 b E9 b E8 b E7 b A6 b B6 b C6 b D6 b E6");
+    expect_ok(&e, "play b A9");
+    char *got = feed(&e, "genmove w\ntsumego_solve b 3");
+    ck_assert_str_eq(got, "= B9\n\n? settled: no weak group: white (the defender) has no stones "
+                          "in the region that are not already alive\n\n");
+    free(got);
+    ck_assert_ptr_nonnull(e.tsumego); /* the network's guide was made and used */
+    expect_ok(&e, "clear_board");
+    got = feed(&e, "genmove b");
+    ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
+    free(got);
+    ck_assert_int_eq(e.game.num_moves, 1);
+    ck_assert_int_eq(e.game.board.num_empty, 80);
+    gtp_engine_free(&e);
+}
+END_TEST
+
 START_TEST(test_search_in_process)
 {
     gtp_engine e;
@@ -516,6 +544,7 @@ static Suite *gtp_nn_suite(void)
     tcase_add_test(tc, test_configure);
     tcase_add_test(tc, test_binary_bad_weights);
     tcase_add_test(tc, test_search_in_process);
+    tcase_add_test(tc, test_tsumego_genmove_with_network);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -862,6 +862,7 @@ static const gtp_command commands[] = {
     {"kata-get-param", gtp_cmd_kata_get_param, 1, 1, true},
     {"kata-set-param", gtp_cmd_kata_set_param, 2, 2, true},
     {"lz-setoption", gtp_cmd_lz_setoption, 4, -1, true},
+    {"tsumego_solve", gtp_cmd_tsumego_solve, 0, 3, false},
 };
 static const int num_commands = (int)(sizeof commands / sizeof commands[0]);
 
@@ -877,6 +878,8 @@ static const gtp_command *find_command(const char *name)
  * list_commands and known_command to learn what kind of engine they talk to. */
 static bool command_listed(const gtp_engine *e, const gtp_command *cmd)
 {
+    if (cmd->run == gtp_cmd_genmove && e->tsumego_s > 0)
+        return true; /* the tsumego solver plays without a network */
     if (cmd->run == cmd_kata_raw_nn || cmd->needs_net)
         return e->num_nets > 0;
     if (cmd->run == cmd_heatmap) {
@@ -950,6 +953,15 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             path = argv[++i];
         } else if (!strncmp(arg, "--weights=", 10)) {
             path = arg + 10;
+        } else if (!strcmp(arg, "--tsumego") || !strncmp(arg, "--tsumego=", 10)) {
+            char *end = NULL;
+            double t = arg[9] ? strtod(arg + 10, &end) : 10.0;
+            if (arg[9] && (end == arg + 10 || *end || !(t > 0) || t > 86400)) {
+                snprintf(err, (size_t)err_len, "--tsumego=S takes seconds a move (0 < S <= 86400)");
+                return 2;
+            }
+            e->tsumego_s = t;
+            continue;
         } else {
             int got = gtp_search_option(e, argc, argv, &i, err, err_len);
             if (got < 0)
@@ -1032,8 +1044,9 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
         const gtp_command *cmd = first < argc ? find_command(argv[first]) : NULL;
         gtp_text reply = {0};
         bool ok = false;
-        /* Without a network the search commands do not exist (known_command says false). */
-        if (cmd && cmd->needs_net && e->num_nets == 0)
+        /* Without a network the search commands do not exist (known_command says false), but
+         * genmove does in tsumego mode. */
+        if (cmd && cmd->needs_net && !command_listed(e, cmd))
             cmd = NULL;
         if (!cmd) {
             gtp_text_add(&reply, "unknown command");

@@ -150,6 +150,13 @@ typedef struct gtp_engine {
     mcts_search *search;
     bool params_changed;   /* params differ from the search's */
     bool tree_filtered;    /* the tree was grown under avoid/allow lists */
+    /* Tsumego (gtp_tsumego.c): with tsumego_s > 0 (`--tsumego[=S]`) genmove answers corner
+     * and side problems with the solver, S seconds a move; the solver's guide on the model,
+     * made on first use when a network is loaded. */
+    double tsumego_s;
+    double tsumego_max_s;  /* caps every solve, tsumego_solve's SECONDS too (0: no cap; the
+                              fuzz target keeps it short) */
+    struct tsumego_net *tsumego;
     gtp_input *input;      /* set by gtp_engine_run: lets a running analysis see new input */
     bool replied;          /* a streaming command wrote its own answer */
 } gtp_engine;

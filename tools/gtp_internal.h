@@ -96,6 +96,10 @@ bool gtp_backend_check(const char *name, char *err, int err_len);
 /* Frees the search, its model and settings. */
 void gtp_search_free(gtp_engine *e);
 
+/* The model of the first network, loaded on first use for the backend chosen. NULL with the
+ * reason in r when there is none or it cannot be loaded. */
+nn_model *gtp_model_get(gtp_engine *e, gtp_text *r);
+
 /* The search for the first network, made on first use (loading the model for the backend
  * chosen) with the engine's params applied. NULL with the reason in r when it cannot be made. */
 mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r);
@@ -118,6 +122,14 @@ mcts_limits gtp_search_move_limits(gtp_engine *e);
 bool gtp_search_play_chosen(gtp_engine *e, mcts_search *s, go_color c, char *buf, int len);
 
 bool gtp_cmd_genmove(gtp_engine *e, const gtp_args *a, gtp_text *r);
+
+/* ---- tsumego (gtp_tsumego.c) ------------------------------------------------------------- */
+
+/* genmove's move for c from the tsumego solver, when e->tsumego_s > 0 and the position is a
+ * corner or side problem: 1 when it played it (vertex or "pass" in r), 0 when it failed (the
+ * reason in r), -1 when the position is not a problem and the search should choose. */
+int gtp_tsumego_genmove(gtp_engine *e, go_color c, gtp_text *r);
+bool gtp_cmd_tsumego_solve(gtp_engine *e, const gtp_args *a, gtp_text *r);
 bool gtp_cmd_clear_cache(gtp_engine *e, const gtp_args *a, gtp_text *r);
 bool gtp_cmd_stop(gtp_engine *e, const gtp_args *a, gtp_text *r);
 bool gtp_cmd_kata_set_param(gtp_engine *e, const gtp_args *a, gtp_text *r);

@@ -11,6 +11,7 @@
 
 #include "go/score.h"
 #include "tools/gtp_internal.h"
+#include "tools/tsumego_net.h"
 #include "go/clock.h"
 
 /* Progress checks while searching: how often a run looks for new input, in centiseconds. */
@@ -155,13 +156,15 @@ int gtp_search_option(gtp_engine *e, int argc, char **argv, int *i, char *err, i
 
 void gtp_search_free(gtp_engine *e)
 {
+    tsumego_net_free(e->tsumego);
+    e->tsumego = NULL;
     mcts_free(e->search);
     nn_model_free(e->model);
     e->search = NULL;
     e->model = NULL;
 }
 
-mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r)
+nn_model *gtp_model_get(gtp_engine *e, gtp_text *r)
 {
     char err[512];
     if (e->num_nets == 0) {
@@ -171,11 +174,17 @@ mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r)
     if (!e->model) {
         e->model = nn_model_load(e->net_paths[0], e->backend[0] ? e->backend : NULL, err,
                                  sizeof err);
-        if (!e->model) {
+        if (!e->model)
             gtp_text_printf(r, "cannot load the network for search: %s", err);
-            return NULL;
-        }
     }
+    return e->model;
+}
+
+mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r)
+{
+    char err[512];
+    if (!gtp_model_get(e, r))
+        return NULL;
     if (!e->search) {
         e->search = mcts_new(e->model, &e->params, err, sizeof err);
         if (!e->search) {
@@ -319,6 +328,11 @@ bool gtp_cmd_genmove(gtp_engine *e, const gtp_args *a, gtp_text *r)
     go_color c;
     if (!gtp_parse_color(a->argv[0], &c))
         return gtp_fail(r, "syntax error");
+    if (e->tsumego_s > 0) {
+        int got = gtp_tsumego_genmove(e, c, r);
+        if (got >= 0)
+            return got == 1;
+    }
     mcts_search *s = gtp_search_get(e, r);
     if (!s)
         return false;
