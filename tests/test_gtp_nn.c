@@ -464,8 +464,8 @@ END_TEST
 /* The search commands in-process (no input reader): an analysis runs to the params' visit
  * limit and ends its stream by itself; genmove plays; search options configure the params. */
 /* --tsumego with a network: the network guides the solver on a corner problem (white's
- * straight three, black's A9 answered by B9, which lives), and a position that is no corner or
- * side problem gets the search's move instead. */
+ * straight three, black's A9 answered by B9, which lives; genmove_analyze too), and a position
+ * that is no corner or side problem gets the search's move instead. */
 START_TEST(test_tsumego_genmove_with_network)
 {
     gtp_engine e;
@@ -476,7 +476,10 @@ START_TEST(test_tsumego_genmove_with_network)
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "set_position w D9 w A8 w B8 w C8 w D8 b E9 b E8 b E7 b A6 b B6 b C6 b D6 b E6");
     expect_ok(&e, "play b A9");
-    char *got = feed(&e, "genmove w\ntsumego_solve b 3");
+    char *got = feed(&e, "undo\nplay b A9\n4 lz-genmove_analyze w 10\nundo");
+    ck_assert_str_eq(got, "=\n\n=\n\n=4\nplay B9\n\n=\n\n"); /* the solver's, no analysis */
+    free(got);
+    got = feed(&e, "genmove w\ntsumego_solve b 3");
     ck_assert_str_eq(got, "= B9\n\n? settled: no weak group: white (the defender) has no stones "
                           "in the region that are not already alive\n\n");
     free(got);

@@ -269,6 +269,21 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     analyze_req q;
     if (!parse_request(e, a, d, &q, r))
         return false;
+    if (genmove && e->tsumego_s > 0) {
+        /* a corner or side problem: the solver's move, with no analysis to show */
+        gtp_text move = {0};
+        int got = gtp_tsumego_genmove(e, q.has_color ? q.color : e->game.board.to_move, &move);
+        if (got == 1) {
+            fprintf(a->out, "=%s\nplay %s\n\n", a->id, move.data ? move.data : "pass");
+            fflush(a->out);
+            e->replied = true;
+        } else if (got == 0) {
+            gtp_text_add(r, move.data ? move.data : "the tsumego solver failed");
+        }
+        free(move.data);
+        if (got >= 0)
+            return got == 1;
+    }
     mcts_search *s = gtp_search_get(e, r);
     if (!s)
         return false;

@@ -9,7 +9,8 @@
  *   white live ko A18            the first moves that reach the best ko
  *   black kill failure           no first move reaches the goal (proven)
  *   black live unknown A18       nothing proven within the limits: the solver's guess
- * With `shido gtp --tsumego[=S]` genmove plays the solver's move on corner and side problems
+ * With `shido gtp --tsumego[=S]` genmove (lz-/kata-genmove_analyze too, answering with the
+ * "play" line alone) plays the solver's move on corner and side problems
  * (S seconds a move, default 10, less when the clock says so): a GUI then becomes a sparring
  * partner for practising problems, answering every move with the proven best resistance or
  * refutation. When the problem is settled (no weak defender group left: it lives
