@@ -957,7 +957,8 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             char *end = NULL;
             double t = arg[9] ? strtod(arg + 10, &end) : 10.0;
             if (arg[9] && (end == arg + 10 || *end || !(t > 0) || t > 86400)) {
-                snprintf(err, (size_t)err_len, "--tsumego=S takes seconds a move (0 < S <= 86400)");
+                snprintf(err, (size_t)err_len,
+                         "--tsumego=S takes seconds a move (0 < S <= 86400)");
                 return 2;
             }
             e->tsumego_s = t;

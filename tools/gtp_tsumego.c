@@ -115,8 +115,8 @@ bool gtp_cmd_tsumego_solve(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!ok)
         gtp_fail(r, "out of memory");
     else if (!(ok = go_tsumego_setup_why(&e->game.board, c, goal, p, &why, err, sizeof err)))
-        gtp_text_printf(r, "%s: %s", why == GO_TSUMEGO_REFUSED_SETTLED ? "settled" : "not a tsumego",
-                        err);
+        gtp_text_printf(r, "%s: %s",
+                        why == GO_TSUMEGO_REFUSED_SETTLED ? "settled" : "not a tsumego", err);
     else if ((ok = solve(e, p, secs, true, s, r))) {
         gtp_text_printf(r, "%s %s %s", c == GO_BLACK ? "black" : "white",
                         s->problem.goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
