@@ -461,8 +461,6 @@ START_TEST(test_binary_bad_weights)
 }
 END_TEST
 
-/* The search commands in-process (no input reader): an analysis runs to the params' visit
- * limit and ends its stream by itself; genmove plays; search options configure the params. */
 /* --tsumego with a network: the network guides the solver on a corner problem (white's
  * straight three, black's A9 answered by B9, which lives; genmove_analyze too), and a position
  * that is no corner or side problem gets the search's move instead. */
@@ -494,6 +492,8 @@ START_TEST(test_tsumego_genmove_with_network)
 }
 END_TEST
 
+/* The search commands in-process (no input reader): an analysis runs to the params' visit
+ * limit and ends its stream by itself; genmove plays; search options configure the params. */
 START_TEST(test_search_in_process)
 {
     gtp_engine e;

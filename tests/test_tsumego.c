@@ -2,10 +2,10 @@
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame, the
  * solution tree, refused input, a sample of Cho Chikun's elementary problems (their answers
- * checked by GNU Go's owl code too), the JSON Lines
- * reader of `shido tsumego bench` and its --id filter (through the binary), a prior that orders
- * the search, picks the answer among winning first moves and picks the guess, and the
- * network-guided solve of tools/tsumego_net.c (with ../shared's g170 net).
+ * checked by GNU Go's owl code too), the JSON Lines reader of `shido tsumego bench` and its --id
+ * filter (through the binary), a prior that orders the search, picks the answer among winning
+ * first moves and picks the guess, and the network-guided solve of tools/tsumego_net.c (with
+ * ../shared's g170 net).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -799,17 +799,18 @@ static bool owl_says_success(gnugo_pipe *g, const go_tsumego_problem *p, const c
                              int first)
 {
     char reply[256], v[8], cmds[16384];
-    int n = snprintf(cmds, sizeof cmds, "boardsize 19\nclear_board\n"), sent = 2;
+    int size = p->framed.size, sent = 2;
+    int n = snprintf(cmds, sizeof cmds, "boardsize %d\nclear_board\n", size);
     for (int q = 0; q < GO_POINTS; q++) {
         int c = p->framed.color[q];
         if (c == GO_BLACK || c == GO_WHITE) {
             n += snprintf(cmds + n, sizeof cmds - (size_t)n, "play %s %s\n",
-                          c == GO_BLACK ? "black" : "white", go_point_to_gtp(19, q, v));
+                          c == GO_BLACK ? "black" : "white", go_point_to_gtp(size, q, v));
             sent++;
         }
     }
     n += snprintf(cmds + n, sizeof cmds - (size_t)n, "play %s %s\n",
-                  p->to_play == GO_BLACK ? "black" : "white", go_point_to_gtp(19, first, v));
+                  p->to_play == GO_BLACK ? "black" : "white", go_point_to_gtp(size, first, v));
     ck_assert(n < (int)sizeof cmds - 1);
     ck_assert_msg(gnugo_pipe_send(g, cmds), "GNU Go: %s", g->err);
     for (int i = 0; i <= sent; i++)
@@ -819,7 +820,7 @@ static bool owl_says_success(gnugo_pipe *g, const go_tsumego_problem *p, const c
     cJSON *pt;
     cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, p->defender == GO_BLACK ? "AB" : "AW"))
     {
-        go_point_to_gtp(19, sgf_point(pt->valuestring), v);
+        go_point_to_gtp(size, sgf_point(pt->valuestring), v);
         int ok = gnugo_pipe_cmd(g, reply, sizeof reply, "%s %s",
                                 kill ? "owl_defend" : "owl_attack", v);
         ck_assert_msg(ok >= 0, "GNU Go: %s", g->err);

@@ -17,7 +17,6 @@
  * unconditionally or was captured) genmove passes; on a position that is no corner or side
  * problem it plays the network's search as usual. A loaded network guides the solver
  * (tools/tsumego_net.h); without one the solver works alone. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
