@@ -756,6 +756,19 @@ static void cho_problem(const char *book, const char *id, go_tsumego_problem *p)
     cJSON_Delete(j);
 }
 
+/* The record of a line of a book, its problem solved for the first move alone in up to 3 s
+ * (the caller frees both). */
+static cJSON *cho_quick_solve(const char *line, go_tsumego_solution *s)
+{
+    cJSON *j = cJSON_Parse(line);
+    ck_assert_ptr_nonnull(j);
+    go_tsumego_problem p;
+    cho_setup(j, &p);
+    go_tsumego_limits lim = {.time_s = 3.0, .tt_log2 = 18, .first_move_only = true};
+    ck_assert(go_tsumego_solve(&p, &lim, s));
+    return j;
+}
+
 /* The first 30 problems of Cho Chikun's elementary book: the chosen first move is among the
  * recorded solutions. */
 START_TEST(cho_elementary_first_30)
@@ -764,13 +777,8 @@ START_TEST(cho_elementary_first_30)
     char line[8192];
     int solved = 0, count = 0;
     while (count < 30 && fgets(line, sizeof line, f)) {
-        cJSON *j = cJSON_Parse(line);
-        ck_assert_ptr_nonnull(j);
-        go_tsumego_problem p;
-        cho_setup(j, &p);
-        go_tsumego_limits lim = {.time_s = 3.0, .tt_log2 = 18, .first_move_only = true};
         go_tsumego_solution s;
-        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        cJSON *j = cho_quick_solve(line, &s);
         bool right = false;
         cJSON *pt;
         cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "solutions"))
@@ -852,13 +860,8 @@ START_TEST(gnugo_owl_confirms_answers)
     char line[8192];
     int checked = 0, confirmed = 0, open_without = 0;
     for (int count = 0; count < 40 && fgets(line, sizeof line, f); count++) {
-        cJSON *j = cJSON_Parse(line);
-        ck_assert_ptr_nonnull(j);
-        go_tsumego_problem p;
-        cho_setup(j, &p);
-        go_tsumego_limits lim = {.time_s = 3.0, .tt_log2 = 18, .first_move_only = true};
         go_tsumego_solution s;
-        ck_assert(go_tsumego_solve(&p, &lim, &s));
+        cJSON *j = cho_quick_solve(line, &s);
         if (s.status.result == GO_TSUMEGO_SUCCESS && s.best_proven) {
             checked++;
             confirmed += owl_says_success(&g, &s.problem, j, s.best_move);
