@@ -10,7 +10,6 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +23,7 @@
 #include "go/tsumego_internal.h"
 #include "nn/nn.h"
 #include "tools/tsumego_net.h"
-
-#include "gnugo_pipe.h"
+#include "tools/tsumego_oracle.h"
 
 static int V(int size, const char *vertex)
 {
@@ -799,53 +797,14 @@ END_TEST
 
 #define GNUGO_PATH "/usr/games/gnugo"
 
-/* GNU Go's owl reading of the framed board after `first` (a move of the mover, or GO_PASS) for
- * the original defender stones of record j: for a kill whether every one still on the board is
- * dead (owl_defend 0, the defender to move), for a life whether one of them lives (owl_attack
- * 0, the attacker to move), as the solver counts success. */
-static bool owl_says_success(gnugo_pipe *g, const go_tsumego_problem *p, const cJSON *j,
-                             int first)
-{
-    char reply[256], v[8], cmds[16384];
-    int size = p->framed.size, sent = 2;
-    int n = snprintf(cmds, sizeof cmds, "boardsize %d\nclear_board\n", size);
-    for (int q = 0; q < GO_POINTS; q++) {
-        int c = p->framed.color[q];
-        if (c == GO_BLACK || c == GO_WHITE) {
-            n += snprintf(cmds + n, sizeof cmds - (size_t)n, "play %s %s\n",
-                          c == GO_BLACK ? "black" : "white", go_point_to_gtp(size, q, v));
-            sent++;
-        }
-    }
-    n += snprintf(cmds + n, sizeof cmds - (size_t)n, "play %s %s\n",
-                  p->to_play == GO_BLACK ? "black" : "white", go_point_to_gtp(size, first, v));
-    ck_assert(n < (int)sizeof cmds - 1);
-    ck_assert_msg(gnugo_pipe_send(g, cmds), "GNU Go: %s", g->err);
-    for (int i = 0; i <= sent; i++)
-        ck_assert_msg(gnugo_pipe_recv(g, reply, sizeof reply) == 1, "GNU Go set-up: %s %s",
-                      reply, g->err);
-    bool kill = p->goal == GO_TSUMEGO_GOAL_KILL, any_lives = false, all_dead = true;
-    cJSON *pt;
-    cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, p->defender == GO_BLACK ? "AB" : "AW"))
-    {
-        go_point_to_gtp(size, sgf_point(pt->valuestring), v);
-        int ok = gnugo_pipe_cmd(g, reply, sizeof reply, "%s %s",
-                                kill ? "owl_defend" : "owl_attack", v);
-        ck_assert_msg(ok >= 0, "GNU Go: %s", g->err);
-        if (ok == 0)
-            continue; /* captured: no dragon there */
-        bool zero = !strcmp(reply, "0");
-        all_dead &= !kill || zero;
-        any_lives |= !kill && zero;
-    }
-    return kill ? all_dead : any_lives;
-}
+static int run_bench_args(const char *text, const char *extra, char *out, size_t len);
 
-/* An independent reader agrees: on the first 40 problems of the elementary book, where the
- * solver proves a first move, GNU Go's owl code (on the same framed board) finds that move
- * reaches the goal, and that passing instead does not (the question is not settled already).
- * Owl reads heuristically and errs on some shapes (elementary 034: after the book's A18 it
- * keeps white alive, while the solver's tree captures it), so the bar is 90%, not all. */
+/* An independent reader agrees (tools/tsumego_oracle.h): on the first 40 problems of the
+ * elementary book, where the solver proves a first move, GNU Go's owl code (on the same framed
+ * board) finds that move reaches the goal, and that passing instead does not (the question is
+ * not settled already). Owl reads heuristically and errs on some shapes (elementary 034: after
+ * the book's A18 it keeps white alive, while the solver's tree captures it), so the bar is 90%,
+ * not all. */
 START_TEST(gnugo_owl_confirms_answers)
 {
     if (access(GNUGO_PATH, X_OK) != 0) {
@@ -853,9 +812,9 @@ START_TEST(gnugo_owl_confirms_answers)
                GNUGO_PATH);
         return;
     }
-    signal(SIGPIPE, SIG_IGN);
-    gnugo_pipe g;
-    ck_assert_msg(gnugo_pipe_open(&g, GNUGO_PATH, NULL, 60000), "%s", g.err);
+    char err[1024];
+    tsumego_oracle *g = tsumego_oracle_start(GNUGO_PATH " --mode gtp", err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
     FILE *f = cho_open("elementary");
     char line[8192];
     int checked = 0, confirmed = 0, open_without = 0;
@@ -863,17 +822,37 @@ START_TEST(gnugo_owl_confirms_answers)
         go_tsumego_solution s;
         cJSON *j = cho_quick_solve(line, &s);
         if (s.status.result == GO_TSUMEGO_SUCCESS && s.best_proven) {
+            int with = tsumego_oracle_check(g, &s.problem, s.best_move, err, sizeof err);
+            int without = tsumego_oracle_check(g, &s.problem, GO_PASS, err, sizeof err);
+            ck_assert_msg(with >= 0 && without >= 0, "%s: %s",
+                          cJSON_GetObjectItem(j, "id")->valuestring, err);
             checked++;
-            confirmed += owl_says_success(&g, &s.problem, j, s.best_move);
-            open_without += !owl_says_success(&g, &s.problem, j, GO_PASS);
+            confirmed += with;
+            open_without += !without;
         }
         go_tsumego_solution_free(&s);
         cJSON_Delete(j);
     }
     fclose(f);
-    gnugo_pipe_close(&g);
+    tsumego_oracle_stop(g);
     printf("test_tsumego: GNU Go's owl confirms %d of %d proven answers; passing fails in %d\n",
            confirmed, checked, open_without);
+    /* the same through `tsumego bench --oracle`, and an engine that is not there */
+    static const char one[] =
+        "{\"id\": \"book/one\", \"size\": 19, \"to_play\": \"B\", \"solutions\": [\"ba\"], "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
+    char out[4096];
+    ck_assert_int_eq(run_bench_args(one, "--oracle '" GNUGO_PATH " --mode gtp'", out, sizeof out),
+                     0);
+    ck_assert_msg(strstr(out, "right: book/one played B19") &&
+                      strstr(out, ", oracle confirms, passing fails\n") &&
+                      strstr(out, "; oracle confirms 1 of 1 answers proven to win outright, "
+                                  "passing fails in 1, oracle errors 0\n"),
+                  "%s", out);
+    ck_assert_int_eq(run_bench_args(one, "--oracle /nonexistent/engine", out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "--oracle /nonexistent/engine: ") && !strstr(out, "problems,"),
+                  "%s", out);
     ck_assert_msg(checked >= 30, "only %d of 40 proven", checked);
     ck_assert_msg(confirmed * 10 >= checked * 9, "owl confirms only %d of %d", confirmed, checked);
     ck_assert_msg(open_without * 10 >= checked * 9, "passing fails in only %d of %d",

@@ -25,6 +25,7 @@
 #include "go/tsumego.h"
 #include "nn/nn.h"
 #include "tools/tsumego_net.h"
+#include "tools/tsumego_oracle.h"
 #include "tools/tsumego_records.h"
 #include "go/clock.h"
 
@@ -308,6 +309,10 @@ typedef struct bench_result {
     int move;
     go_tsumego_goal goal; /* the goal answered, and whether the record's comment set it */
     bool goal_from_comment;
+    /* --oracle, for an outright win proven: whether the other engine reads the answer as
+     * reaching the goal, and passing instead as not (1 / 0; -1 the engine failed; -2 not
+     * asked) */
+    int oracle, oracle_pass;
 } bench_result;
 
 typedef struct bench_job {
@@ -316,17 +321,30 @@ typedef struct bench_job {
     int count, next, done, correct;
     go_tsumego_limits lim;
     tsumego_net **nets; /* one per thread with --model, NULL without */
+    tsumego_oracle **oracles; /* one per thread with --oracle, NULL without */
     int next_net;
     pthread_mutex_t lock;
     bool progress;
 } bench_job;
 
+/* Asks the oracle about first for the solved problem p: 1, 0, or -1 after printing why. */
+static int ask_oracle(tsumego_oracle *o, const tsumego_record *r, const go_tsumego_problem *p,
+                      int first)
+{
+    char err[512];
+    int got = tsumego_oracle_check(o, p, first, err, sizeof err);
+    if (got < 0)
+        fprintf(stderr, "\nshido tsumego bench: %s: oracle: %s\n", r->id, err);
+    return got;
+}
+
 /* Solves one record, guided by net when not NULL (see tools/tsumego_net.h): the network's time
- * counts in the problem's. */
+ * counts in the problem's. With an oracle, an outright win proven is put to it (not timed). */
 static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, tsumego_net *net,
-                         bench_result *out)
+                         tsumego_oracle *oracle, bench_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->oracle = out->oracle_pass = -2;
     double t0 = go_now_s();
     go_board b;
     go_tsumego_problem prob;
@@ -358,8 +376,13 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, 
             tsumego_record_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
     out->proven = sol.best_proven && (sol.status.result == GO_TSUMEGO_SUCCESS ||
                                       sol.status.result == GO_TSUMEGO_KO);
-    go_tsumego_solution_free(&sol);
     out->time_s = go_now_s() - t0;
+    if (oracle && sol.best_proven && sol.status.result == GO_TSUMEGO_SUCCESS &&
+        sol.best_move > 0) {
+        out->oracle = ask_oracle(oracle, r, &sol.problem, sol.best_move);
+        out->oracle_pass = out->oracle < 0 ? -1 : ask_oracle(oracle, r, &sol.problem, GO_PASS);
+    }
+    go_tsumego_solution_free(&sol);
 }
 
 static void draw_progress(const bench_job *job)
@@ -376,7 +399,9 @@ static void *bench_worker(void *arg)
 {
     bench_job *job = arg;
     pthread_mutex_lock(&job->lock);
-    tsumego_net *net = job->nets ? job->nets[job->next_net++] : NULL;
+    tsumego_net *net = job->nets ? job->nets[job->next_net] : NULL;
+    tsumego_oracle *oracle = job->oracles ? job->oracles[job->next_net] : NULL;
+    job->next_net++;
     pthread_mutex_unlock(&job->lock);
     for (;;) {
         pthread_mutex_lock(&job->lock);
@@ -384,7 +409,7 @@ static void *bench_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         if (i >= job->count)
             break;
-        solve_record(&job->recs[i], &job->lim, net, &job->res[i]);
+        solve_record(&job->recs[i], &job->lim, net, oracle, &job->res[i]);
         pthread_mutex_lock(&job->lock);
         job->done++;
         job->correct += job->res[i].correct;
@@ -399,7 +424,8 @@ static int usage_bench(void)
 {
     fprintf(stderr, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                     "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-                    "[--tt LOG2] [--max-nodes N] [--model NET] [--id TEXT]... [--list]\n"
+                    "[--tt LOG2] [--max-nodes N] [--model NET] [--id TEXT]... [--list] "
+                    "[--oracle CMD]\n"
                     "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                     "\"AW\", \"solutions\", \"comment\"}\n"
                     "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -410,7 +436,10 @@ static int usage_bench(void)
                     "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
                     "before --sample and --limit)\n"
                     "  --list   one line per problem: right or wrong, the move, time, nodes and the "
-                    "goal\n");
+                    "goal\n"
+                    "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
+                    "gtp\") that reads each answer proven to win outright on the framed board: "
+                    "does it reach the goal, and does passing instead fail\n");
     return 2;
 }
 
@@ -507,11 +536,13 @@ typedef struct bench_source {
 /* Runs the problems bp picks from one source; *ran counts them. A file none of whose ids
  * matches --id is skipped with a note (another file may hold the problems). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsumego_net **nets,
-                      int threads, const bench_pick *bp, bool list, int *ran)
+                      tsumego_oracle **oracles, int threads, const bench_pick *bp, bool list,
+                      int *ran)
 {
     bench_job job = {0};
     const char *path = src->path;
     job.nets = nets;
+    job.oracles = oracles;
     job.recs = src->sgf ? read_sgf_source(path, &job.count) : read_jsonl(path, &job.count);
     if (!job.recs)
         return 1;
@@ -547,6 +578,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
     pthread_mutex_destroy(&job.lock);
 
     int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0, failed = 0;
+    int asked = 0, confirmed = 0, pass_fails = 0, oracle_errors = 0;
     double sum_t = 0, max_t = 0;
     uint64_t sum_n = 0, max_n = 0;
     for (int i = 0; i < job.count; i++) {
@@ -560,6 +592,10 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
         max_t = r->time_s > max_t ? r->time_s : max_t;
         sum_n += r->nodes;
         max_n = r->nodes > max_n ? r->nodes : max_n;
+        asked += r->oracle >= 0 && r->oracle_pass >= 0;
+        confirmed += r->oracle == 1 && r->oracle_pass >= 0;
+        pass_fails += r->oracle >= 0 && r->oracle_pass == 0;
+        oracle_errors += r->oracle == -1 || r->oracle_pass == -1;
         if (list) {
             const tsumego_record *rec = &job.recs[i];
             char v[8];
@@ -574,18 +610,28 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
             if (r->setup_ok)
                 printf(", to %s (%s)", r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
                        r->goal_from_comment ? "from the comment" : "inferred");
+            if (r->oracle == -1 || r->oracle_pass == -1)
+                printf(", oracle failed");
+            else if (r->oracle >= 0)
+                printf(", oracle %s, passing %s", r->oracle ? "confirms" : "disagrees",
+                       r->oracle_pass ? "wins too" : "fails");
             printf("\n");
         }
     }
     int n = job.count ? job.count : 1;
     printf("%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
            "%.1f%% (of correct %.1f%%), set-up refused %d, solve errors %d, time mean %.3f s max "
-           "%.3f s, nodes mean %.0f max %llu, %.2f M nodes/s, wall %.1f s\n",
+           "%.3f s, nodes mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
            path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
            100.0 * correct / n, 100.0 * proven / n, correct ? 100.0 * proven_correct / correct : 0.0,
            bad_setup, failed, sum_t / n, max_t,
            (double)sum_n / n, (unsigned long long)max_n, sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0,
            wall);
+    if (oracles)
+        printf("; oracle confirms %d of %d answers proven to win outright, passing fails in %d, "
+               "oracle errors %d",
+               confirmed, asked, pass_fails, oracle_errors);
+    printf("\n");
     fflush(stdout);
     free(job.recs);
     free(job.res);
@@ -598,7 +644,7 @@ static int cmd_bench(int argc, char **argv)
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
     bool list = false;
-    const char *model_path = NULL;
+    const char *model_path = NULL, *oracle_cmd = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
         if ((!strcmp(argv[i], "--jsonl") || !strcmp(argv[i], "--sgf")) && i + 1 < argc &&
@@ -623,6 +669,8 @@ static int cmd_bench(int argc, char **argv)
             lim.max_nodes = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--model") && i + 1 < argc)
             model_path = argv[++i];
+        else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
+            oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--list"))
             list = true;
         else
@@ -649,14 +697,27 @@ static int cmd_bench(int argc, char **argv)
             rc = 1;
         }
     }
+    tsumego_oracle **oracles = oracle_cmd && !rc ? calloc((size_t)threads, sizeof *oracles) : NULL;
+    rc |= oracle_cmd && !oracles;
+    for (int t = 0; oracles && t < threads && !rc; t++) {
+        char err[1024];
+        oracles[t] = tsumego_oracle_start(oracle_cmd, err, sizeof err);
+        if (!oracles[t]) {
+            fprintf(stderr, "shido tsumego bench: --oracle %s\n", err);
+            rc = 1;
+        }
+    }
     int ran = 0;
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(&files[f], &lim, nets, threads, &bp, list, &ran);
+        rc |= bench_file(&files[f], &lim, nets, oracles, threads, &bp, list, &ran);
     if (!rc && bp.nids && ran == 0)
         rc = 1; /* no file held a problem asked for */
     for (int t = 0; nets && t < threads; t++)
         tsumego_net_free(nets[t]);
     free(nets);
+    for (int t = 0; oracles && t < threads; t++)
+        tsumego_oracle_stop(oracles[t]);
+    free(oracles);
     nn_model_free(model);
     return rc;
 }
