@@ -1844,6 +1844,37 @@ START_TEST(net_guess_when_unproven)
 }
 END_TEST
 
+/* A problem from a collection has an answer, so a failure in the framed problem means the frame
+ * or the region is wrong for it, and the answer is then the network's choice, not the solver's
+ * most stubborn try. Elementary 074 (black lives with D18): the framed problem fails within
+ * 300,000 nodes, other goal and wide region included; alone the solver answers D17, with the
+ * network D18. */
+START_TEST(net_guess_after_a_failure)
+{
+    go_tsumego_problem p;
+    cho_problem("elementary", "cho-elementary/Prob0074", &p);
+    go_tsumego_limits lim = {
+        .time_s = 4.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+    go_tsumego_solution s;
+    ck_assert(go_tsumego_solve(&p, &lim, &s));
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+    ck_assert_int_eq(s.best_move, go_point_from_gtp(19, "D17"));
+    go_tsumego_solution_free(&s);
+    nn_model *m = g170();
+    char err[512];
+    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    ck_assert_msg(net != NULL, "%s", err);
+    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+    char v[8];
+    ck_assert_msg(s.best_move == go_point_from_gtp(19, "D18"), "answer %s, not D18",
+                  go_point_to_gtp(19, s.best_move, v));
+    go_tsumego_solution_free(&s);
+    tsumego_net_free(net);
+    nn_model_free(m);
+}
+END_TEST
+
 /* The komi of the network's board makes the problem decide the game: in intermediate 576 black
  * kills when it plays first and white lives when it does. With that komi the network's value
  * follows the side to move; with komi 7.5 the frame gives black the game either way (white's
@@ -1972,6 +2003,7 @@ Suite *tsumego_suite(void)
     tcase_set_timeout(net, 300);
     tcase_add_test(net, net_keeps_proofs);
     tcase_add_test(net, net_guess_when_unproven);
+    tcase_add_test(net, net_guess_after_a_failure);
     tcase_add_test(net, net_command_line);
     tcase_add_test(net, net_komi_balances);
     suite_add_tcase(s, net);

@@ -207,6 +207,24 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
     }
     uint64_t nodes = out->nodes;
     go_tsumego_result r = out->status.result;
+    if (r == GO_TSUMEGO_FAILURE) {
+        /* every first move fails in the framed problem, the other goal and the wide region
+         * included: the frame or the region is wrong for this problem (one from a collection has
+         * an answer), and the network's reading of the board is a better guess than the solver's
+         * most stubborn try (its share of the time as when nothing is proven) */
+        double left = total - (go_now_s() - start);
+        if (!search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err,
+                           err_len)) {
+            go_tsumego_solution_free(out);
+            return false;
+        }
+        int best = GO_NO_POINT;
+        for (int q = 0; q < GO_POINTS; q++)
+            if (visits[q] > 0 && (best == GO_NO_POINT || visits[q] > visits[best]))
+                best = q;
+        if (best != GO_NO_POINT)
+            out->best_move = best;
+    }
     /* a ko gets the rest of the time: the solver then finds its tables filled and looks again
      * with the wide region, where a side may win outright (see go_tsumego_solve) */
     bool ko = r == GO_TSUMEGO_KO && !p->wide, settled_ko = ko && out->best_proven;

@@ -9,7 +9,10 @@
  *     over the eight symmetries; among first moves that win outright, the policy's favourite
  *     is the answer); a proven status with its answer chosen ends the solve here,
  *     except a ko, which goes on to phase 3 (without the search) for the solver's second look
- *     with the wide region, an outright win alone replacing the ko;
+ *     with the wide region, an outright win alone replacing the ko, and a failure (every first
+ *     move fails, the other goal and the wide region too: for a problem from a collection, a
+ *     sign that the frame or the region does not fit it), whose answer is then the most
+ *     visited move of phase 2's search instead of the solver's most stubborn try;
  *  2. otherwise a PUCT search (mcts/) of the framed board for 0.25 T, one thread, its first
  *     moves kept to the problem's region (skipped when the status is proven and only the
  *     choice among the first moves that reach it is left: a ko whose moves were not all
