@@ -1933,6 +1933,22 @@ START_TEST(net_command_line)
     ck_assert_msg(strstr(text, "  right: corner played B19, solutions B19, proven") &&
                       strstr(text, "network-guided") && strstr(text, "solve errors 0"),
                   "%s", text);
+    /* elementary 074, whose framed problem fails (see net_guess_after_a_failure): the answer
+     * says what it is */
+    static const char failing[] =
+        "(;GM[1]FF[4]SZ[19]PL[B]AB[ba][bb][ac][bc][bd][cd][dd][ed]"
+        "AW[cb][eb][cc][fc][ad][fd][ae][be][ce][de][ee])";
+    char after[1300];
+    snprintf(after, sizeof after, "--time 8 %s", model);
+    ck_assert_int_eq(run_tsumego_on("solve", failing, after, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "status, Black first: failure\n") &&
+                      strstr(text, "best move: D18 (every move fails in the framed problem: the "
+                                   "network's choice)\n"),
+                  "%s", text);
+    ck_assert_int_eq(run_tsumego_on("solve", failing, "--time 8", text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "best move: D17 (every move fails in the framed problem: the most "
+                               "stubborn try)\n"),
+                  "%s", text);
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "%s tsumego bench --model /nonexistent/net.bin.gz --jsonl %s/tsumego/cho-elementary.jsonl"

@@ -200,8 +200,11 @@ static int cmd_solve(int argc, char **argv)
     for (int i = 0; i < sol.num_correct; i++)
         printf(" %s", vertex(size, sol.correct[i], v0));
     printf("%s (%s)\n", sol.num_correct ? "" : " none", go_tsumego_uniqueness_name(sol.uniqueness));
-    printf("best move: %s (%s)\n", sol.best_move ? vertex(size, sol.best_move, v0) : "none",
-           sol.best_proven ? "proven" : "not proven");
+    const char *how = sol.best_proven ? "proven" : "not proven";
+    if (sol.status.result == GO_TSUMEGO_FAILURE)
+        how = model_path ? "every move fails in the framed problem: the network's choice"
+                         : "every move fails in the framed problem: the most stubborn try";
+    printf("best move: %s (%s)\n", sol.best_move ? vertex(size, sol.best_move, v0) : "none", how);
     char who[64];
     snprintf(who, sizeof who, "status, %s first", them);
     print_status(who, &sol.reply_status, go_opponent(p->to_play));
