@@ -1848,7 +1848,7 @@ END_TEST
  * or the region is wrong for it, and the answer is then the network's choice, not the solver's
  * most stubborn try. Elementary 074 (black lives with D18): the framed problem fails within
  * 300,000 nodes, other goal and wide region included; alone the solver answers D17, with the
- * network D18. */
+ * network D18, or D17 again when told to be stubborn (GTP). */
 START_TEST(net_guess_after_a_failure)
 {
     go_tsumego_problem p;
@@ -1868,6 +1868,13 @@ START_TEST(net_guess_after_a_failure)
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
     char v[8];
     ck_assert_msg(s.best_move == go_point_from_gtp(19, "D18"), "answer %s, not D18",
+                  go_point_to_gtp(19, s.best_move, v));
+    go_tsumego_solution_free(&s);
+    /* a sparring partner (GTP) keeps the most stubborn try */
+    tsumego_net_set_stubborn(net, true);
+    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+    ck_assert_msg(s.best_move == go_point_from_gtp(19, "D17"), "stubborn answer %s, not D17",
                   go_point_to_gtp(19, s.best_move, v));
     go_tsumego_solution_free(&s);
     tsumego_net_free(net);

@@ -62,6 +62,9 @@ static bool solve(gtp_engine *e, const go_tsumego_problem *p, double secs, bool 
             gtp_text_printf(r, "cannot start the tsumego solver: %s", err);
             return false;
         }
+        /* genmove resists a right move the hardest way it can; tsumego_solve names no move
+         * for a failure */
+        tsumego_net_set_stubborn(e->tsumego, true);
     }
     if (tsumego_net_solve(e->tsumego, p, &lim, out, err, sizeof err))
         return true;

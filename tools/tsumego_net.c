@@ -20,6 +20,7 @@ struct tsumego_net {
     mcts_search *search;
     go_tsumego_work *work; /* the solver's tables, kept from phase 1 to phase 3 */
     nn_result result;      /* scratch for the policy */
+    bool stubborn;         /* a failure keeps the solver's most stubborn try */
 };
 
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
@@ -45,6 +46,8 @@ tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
     }
     return t;
 }
+
+void tsumego_net_set_stubborn(tsumego_net *t, bool on) { t->stubborn = on; }
 
 void tsumego_net_free(tsumego_net *t)
 {
@@ -207,7 +210,7 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
     }
     uint64_t nodes = out->nodes;
     go_tsumego_result r = out->status.result;
-    if (r == GO_TSUMEGO_FAILURE) {
+    if (r == GO_TSUMEGO_FAILURE && !t->stubborn) {
         /* every first move fails in the framed problem, the other goal and the wide region
          * included: the frame or the region is wrong for this problem (one from a collection has
          * an answer), and the network's reading of the board is a better guess than the solver's

@@ -42,6 +42,11 @@ typedef struct tsumego_net tsumego_net;
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len);
 void tsumego_net_free(tsumego_net *t);
 
+/* On a failure (phase 1 above), keep the solver's most stubborn try as the answer instead of the
+ * search's move: what a sparring partner wants when its side has lost (GTP's genmove), where
+ * the position after a right move fails as it should. Off by default. */
+void tsumego_net_set_stubborn(tsumego_net *t, bool on);
+
 /* Solves p as go_tsumego_solve does (lim->prior and lim->work are ignored: the network supplies
  * the prior, the guide keeps the tables), in the
  * phases above. Nodes and time in out cover every phase. Returns false with a message in err
