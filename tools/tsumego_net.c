@@ -190,6 +190,13 @@ static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_pro
     return true;
 }
 
+/* Phase 2: search_visits for the search's share of the time left in the solve. */
+static bool phase2(tsumego_net *t, const go_game *g, const go_tsumego_problem *p, double left,
+                   float *visits, char *err, int err_len)
+{
+    return search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err, err_len);
+}
+
 /* The phases of tsumego_net_solve on g, the framed board of p. */
 static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p,
                          const go_tsumego_limits *lim, go_tsumego_solution *out, char *err,
@@ -215,9 +222,7 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
          * included: the frame or the region is wrong for this problem (one from a collection has
          * an answer), and the network's reading of the board is a better guess than the solver's
          * most stubborn try (its share of the time as when nothing is proven) */
-        double left = total - (go_now_s() - start);
-        if (!search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err,
-                           err_len)) {
+        if (!phase2(t, g, p, total - (go_now_s() - start), visits, err, err_len)) {
             go_tsumego_solution_free(out);
             return false;
         }
@@ -235,9 +240,7 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
         /* a status proven but its answer not chosen yet (a ko whose first moves were not all
          * compared in time) needs the solver's time, not a guess */
         bool known = r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO;
-        double left = total - (go_now_s() - start);
-        if (!known && !search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits,
-                                     err, err_len)) {
+        if (!known && !phase2(t, g, p, total - (go_now_s() - start), visits, err, err_len)) {
             go_tsumego_solution_free(out);
             return false;
         }
