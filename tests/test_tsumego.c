@@ -1608,6 +1608,39 @@ START_TEST(bench_id_filter)
 }
 END_TEST
 
+/* The benchmark tells its wrong answers apart: proven (elementary 099: the framed problem has
+ * another winning first move), a guess after every first move failed in the framed problem
+ * (074, see net_guess_after_a_failure), and a guess where nothing was proven (016 cut at 200
+ * nodes). */
+START_TEST(bench_wrong_answers_by_kind)
+{
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --list --max-nodes 300000 --tt 18 --time-per-problem 4 --jsonl "
+             "%s/tsumego/cho-elementary.jsonl --id Prob0001 --id Prob0074 --id Prob0099 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    static const char *const want[] = {
+        "  right: cho-elementary/Prob0001 played B19, solutions B19, proven, ",
+        "  wrong: cho-elementary/Prob0074 played D17, solutions D18, fails in the frame, ",
+        "  wrong: cho-elementary/Prob0099 played C19, solutions B19, proven, ",
+        "first move correct 33.3%, proven 66.7% (of correct 100.0%), wrong 2 (1 proven, 1 "
+        "failing in the frame, 0 unproven), set-up refused 0, solve errors 0,",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --list --max-nodes 200 --tt 18 --jsonl "
+             "%s/tsumego/cho-elementary.jsonl --id Prob0016 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  wrong: cho-elementary/Prob0016 played A15, solutions B19, not "
+                              "proven, ") &&
+                      strstr(out, "wrong 1 (0 proven, 0 failing in the frame, 1 unproven)"),
+                  "%s", out);
+}
+END_TEST
+
 /* The goal a problem's statement names: English words whole and in any case, Chinese and
  * Japanese ones; none, or both, leave the goal to the position. */
 START_TEST(goal_from_statement)
@@ -1756,7 +1789,7 @@ START_TEST(bench_sgf_collection)
         "  right: i-chinese.sgf played B9, solutions B9, proven",
         "  right: j-incorrect.sgf played B9, solutions B9, proven",
         ": 11 problems, 2.00 s/problem",
-        "set-up refused 1",
+        "wrong 1 (1 proven, 0 failing in the frame, 0 unproven), set-up refused 1",
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
@@ -2017,6 +2050,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, goal_from_statement);
     tcase_add_test(cho, goal_from_the_comment);
     tcase_add_test(cho, bench_sgf_collection);
+    tcase_add_test(cho, bench_wrong_answers_by_kind);
     suite_add_tcase(s, cho);
     TCase *oracle = tcase_create("oracle");
     tcase_set_timeout(oracle, 300);

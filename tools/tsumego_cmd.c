@@ -6,7 +6,9 @@
  * threads, one problem per thread at a time, each with its own time limit: all of a file's
  * problems, or those whose id contains a text given with --id, then a seeded sample and the
  * first few of them (see pick). It prints per file the share of problems whose chosen first
- * move is among the solutions, the share whose answer was proven, time and nodes, and with
+ * move is among the solutions, the share whose answer was proven, the wrong answers by kind
+ * (proven; a guess after every first move failed in the framed problem, which then does not fit
+ * the problem; a guess where nothing was proven in time), time and nodes, and with
  * --oracle how often another engine's reading agrees (tools/tsumego_oracle.h). Records are
  * parsed with cJSON. */
 #include "tools/tsumego_cmd.h"
@@ -308,6 +310,7 @@ static tsumego_record *read_sgf_source(const char *path, int *count)
 
 typedef struct bench_result {
     bool correct, proven, setup_ok, failed; /* failed: the solve stopped on an error */
+    bool framed_failure; /* every first move fails in the framed problem (the answer a guess) */
     double time_s;
     uint64_t nodes;
     int move;
@@ -380,6 +383,7 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, 
             tsumego_record_point(r->size, r->sol[i]) == sol.best_move && sol.best_move > 0;
     out->proven = sol.best_proven && (sol.status.result == GO_TSUMEGO_SUCCESS ||
                                       sol.status.result == GO_TSUMEGO_KO);
+    out->framed_failure = sol.status.result == GO_TSUMEGO_FAILURE;
     out->time_s = go_now_s() - t0;
     if (oracle && sol.best_proven && sol.status.result == GO_TSUMEGO_SUCCESS &&
         sol.best_move > 0) {
@@ -582,6 +586,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
     pthread_mutex_destroy(&job.lock);
 
     int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0, failed = 0;
+    int wrong_proven = 0, wrong_framed = 0, wrong_open = 0; /* wrong answers of solved problems */
     int asked = 0, confirmed = 0, pass_fails = 0, oracle_errors = 0;
     double sum_t = 0, max_t = 0;
     uint64_t sum_n = 0, max_n = 0;
@@ -592,6 +597,11 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
         proven_correct += r->proven && r->correct;
         bad_setup += !r->setup_ok;
         failed += r->failed;
+        if (r->setup_ok && !r->failed && !r->correct) {
+            wrong_proven += r->proven;
+            wrong_framed += !r->proven && r->framed_failure;
+            wrong_open += !r->proven && !r->framed_failure;
+        }
         sum_t += r->time_s;
         max_t = r->time_s > max_t ? r->time_s : max_t;
         sum_n += r->nodes;
@@ -609,7 +619,11 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
             for (int k = 0; k < rec->nsol; k++)
                 printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
             printf(", %s, %.2f s, %llu nodes",
-                   r->failed ? "error" : r->proven ? "proven" : "not proven", r->time_s,
+                   r->failed           ? "error"
+                   : r->proven         ? "proven"
+                   : r->framed_failure ? "fails in the frame"
+                                       : "not proven",
+                   r->time_s,
                    (unsigned long long)r->nodes);
             if (r->setup_ok)
                 printf(", to %s (%s)", r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
@@ -624,10 +638,12 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
     }
     int n = job.count ? job.count : 1;
     printf("%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
-           "%.1f%% (of correct %.1f%%), set-up refused %d, solve errors %d, time mean %.3f s max "
-           "%.3f s, nodes mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
+           "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
+           "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
+           "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
            path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
            100.0 * correct / n, 100.0 * proven / n, correct ? 100.0 * proven_correct / correct : 0.0,
+           wrong_proven + wrong_framed + wrong_open, wrong_proven, wrong_framed, wrong_open,
            bad_setup, failed, sum_t / n, max_t,
            (double)sum_n / n, (unsigned long long)max_n, sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0,
            wall);
