@@ -1608,6 +1608,13 @@ START_TEST(bench_id_filter)
 }
 END_TEST
 
+/* Every one of want[0..n) is somewhere in out. */
+static void expect_all(const char *out, const char *const *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
+}
+
 /* The benchmark tells its wrong answers apart: proven (elementary 099: the framed problem has
  * another winning first move), a guess after every first move failed in the framed problem
  * (074, see net_guess_after_a_failure), and a guess where nothing was proven (016 cut at 200
@@ -1627,8 +1634,7 @@ START_TEST(bench_wrong_answers_by_kind)
         "first move correct 33.3%, proven 66.7% (of correct 100.0%), wrong 2 (1 proven, 1 "
         "failing in the frame, 0 unproven), set-up refused 0, solve errors 0,",
     };
-    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
-        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
+    expect_all(out, want, sizeof want / sizeof *want);
     snprintf(cmd, sizeof cmd,
              "%s tsumego bench --list --max-nodes 200 --tt 18 --jsonl "
              "%s/tsumego/cho-elementary.jsonl --id Prob0016 2>&1",
@@ -1791,8 +1797,7 @@ START_TEST(bench_sgf_collection)
         ": 11 problems, 2.00 s/problem",
         "wrong 1 (1 proven, 0 failing in the frame, 0 unproven), set-up refused 1",
     };
-    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
-        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in\n%s", want[i], out);
+    expect_all(out, want, sizeof want / sizeof *want);
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
