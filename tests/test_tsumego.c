@@ -1647,6 +1647,70 @@ START_TEST(bench_wrong_answers_by_kind)
 }
 END_TEST
 
+/* `--results FILE`: one JSON object per problem, in the problems' order, with what --list says;
+ * a file that cannot be written stops the benchmark before it starts. */
+START_TEST(bench_results_file)
+{
+    char path[] = "/tmp/shido-test-results-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --max-nodes 300000 --tt 18 --time-per-problem 4 --jsonl "
+             "%s/tsumego/cho-elementary.jsonl --id Prob0099 --id Prob0074 --id Prob0001 "
+             "--results %s 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR, path);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    static const struct {
+        const char *id, *played, *solution, *answer, *goal;
+        bool correct;
+    } want[] = {
+        {"cho-elementary/Prob0001", "B19", "B19", "proven", "kill", true},
+        {"cho-elementary/Prob0074", "D17", "D18", "fails in the frame", "live", false},
+        {"cho-elementary/Prob0099", "C19", "B19", "proven", "kill", false},
+    };
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[4096];
+    size_t n = 0;
+    for (; fgets(line, sizeof line, f); n++) {
+        ck_assert_uint_lt(n, sizeof want / sizeof *want);
+        cJSON *o = cJSON_Parse(line);
+        ck_assert_msg(o != NULL, "not JSON: %s", line);
+        const cJSON *sol = cJSON_GetObjectItemCaseSensitive(o, "solutions");
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "id")),
+                         want[n].id);
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "played")),
+                         want[n].played);
+        ck_assert_msg(cJSON_GetArraySize(sol) == 1 &&
+                          !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(sol, 0)),
+                                  want[n].solution),
+                      "%s", line);
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "answer")),
+                         want[n].answer);
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "goal")),
+                         want[n].goal);
+        ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "correct")),
+                         want[n].correct);
+        const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(o, "nodes");
+        ck_assert_msg(cJSON_IsNumber(nodes) && nodes->valuedouble > 0, "%s", line);
+        cJSON_Delete(o);
+    }
+    fclose(f);
+    ck_assert_uint_eq(n, sizeof want / sizeof *want);
+    unlink(path);
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --jsonl %s/tsumego/cho-elementary.jsonl --id Prob0001 "
+             "--results /nonexistent/dir/r.jsonl 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "--results: cannot write /nonexistent/dir/r.jsonl") &&
+                      !strstr(out, "problems,"),
+                  "%s", out);
+}
+END_TEST
+
 /* The goal a problem's statement names: English words whole and in any case, Chinese and
  * Japanese ones; none, or both, leave the goal to the position. */
 START_TEST(goal_from_statement)
@@ -1778,7 +1842,8 @@ START_TEST(bench_sgf_collection)
         ck_assert_int_eq(fclose(f), 0);
     }
     char cmd[1024], out[8192];
-    snprintf(cmd, sizeof cmd, "%s tsumego bench --list --time-per-problem 2 --sgf %s 2>&1",
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --list --results - --time-per-problem 2 --sgf %s 2>&1",
              SHIDO_BINARY, dir);
     ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
     static const char *const want[] = {
@@ -1788,6 +1853,10 @@ START_TEST(bench_sgf_collection)
         "  wrong: c-multi.sgf#2 played B9, solutions A9, proven",
         "  wrong: d-broken.sgf played none (set-up refused)",
         "d-broken.sgf: line 1, column 15: unterminated property value",
+        "\"id\":\"d-broken.sgf\",\"to_play\":null,\"played\":null,\"solutions\":[],"
+        "\"correct\":false,\"answer\":\"set-up refused\",",
+        "\"id\":\"c-multi.sgf#2\",\"to_play\":\"B\",\"played\":\"B9\",\"solutions\":[\"A9\"],"
+        "\"correct\":false,\"answer\":\"proven\",",
         "  right: e-tesuji.sgf played B9, solutions B9, proven",
         "  right: f-good-for.sgf played B9, solutions B9, proven",
         "  right: g-bad-main.sgf played B9, solutions B9, proven",
@@ -2056,6 +2125,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, goal_from_the_comment);
     tcase_add_test(cho, bench_sgf_collection);
     tcase_add_test(cho, bench_wrong_answers_by_kind);
+    tcase_add_test(cho, bench_results_file);
     suite_add_tcase(s, cho);
     TCase *oracle = tcase_create("oracle");
     tcase_set_timeout(oracle, 300);

@@ -8,13 +8,14 @@
  * first few of them (see pick). It prints per file the share of problems whose chosen first
  * move is among the solutions, the share whose answer was proven, the wrong answers by kind
  * (proven; a guess after every first move failed in the framed problem, which then does not fit
- * the problem; a guess where nothing was proven in time), time and nodes, and with
- * --oracle how often another engine's reading agrees (tools/tsumego_oracle.h). Records are
- * parsed with cJSON. */
+ * the problem; a guess where nothing was proven in time), time and nodes (per problem too with
+ * --list, or as JSON Lines with --results), and with --oracle how often another engine's
+ * reading agrees (tools/tsumego_oracle.h). Records are parsed and written with cJSON. */
 #include "tools/tsumego_cmd.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -433,7 +434,7 @@ static int usage_bench(void)
     fprintf(stderr, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                     "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
                     "[--tt LOG2] [--max-nodes N] [--model NET] [--id TEXT]... [--list] "
-                    "[--oracle CMD]\n"
+                    "[--results FILE] [--oracle CMD]\n"
                     "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                     "\"AW\", \"solutions\", \"comment\"}\n"
                     "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -445,6 +446,8 @@ static int usage_bench(void)
                     "before --sample and --limit)\n"
                     "  --list   one line per problem: right or wrong, the move, time, nodes and the "
                     "goal\n"
+                    "  --results FILE  the same per problem as JSON Lines (\"-\": standard "
+                    "output)\n"
                     "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
                     "gtp\") that reads each answer proven to win outright on the framed board: "
                     "does it reach the goal, and does passing instead fail\n");
@@ -541,12 +544,71 @@ typedef struct bench_source {
     bool sgf;
 } bench_source;
 
+/* What the benchmark prints per problem besides the summary: --list lines, --results records. */
+typedef struct bench_report {
+    bool list;
+    FILE *results; /* NULL: none */
+} bench_report;
+
+/* How an answer stands: "proven", "fails in the frame", "not proven", "error", "set-up
+ * refused". */
+static const char *answer_kind(const bench_result *r)
+{
+    return !r->setup_ok         ? "set-up refused"
+           : r->failed          ? "error"
+           : r->proven          ? "proven"
+           : r->framed_failure  ? "fails in the frame"
+                                : "not proven";
+}
+
+/* One --results record: a JSON object on one line. False when out of memory. */
+static bool write_result(FILE *out, const char *path, const tsumego_record *rec,
+                         const bench_result *r)
+{
+    char v[8];
+    cJSON *o = cJSON_CreateObject(), *sol = NULL;
+    bool ok = o && cJSON_AddStringToObject(o, "file", path) &&
+              cJSON_AddStringToObject(o, "id", rec->id) &&
+              (rec->unreadable ? cJSON_AddNullToObject(o, "to_play")
+                               : cJSON_AddStringToObject(o, "to_play",
+                                                         rec->to_play == GO_WHITE ? "W" : "B")) &&
+              (r->move > 0 ? cJSON_AddStringToObject(o, "played", vertex(rec->size, r->move, v))
+                           : cJSON_AddNullToObject(o, "played")) &&
+              (sol = cJSON_AddArrayToObject(o, "solutions")) &&
+              cJSON_AddBoolToObject(o, "correct", r->correct) &&
+              cJSON_AddStringToObject(o, "answer", answer_kind(r)) &&
+              cJSON_AddNumberToObject(o, "time_s", round(r->time_s * 1e6) / 1e6) &&
+              cJSON_AddNumberToObject(o, "nodes", (double)r->nodes);
+    for (int k = 0; ok && k < rec->nsol; k++) {
+        cJSON *m = cJSON_CreateString(
+            vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
+        ok = m && cJSON_AddItemToArray(sol, m);
+    }
+    if (ok && r->setup_ok)
+        ok = cJSON_AddStringToObject(o, "goal",
+                                     r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live") &&
+             cJSON_AddStringToObject(o, "goal_from",
+                                     r->goal_from_comment ? "comment" : "inferred");
+    if (ok && (r->oracle == -1 || r->oracle_pass == -1))
+        ok = cJSON_AddBoolToObject(o, "oracle_failed", true);
+    else if (ok && r->oracle >= 0)
+        ok = cJSON_AddBoolToObject(o, "oracle_confirms", r->oracle == 1) &&
+             cJSON_AddBoolToObject(o, "oracle_passing_fails", r->oracle_pass == 0);
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    if (text)
+        fprintf(out, "%s\n", text);
+    cJSON_free(text);
+    cJSON_Delete(o);
+    return text != NULL;
+}
+
 /* Runs the problems bp picks from one source; *ran counts them. A file none of whose ids
  * matches --id is skipped with a note (another file may hold the problems). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsumego_net **nets,
-                      tsumego_oracle **oracles, int threads, const bench_pick *bp, bool list,
-                      int *ran)
+                      tsumego_oracle **oracles, int threads, const bench_pick *bp,
+                      const bench_report *rep, int *ran)
 {
+    int rc = 0;
     bench_job job = {0};
     const char *path = src->path;
     job.nets = nets;
@@ -610,7 +672,11 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
         confirmed += r->oracle == 1 && r->oracle_pass >= 0;
         pass_fails += r->oracle >= 0 && r->oracle_pass == 0;
         oracle_errors += r->oracle == -1 || r->oracle_pass == -1;
-        if (list) {
+        if (rep->results && !rc && !write_result(rep->results, path, &job.recs[i], r)) {
+            fprintf(stderr, "shido tsumego bench: --results: out of memory\n");
+            rc = 1;
+        }
+        if (rep->list) {
             const tsumego_record *rec = &job.recs[i];
             char v[8];
             printf("  %s: %s played %s%s, solutions", r->correct ? "right" : "wrong", rec->id,
@@ -618,15 +684,10 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
                    r->setup_ok ? "" : " (set-up refused)");
             for (int k = 0; k < rec->nsol; k++)
                 printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
-            printf(", %s, %.2f s, %llu nodes",
-                   r->failed           ? "error"
-                   : r->proven         ? "proven"
-                   : r->framed_failure ? "fails in the frame"
-                                       : "not proven",
-                   r->time_s,
-                   (unsigned long long)r->nodes);
             if (r->setup_ok)
-                printf(", to %s (%s)", r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
+                printf(", %s, %.2f s, %llu nodes, to %s (%s)", answer_kind(r), r->time_s,
+                       (unsigned long long)r->nodes,
+                       r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
                        r->goal_from_comment ? "from the comment" : "inferred");
             if (r->oracle == -1 || r->oracle_pass == -1)
                 printf(", oracle failed");
@@ -655,7 +716,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
     fflush(stdout);
     free(job.recs);
     free(job.res);
-    return oracle_errors ? 1 : 0; /* the oracle's numbers are incomplete */
+    return rc || oracle_errors ? 1 : 0; /* oracle errors: its numbers are incomplete */
 }
 
 static int cmd_bench(int argc, char **argv)
@@ -663,8 +724,8 @@ static int cmd_bench(int argc, char **argv)
     bench_source files[16];
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
-    bool list = false;
-    const char *model_path = NULL, *oracle_cmd = NULL;
+    bench_report rep = {0};
+    const char *model_path = NULL, *oracle_cmd = NULL, *results_path = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
         if ((!strcmp(argv[i], "--jsonl") || !strcmp(argv[i], "--sgf")) && i + 1 < argc &&
@@ -692,7 +753,9 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--list"))
-            list = true;
+            rep.list = true;
+        else if (!strcmp(argv[i], "--results") && i + 1 < argc && argv[i + 1][0])
+            results_path = argv[++i];
         else
             return usage_bench();
     }
@@ -704,9 +767,19 @@ static int cmd_bench(int argc, char **argv)
                         "1..256, --tt in 10..30, counts >= 0\n");
         return 2;
     }
+    if (results_path) {
+        rep.results = strcmp(results_path, "-") ? fopen(results_path, "w") : stdout;
+        if (!rep.results) {
+            fprintf(stderr, "shido tsumego bench: --results: cannot write %s\n", results_path);
+            return 1;
+        }
+    }
     nn_model *model;
-    if (!load_model("bench", model_path, &model))
+    if (!load_model("bench", model_path, &model)) {
+        if (rep.results && rep.results != stdout)
+            fclose(rep.results);
         return 1;
+    }
     tsumego_net **nets = model ? calloc((size_t)threads, sizeof *nets) : NULL;
     int rc = model && !nets;
     for (int t = 0; nets && t < threads && !rc; t++) {
@@ -729,7 +802,7 @@ static int cmd_bench(int argc, char **argv)
     }
     int ran = 0;
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(&files[f], &lim, nets, oracles, threads, &bp, list, &ran);
+        rc |= bench_file(&files[f], &lim, nets, oracles, threads, &bp, &rep, &ran);
     if (!rc && bp.nids && ran == 0)
         rc = 1; /* no file held a problem asked for */
     for (int t = 0; nets && t < threads; t++)
@@ -739,6 +812,15 @@ static int cmd_bench(int argc, char **argv)
         tsumego_oracle_stop(oracles[t]);
     free(oracles);
     nn_model_free(model);
+    if (rep.results) {
+        /* a full disk shows at the flush: the records would be incomplete */
+        bool bad = fflush(rep.results) != 0 || ferror(rep.results);
+        bad |= rep.results != stdout && fclose(rep.results) != 0;
+        if (bad) {
+            fprintf(stderr, "shido tsumego bench: --results: cannot write %s\n", results_path);
+            rc = 1;
+        }
+    }
     return rc;
 }
 
