@@ -1618,38 +1618,9 @@ static void expect_all(const char *out, const char *const *want, size_t n)
 /* The benchmark tells its wrong answers apart: proven (elementary 099: the framed problem has
  * another winning first move), a guess after every first move failed in the framed problem
  * (074, see net_guess_after_a_failure), and a guess where nothing was proven (016 cut at 200
- * nodes). */
+ * nodes); `--results FILE` writes one JSON object per problem with the same, in the problems'
+ * order, and a file that cannot be written stops the benchmark before it starts. */
 START_TEST(bench_wrong_answers_by_kind)
-{
-    char cmd[1024], out[8192];
-    snprintf(cmd, sizeof cmd,
-             "%s tsumego bench --list --max-nodes 300000 --tt 18 --time-per-problem 4 --jsonl "
-             "%s/tsumego/cho-elementary.jsonl --id Prob0001 --id Prob0074 --id Prob0099 2>&1",
-             SHIDO_BINARY, SHIDO_SHARED_DIR);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
-    static const char *const want[] = {
-        "  right: cho-elementary/Prob0001 played B19, solutions B19, proven, ",
-        "  wrong: cho-elementary/Prob0074 played D17, solutions D18, fails in the frame, ",
-        "  wrong: cho-elementary/Prob0099 played C19, solutions B19, proven, ",
-        "first move correct 33.3%, proven 66.7% (of correct 100.0%), wrong 2 (1 proven, 1 "
-        "failing in the frame, 0 unproven), set-up refused 0, solve errors 0,",
-    };
-    expect_all(out, want, sizeof want / sizeof *want);
-    snprintf(cmd, sizeof cmd,
-             "%s tsumego bench --list --max-nodes 200 --tt 18 --jsonl "
-             "%s/tsumego/cho-elementary.jsonl --id Prob0016 2>&1",
-             SHIDO_BINARY, SHIDO_SHARED_DIR);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
-    ck_assert_msg(strstr(out, "  wrong: cho-elementary/Prob0016 played A15, solutions B19, not "
-                              "proven, ") &&
-                      strstr(out, "wrong 1 (0 proven, 0 failing in the frame, 1 unproven)"),
-                  "%s", out);
-}
-END_TEST
-
-/* `--results FILE`: one JSON object per problem, in the problems' order, with what --list says;
- * a file that cannot be written stops the benchmark before it starts. */
-START_TEST(bench_results_file)
 {
     char path[] = "/tmp/shido-test-results-XXXXXX";
     int fd = mkstemp(path);
@@ -1657,11 +1628,19 @@ START_TEST(bench_results_file)
     close(fd);
     char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
-             "%s tsumego bench --max-nodes 300000 --tt 18 --time-per-problem 4 --jsonl "
-             "%s/tsumego/cho-elementary.jsonl --id Prob0099 --id Prob0074 --id Prob0001 "
-             "--results %s 2>&1",
-             SHIDO_BINARY, SHIDO_SHARED_DIR, path);
+             "%s tsumego bench --list --results %s --max-nodes 300000 --tt 18 "
+             "--time-per-problem 4 --jsonl %s/tsumego/cho-elementary.jsonl --id Prob0099 "
+             "--id Prob0074 --id Prob0001 2>&1",
+             SHIDO_BINARY, path, SHIDO_SHARED_DIR);
     ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    static const char *const lines[] = {
+        "  right: cho-elementary/Prob0001 played B19, solutions B19, proven, ",
+        "  wrong: cho-elementary/Prob0074 played D17, solutions D18, fails in the frame, ",
+        "  wrong: cho-elementary/Prob0099 played C19, solutions B19, proven, ",
+        "first move correct 33.3%, proven 66.7% (of correct 100.0%), wrong 2 (1 proven, 1 "
+        "failing in the frame, 0 unproven), set-up refused 0, solve errors 0,",
+    };
+    expect_all(out, lines, sizeof lines / sizeof *lines);
     static const struct {
         const char *id, *played, *solution, *answer, *goal;
         bool correct;
@@ -1700,6 +1679,15 @@ START_TEST(bench_results_file)
     fclose(f);
     ck_assert_uint_eq(n, sizeof want / sizeof *want);
     unlink(path);
+    snprintf(cmd, sizeof cmd,
+             "%s tsumego bench --list --max-nodes 200 --tt 18 --jsonl "
+             "%s/tsumego/cho-elementary.jsonl --id Prob0016 2>&1",
+             SHIDO_BINARY, SHIDO_SHARED_DIR);
+    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  wrong: cho-elementary/Prob0016 played A15, solutions B19, not "
+                              "proven, ") &&
+                      strstr(out, "wrong 1 (0 proven, 0 failing in the frame, 1 unproven)"),
+                  "%s", out);
     snprintf(cmd, sizeof cmd,
              "%s tsumego bench --jsonl %s/tsumego/cho-elementary.jsonl --id Prob0001 "
              "--results /nonexistent/dir/r.jsonl 2>&1",
@@ -2125,7 +2113,6 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, goal_from_the_comment);
     tcase_add_test(cho, bench_sgf_collection);
     tcase_add_test(cho, bench_wrong_answers_by_kind);
-    tcase_add_test(cho, bench_results_file);
     suite_add_tcase(s, cho);
     TCase *oracle = tcase_create("oracle");
     tcase_set_timeout(oracle, 300);
