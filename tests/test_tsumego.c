@@ -1927,6 +1927,7 @@ START_TEST(net_guess_when_unproven)
     ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
     ck_assert(!s.best_proven);
+    ck_assert(!tsumego_net_failure_searched(net)); /* a guess, but no failure */
     ck_assert_msg(s.best_move > 0 && p.region[s.best_move] &&
                       p.board.color[s.best_move] == GO_EMPTY,
                   "guess %d is not an empty region point", s.best_move);
@@ -1964,6 +1965,7 @@ START_TEST(net_guess_after_a_failure)
     char v[8];
     ck_assert_msg(s.best_move == go_point_from_gtp(19, "D18"), "answer %s, not D18",
                   go_point_to_gtp(19, s.best_move, v));
+    ck_assert(tsumego_net_failure_searched(net));
     go_tsumego_solution_free(&s);
     /* a sparring partner (GTP) keeps the most stubborn try */
     tsumego_net_set_stubborn(net, true);
@@ -1971,6 +1973,7 @@ START_TEST(net_guess_after_a_failure)
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
     ck_assert_msg(s.best_move == go_point_from_gtp(19, "D17"), "stubborn answer %s, not D17",
                   go_point_to_gtp(19, s.best_move, v));
+    ck_assert(!tsumego_net_failure_searched(net));
     go_tsumego_solution_free(&s);
     tsumego_net_free(net);
     nn_model_free(m);

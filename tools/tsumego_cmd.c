@@ -158,9 +158,11 @@ static int cmd_solve(int argc, char **argv)
     if (!load_model("solve", model_path, &model))
         return 1;
     go_tsumego_solution sol;
+    bool searched = false; /* a failure answered with the network's search */
     if (model) {
         tsumego_net *net = tsumego_net_new(model, err, sizeof err);
         bool got = net && tsumego_net_solve(net, &prob, &lim, &sol, err, sizeof err);
+        searched = got && tsumego_net_failure_searched(net);
         tsumego_net_free(net);
         nn_model_free(model);
         if (!got) {
@@ -205,8 +207,8 @@ static int cmd_solve(int argc, char **argv)
     printf("%s (%s)\n", sol.num_correct ? "" : " none", go_tsumego_uniqueness_name(sol.uniqueness));
     const char *how = sol.best_proven ? "proven" : "not proven";
     if (sol.status.result == GO_TSUMEGO_FAILURE)
-        how = model_path ? "every move fails in the framed problem: the network's choice"
-                         : "every move fails in the framed problem: the most stubborn try";
+        how = searched ? "every move fails in the framed problem: the network's choice"
+                       : "every move fails in the framed problem: the most stubborn try";
     printf("best move: %s (%s)\n", sol.best_move ? vertex(size, sol.best_move, v0) : "none", how);
     char who[64];
     snprintf(who, sizeof who, "status, %s first", them);

@@ -21,6 +21,7 @@ struct tsumego_net {
     go_tsumego_work *work; /* the solver's tables, kept from phase 1 to phase 3 */
     nn_result result;      /* scratch for the policy */
     bool stubborn;         /* a failure keeps the solver's most stubborn try */
+    bool searched_answer;  /* the last solve's failure was answered with the search's move */
 };
 
 tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
@@ -48,6 +49,8 @@ tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
 }
 
 void tsumego_net_set_stubborn(tsumego_net *t, bool on) { t->stubborn = on; }
+
+bool tsumego_net_failure_searched(const tsumego_net *t) { return t->searched_answer; }
 
 void tsumego_net_free(tsumego_net *t)
 {
@@ -232,6 +235,7 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
                 best = q;
         if (best != GO_NO_POINT)
             out->best_move = best;
+        t->searched_answer = best != GO_NO_POINT;
     }
     /* a ko gets the rest of the time: the solver then finds its tables filled and looks again
      * with the wide region, where a side may win outright (see go_tsumego_solve) */
@@ -268,6 +272,7 @@ bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsu
                        go_tsumego_solution *out, char *err, int err_len)
 {
     go_game g;
+    t->searched_answer = false;
     if (!framed_game(p, &g, err, err_len))
         return false;
     bool ok = solve_phases(t, &g, p, lim, out, err, err_len);

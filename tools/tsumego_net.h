@@ -47,6 +47,11 @@ void tsumego_net_free(tsumego_net *t);
  * the position after a right move fails as it should. Off by default. */
 void tsumego_net_set_stubborn(tsumego_net *t, bool on);
 
+/* Whether the last solve was a failure answered with the search's move (phase 1 above): false
+ * for any other result, for a stubborn guide, and when the search visited none of the region's
+ * moves in its time, the answer then being the solver's most stubborn try. */
+bool tsumego_net_failure_searched(const tsumego_net *t);
+
 /* Solves p as go_tsumego_solve does (lim->prior and lim->work are ignored: the network supplies
  * the prior, the guide keeps the tables), in the
  * phases above. Nodes and time in out cover every phase. Returns false with a message in err
