@@ -1829,11 +1829,20 @@ START_TEST(bench_sgf_collection)
         fprintf(f, files[i].fmt, stones, stones);
         ck_assert_int_eq(fclose(f), 0);
     }
-    char cmd[1024], out[8192];
+    /* "--results -": the records alone on standard output, the lines and the summary on
+     * standard error */
+    char cmd[1024], out[8192], text[8192], text_path[300];
+    snprintf(text_path, sizeof text_path, "%s/text.out", dir);
     snprintf(cmd, sizeof cmd,
-             "%s tsumego bench --list --results - --time-per-problem 2 --sgf %s 2>&1",
-             SHIDO_BINARY, dir);
+             "%s tsumego bench --list --results - --time-per-problem 2 --sgf %s 2>%s",
+             SHIDO_BINARY, dir, text_path);
     ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    FILE *tf = fopen(text_path, "r");
+    ck_assert_ptr_nonnull(tf);
+    size_t got = fread(text, 1, sizeof text - 1, tf);
+    text[got] = 0;
+    fclose(tf);
+    unlink(text_path);
     static const char *const want[] = {
         "  right: a-marked.sgf played B9, solutions B9, proven",
         "  right: b-correct.sgf played B9, solutions B9, proven",
@@ -1841,10 +1850,6 @@ START_TEST(bench_sgf_collection)
         "  wrong: c-multi.sgf#2 played B9, solutions A9, proven",
         "  wrong: d-broken.sgf played none (set-up refused)",
         "d-broken.sgf: line 1, column 15: unterminated property value",
-        "\"id\":\"d-broken.sgf\",\"to_play\":null,\"played\":null,\"solutions\":[],"
-        "\"correct\":false,\"answer\":\"set-up refused\",",
-        "\"id\":\"c-multi.sgf#2\",\"to_play\":\"B\",\"played\":\"B9\",\"solutions\":[\"A9\"],"
-        "\"correct\":false,\"answer\":\"proven\",",
         "  right: e-tesuji.sgf played B9, solutions B9, proven",
         "  right: f-good-for.sgf played B9, solutions B9, proven",
         "  right: g-bad-main.sgf played B9, solutions B9, proven",
@@ -1854,7 +1859,24 @@ START_TEST(bench_sgf_collection)
         ": 11 problems, 2.00 s/problem",
         "wrong 1 (1 proven, 0 failing in the frame, 0 unproven), set-up refused 1",
     };
-    expect_all(out, want, sizeof want / sizeof *want);
+    expect_all(text, want, sizeof want / sizeof *want);
+    static const char *const records[] = {
+        "\"id\":\"d-broken.sgf\",\"to_play\":null,\"played\":null,\"solutions\":[],"
+        "\"correct\":false,\"answer\":\"set-up refused\",",
+        "\"id\":\"c-multi.sgf#2\",\"to_play\":\"B\",\"played\":\"B9\",\"solutions\":[\"A9\"],"
+        "\"correct\":false,\"answer\":\"proven\",",
+    };
+    expect_all(out, records, sizeof records / sizeof *records);
+    /* standard output is JSON Lines only: one object with an id per problem */
+    int objects = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_msg(j && cJSON_IsString(cJSON_GetObjectItem(j, "id")),
+                      "not a record on standard output: %s", line);
+        cJSON_Delete(j);
+        objects++;
+    }
+    ck_assert_int_eq(objects, 11);
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/%s", dir, files[i].name);

@@ -449,7 +449,7 @@ static int usage_bench(void)
                     "  --list   one line per problem: right or wrong, the move, time, nodes and the "
                     "goal\n"
                     "  --results FILE  the same per problem as JSON Lines (\"-\": standard "
-                    "output)\n"
+                    "output, the lines and the summary then going to standard error)\n"
                     "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
                     "gtp\") that reads each answer proven to win outright on the framed board: "
                     "does it reach the goal, and does passing instead fail\n");
@@ -550,6 +550,8 @@ typedef struct bench_source {
 typedef struct bench_report {
     bool list;
     FILE *results; /* NULL: none */
+    FILE *text;    /* the lines and the summary: standard output, or standard error when the
+                      records go there ("--results -"), so that it holds JSON Lines only */
 } bench_report;
 
 /* How an answer stands: "proven", "fails in the frame", "not proven", "error", "set-up
@@ -681,41 +683,46 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
         if (rep->list) {
             const tsumego_record *rec = &job.recs[i];
             char v[8];
-            printf("  %s: %s played %s%s, solutions", r->correct ? "right" : "wrong", rec->id,
-                   r->move > 0 ? vertex(rec->size, r->move, v) : "none",
-                   r->setup_ok ? "" : " (set-up refused)");
+            fprintf(rep->text, "  %s: %s played %s%s, solutions",
+                    r->correct ? "right" : "wrong", rec->id,
+                    r->move > 0 ? vertex(rec->size, r->move, v) : "none",
+                    r->setup_ok ? "" : " (set-up refused)");
             for (int k = 0; k < rec->nsol; k++)
-                printf(" %s", vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
+                fprintf(rep->text, " %s",
+                        vertex(rec->size, tsumego_record_point(rec->size, rec->sol[k]), v));
             if (r->setup_ok)
-                printf(", %s, %.2f s, %llu nodes, to %s (%s)", answer_kind(r), r->time_s,
-                       (unsigned long long)r->nodes,
-                       r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
-                       r->goal_from_comment ? "from the comment" : "inferred");
+                fprintf(rep->text, ", %s, %.2f s, %llu nodes, to %s (%s)", answer_kind(r),
+                        r->time_s, (unsigned long long)r->nodes,
+                        r->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
+                        r->goal_from_comment ? "from the comment" : "inferred");
             if (r->oracle == -1 || r->oracle_pass == -1)
-                printf(", oracle failed");
+                fprintf(rep->text, ", oracle failed");
             else if (r->oracle >= 0)
-                printf(", oracle %s, passing %s", r->oracle ? "confirms" : "disagrees",
-                       r->oracle_pass ? "wins too" : "fails");
-            printf("\n");
+                fprintf(rep->text, ", oracle %s, passing %s",
+                        r->oracle ? "confirms" : "disagrees",
+                        r->oracle_pass ? "wins too" : "fails");
+            fprintf(rep->text, "\n");
         }
     }
     int n = job.count ? job.count : 1;
-    printf("%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
-           "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
-           "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
-           "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
-           path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
-           100.0 * correct / n, 100.0 * proven / n, correct ? 100.0 * proven_correct / correct : 0.0,
-           wrong_proven + wrong_framed + wrong_open, wrong_proven, wrong_framed, wrong_open,
-           bad_setup, failed, sum_t / n, max_t,
-           (double)sum_n / n, (unsigned long long)max_n, sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0,
-           wall);
+    fprintf(rep->text,
+            "%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
+            "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
+            "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
+            "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
+            path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
+            100.0 * correct / n, 100.0 * proven / n,
+            correct ? 100.0 * proven_correct / correct : 0.0,
+            wrong_proven + wrong_framed + wrong_open, wrong_proven, wrong_framed, wrong_open,
+            bad_setup, failed, sum_t / n, max_t, (double)sum_n / n, (unsigned long long)max_n,
+            sum_t > 0 ? (double)sum_n / sum_t / 1e6 : 0, wall);
     if (oracles)
-        printf("; oracle confirms %d of %d answers proven to win outright, passing fails in %d, "
-               "oracle errors %d",
-               confirmed, asked, pass_fails, oracle_errors);
-    printf("\n");
-    fflush(stdout);
+        fprintf(rep->text,
+                "; oracle confirms %d of %d answers proven to win outright, passing fails in %d, "
+                "oracle errors %d",
+                confirmed, asked, pass_fails, oracle_errors);
+    fprintf(rep->text, "\n");
+    fflush(rep->text);
     free(job.recs);
     free(job.res);
     return rc || oracle_errors ? 1 : 0; /* oracle errors: its numbers are incomplete */
@@ -726,7 +733,7 @@ static int cmd_bench(int argc, char **argv)
     bench_source files[16];
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
-    bench_report rep = {0};
+    bench_report rep = {.text = stdout};
     const char *model_path = NULL, *oracle_cmd = NULL, *results_path = NULL;
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
@@ -771,6 +778,7 @@ static int cmd_bench(int argc, char **argv)
     }
     if (results_path) {
         rep.results = strcmp(results_path, "-") ? fopen(results_path, "w") : stdout;
+        rep.text = rep.results == stdout ? stderr : stdout;
         if (!rep.results) {
             fprintf(stderr, "shido tsumego bench: --results: cannot write %s\n", results_path);
             return 1;
