@@ -37,9 +37,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "nn/desc.h"
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 #include "weights/weights.h"
 #include "go/clock.h"
 

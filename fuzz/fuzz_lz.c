@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nn/desc_lz.h"
+#include "weights/desc_lz.h"
 #include "weights/lz.h"
 
 static void check_finite(const float *v, size_t n)

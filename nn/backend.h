@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 typedef struct nn_backend_batch {
     int n, size;

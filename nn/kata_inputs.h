@@ -33,7 +33,7 @@
 #include "go/board.h"
 #include "go/game.h"
 #include "go/rules.h"
-#include "nn/desc_kata.h"
+#include "weights/desc_kata.h"
 
 #define NN_KATA_SYMMETRIES 8
 #define NN_KATA_MAX_POINTS (GO_MAX_SIZE * GO_MAX_SIZE)

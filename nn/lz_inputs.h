@@ -26,7 +26,7 @@
 #include <stdbool.h>
 
 #include "go/game.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_lz.h"
 
 /* The net index that symmetry s maps net index idx to (both 0..360 in net order). */
 int nn_lz_symmetry_index(int symmetry, int idx);

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "nn/backend.h"
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 #include "nn/kata_inputs.h"
 #include "nn/lz_inputs.h"
 #include "nn/ref/kata_forward.h"

@@ -18,7 +18,7 @@
 
 #include "go/board.h"
 #include "go/game.h"
-#include "nn/desc.h"
+#include "weights/desc.h"
 #include "nn/kata_inputs.h"
 
 #define NN_MAX_POINTS (GO_MAX_SIZE * GO_MAX_SIZE)

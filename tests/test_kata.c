@@ -10,8 +10,8 @@
 #include <zlib.h>
 
 #include "go/game.h"
-#include "nn/desc.h"
-#include "nn/desc_kata.h"
+#include "weights/desc.h"
+#include "weights/desc_kata.h"
 #include "nn/kata_inputs.h"
 #include "nn/ref/kata_forward.h"
 #include "tests/vectors.h"

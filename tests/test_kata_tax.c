@@ -12,7 +12,7 @@
 #include "go/board.h"
 #include "go/game.h"
 #include "go/rules.h"
-#include "nn/desc.h"
+#include "weights/desc.h"
 #include "nn/kata_inputs.h"
 #include "nn/ref/kata_forward.h"
 #include "weights/weights.h"

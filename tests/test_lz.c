@@ -14,8 +14,8 @@
 
 #include "go/game.h"
 #include "go/rules.h"
-#include "nn/desc.h"
-#include "nn/desc_lz.h"
+#include "weights/desc.h"
+#include "weights/desc_lz.h"
 #include "nn/lz_inputs.h"
 #include "nn/ref/lz_forward.h"
 #include "tests/vectors.h"

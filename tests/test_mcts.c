@@ -19,7 +19,7 @@
 #include "mcts/internal.h"
 #include "mcts/mcts.h"
 #include "nn/nn.h"
-#include "tools/synth_nets.h"
+#include "weights/synth.h"
 
 #define KATA_NET SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
 #define LZ_NET SHIDO_SHARED_DIR "/weights/lz-rand-b4c32.txt.gz"
@@ -1234,9 +1234,9 @@ START_TEST(human_sl_profile)
     ck_assert(mcts_params_set(&p, "humanSLProfile", "none", err, sizeof err));
     ck_assert_str_eq(p.human_sl_profile, "");
 
-    nn_desc *d = synth_kata(&(synth_kata_shape){15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16,
+    nn_desc *d = weights_synth_kata(&(weights_synth_kata_shape){15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16,
                                                NN_ACT_MISH}, 5);
-    ck_assert(d && synth_kata_add_meta(d, 16, 77));
+    ck_assert(d && weights_synth_kata_add_meta(d, 16, 77));
     nn_model *m = nn_model_from_desc(d, "cpu", err, sizeof err);
     ck_assert_msg(m, "%s", err);
 

@@ -13,14 +13,14 @@
 #include "go/game.h"
 #include "nn/backend.h"
 #include "nn/cpu/cpu_layers.h"
-#include "nn/desc.h"
+#include "weights/desc.h"
 #include "nn/nn.h"
 #ifdef SHIDO_HAVE_CUDA
 #include "nn/cuda/cuda_device.h"
 #endif
 #include "nn/ref/ref_ops.h"
 #include "tests/vectors.h"
-#include "tools/synth_nets.h"
+#include "weights/synth.h"
 
 #define WEIGHTS SHIDO_SHARED_DIR "/weights/"
 #define VECTORS SHIDO_SHARED_DIR "/vectors/"
@@ -204,7 +204,7 @@ END_TEST
 
 /* Shapes no shared file has (mish, 5x5 input convolution, version 15 heads) as small synthetic
  * nets: the cpu backend against the reference through nn_eval, boards 19, 9 and 2. */
-static const synth_kata_shape synth_shapes[] = {
+static const weights_synth_kata_shape synth_shapes[] = {
     {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
     {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
 };
@@ -215,7 +215,7 @@ START_TEST(synthetic_cpu_matches_ref)
     bool lz = _i == 2;
     nn_model *m[2];
     for (int b = 0; b < 2; b++) {
-        nn_desc *d = lz ? synth_lz(2, 16, 3) : synth_kata(&synth_shapes[_i], 3);
+        nn_desc *d = lz ? weights_synth_lz(2, 16, 3) : weights_synth_kata(&synth_shapes[_i], 3);
         ck_assert(d);
         m[b] = nn_model_from_desc(d, backends[b], err, sizeof err);
         ck_assert_msg(m[b], "%s", err);
@@ -921,9 +921,9 @@ END_TEST
  * for the same seed. */
 static nn_desc *meta_net(void)
 {
-    nn_desc *d = synth_kata(&synth_shapes[0], 5);
+    nn_desc *d = weights_synth_kata(&synth_shapes[0], 5);
     ck_assert(d);
-    ck_assert(synth_kata_add_meta(d, 16, 77));
+    ck_assert(weights_synth_kata_add_meta(d, 16, 77));
     return d;
 }
 

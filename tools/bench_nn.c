@@ -19,9 +19,9 @@
 
 #include "go/game.h"
 #include "go/rules.h"
-#include "nn/desc.h"
+#include "weights/desc.h"
 #include "nn/nn.h"
-#include "tools/synth_nets.h"
+#include "weights/synth.h"
 #include "go/clock.h"
 
 #define BENCH_MAX_NETS 16
@@ -34,7 +34,7 @@ typedef struct bench_synth {
     const char *name;
     bool lz;
     int lz_blocks, lz_filters;
-    synth_kata_shape kata;
+    weights_synth_kata_shape kata;
 } bench_synth;
 
 static const bench_synth synth_nets[] = {
@@ -312,8 +312,8 @@ int shido_bench_nn(int argc, char **argv)
             name = s->name;
             if (only && !strstr(name, only))
                 continue;
-            nn_desc *d = s->lz ? synth_lz(s->lz_blocks, s->lz_filters, (unsigned)n)
-                               : synth_kata(&s->kata, (unsigned)n);
+            nn_desc *d = s->lz ? weights_synth_lz(s->lz_blocks, s->lz_filters, (unsigned)n)
+                               : weights_synth_kata(&s->kata, (unsigned)n);
             if (d)
                 m = nn_model_from_desc(d, backend, err, sizeof err);
             else

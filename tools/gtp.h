@@ -98,7 +98,7 @@
 
 #include "go/game.h"
 #include "mcts/mcts.h"
-#include "nn/desc.h"
+#include "weights/desc.h"
 #include "nn/nn.h"
 
 /* Longest command line accepted, newline excluded. Longer lines are answered "? line too long"

@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <zlib.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 #define KATA_MAX_FILE_BYTES ((size_t)1 << 31)   /* decompressed; kata1 b40c768 is ~1 GiB */
 #define KATA_MAX_NESTING 16                     /* nested bottleneck blocks within each other */

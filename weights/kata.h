@@ -41,8 +41,8 @@
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
-#include "nn/desc_kata.h"
+#include "weights/desc.h"
+#include "weights/desc_kata.h"
 
 /* Loads a KataGo model. The file name decides the float encoding as in KataGo: ".txt" and
  * ".txt.gz" text, ".bin" and ".bin.gz" binary, any other ".gz" binary and then text if that

@@ -15,7 +15,7 @@
  *
  * So a file has 19 + 8 * blocks lines; F (filters) is the length of line 3, the input biases.
  * Variances are stored as they are; Leela Zero normalises with 1 / sqrt(var + 1e-5) and folds
- * every conv bias into the next batch norm's mean (nn/desc_lz.h records the result).
+ * every conv bias into the next batch norm's mean (weights/desc_lz.h records the result).
  * The 2 / 1 / 256 / 362 head sizes are Leela Zero's constants for 19x19 and are checked.
  */
 #ifndef SHIDO_WEIGHTS_LZ_H
@@ -23,8 +23,8 @@
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
-#include "nn/desc_lz.h"
+#include "weights/desc.h"
+#include "weights/desc_lz.h"
 
 /* Loads a Leela Zero network. Returns a description owned by the caller (nn_desc_free), or NULL
  * with a message in err that names the file, the line and layer, and what was expected: every

@@ -4,7 +4,7 @@
 #ifndef SHIDO_WEIGHTS_WEIGHTS_H
 #define SHIDO_WEIGHTS_WEIGHTS_H
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 /* Sniffs the format of path (weights_is_kata, then weights_is_lz) and loads it with that format's
  * loader. Returns a description owned by the caller (nn_desc_free), or NULL with a message in err

@@ -14,8 +14,8 @@
 
 #include "nn/backend.h"
 #include "nn/cpu/cpu_layers.h"
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 
 #define CPU_MAX_AREA 361
 

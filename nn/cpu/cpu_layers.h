@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 #define NN_WINO_OUT 4                          /* output tile side */
 #define NN_WINO_IN 6                           /* input tile side */
@@ -111,7 +111,7 @@ void nn_cpu_bn_fold(const nn_bn_desc *b, float *scale, float *shift);
 /* y[n][c_out] = x[n][c_in] . w + bias (one sgemm for the batch). */
 void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *y);
 
-/* KataGo's global pooling of x[n][area][c] into out[n][3c] (nn/desc_kata.h): mean, mean *
+/* KataGo's global pooling of x[n][area][c] into out[n][3c] (weights/desc_kata.h): mean, mean *
  * (sqrt(area) - 14) / 10, then the maximum (gpool) or mean * ((sqrt(area) - 14)^2 / 100 - 0.1)
  * (value head). */
 void nn_cpu_kata_pool(int n, int c, int area, const float *x, int value_head, float *out);

@@ -26,8 +26,8 @@
 #include "nn/cuda/cuda_choices.h"
 #include "nn/cuda/cuda_options.h"
 #include "nn/cuda/kernels/conv_igemm.h"
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 
 #define CUDA_MAX_SIZE 19
 #define CUDA_MAX_AREA (CUDA_MAX_SIZE * CUDA_MAX_SIZE)

@@ -1,5 +1,5 @@
 /* nn/ref/kata_forward.c -- KataGo reference forward pass and post-processing (see the header and
- * nn/desc_kata.h). Runs on a size x size tensor, every point on the board, so no mask is
+ * weights/desc_kata.h). Runs on a size x size tensor, every point on the board, so no mask is
  * needed; layers come from an nn_ops table (nn_ref_ops: ref_ops.h, double accumulation). */
 #include "nn/ref/kata_forward.h"
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/desc_kata.h"
+#include "weights/desc_kata.h"
 #include "nn/ref/ref_ops.h"
 
 const nn_ops nn_ref_ops = {"ref", nn_ref_conv, nn_ref_bn_act, nn_ref_matmul};

@@ -21,8 +21,8 @@
 #include <stdbool.h>
 
 #include "go/game.h"
-#include "nn/desc.h"
-#include "nn/desc_kata.h"
+#include "weights/desc.h"
+#include "weights/desc_kata.h"
 #include "nn/kata_inputs.h"
 
 /* The per-layer compute behind both single-position forward passes (KataGo here, Leela Zero in

@@ -1,4 +1,4 @@
-/* nn/ref/lz_forward.h -- the reference forward pass of a Leela Zero network (nn/desc_lz.h), built
+/* nn/ref/lz_forward.h -- the reference forward pass of a Leela Zero network (weights/desc_lz.h), built
  * from the plain-loop layers of ref_ops.h with double accumulation (or, through the *_ops
  * variants, from any nn_ops table). Every faster Leela Zero path
  * is tested against it; it is checked itself against Leela Zero 0.17's own outputs
@@ -9,8 +9,8 @@
 #include <stdbool.h>
 
 #include "go/game.h"
-#include "nn/desc.h"
-#include "nn/desc_lz.h"
+#include "weights/desc.h"
+#include "weights/desc_lz.h"
 #include "nn/ref/kata_forward.h"  /* nn_ops, nn_ref_ops */
 
 /* One forward pass on planes[NN_LZ_INPUT_PLANES * NN_LZ_POINTS] (nn_lz_inputs). Writes

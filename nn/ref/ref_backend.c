@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "nn/backend.h"
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 #include "nn/ref/kata_forward.h"
 #include "nn/ref/lz_forward.h"
 

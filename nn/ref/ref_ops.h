@@ -4,7 +4,7 @@
 #ifndef SHIDO_NN_REF_OPS_H
 #define SHIDO_NN_REF_OPS_H
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 /* y[c_out][h][w] = conv(x[c_in][h][w]) + bias, zero padding ("same"). */
 void nn_ref_conv(const nn_conv_desc *c, int h, int w, const float *x, float *y);

@@ -22,7 +22,7 @@
 #include "nn/cuda/kernels/kernels.h"
 #include "nn/nn.h"
 #include "tests/vectors.h"
-#include "tools/synth_nets.h"
+#include "weights/synth.h"
 #include "weights/weights.h"
 
 #define WEIGHTS SHIDO_SHARED_DIR "/weights/"
@@ -811,14 +811,14 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
 
 /* Shapes no shared file has: mish, a 5x5 input convolution, flat gpool blocks, version 15
  * heads; and a Leela Zero tower. */
-static const synth_kata_shape synth_shapes[] = {
+static const weights_synth_kata_shape synth_shapes[] = {
     {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
     {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
 };
 
 static nn_desc *make_synth(int which)
 {
-    return which == 2 ? synth_lz(2, 16, 3) : synth_kata(&synth_shapes[which], 3);
+    return which == 2 ? weights_synth_lz(2, 16, 3) : weights_synth_kata(&synth_shapes[which], 3);
 }
 
 START_TEST(synthetic_nets_match_cpu)
@@ -839,9 +839,9 @@ END_TEST
  * human-SL layout: 192 inputs -> 16 -> 16 -> trunk channels). */
 static nn_desc *make_meta_net(int which)
 {
-    nn_desc *d = synth_kata(&synth_shapes[0], 5);
+    nn_desc *d = weights_synth_kata(&synth_shapes[0], 5);
     ck_assert(d);
-    ck_assert(synth_kata_add_meta(d, 16, 500));
+    ck_assert(weights_synth_kata_add_meta(d, 16, 500));
     return d;
 }
 

@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-/* Activations, numbered as nn_activation in nn/desc.h (NN_ACT_IDENTITY 0, RELU 1, MISH 2). */
+/* Activations, numbered as nn_activation in weights/desc.h (NN_ACT_IDENTITY 0, RELU 1, MISH 2). */
 typedef struct nn_cuda_epilogue {
     const float *scale, *bias;     /* [c_out] or NULL */
     const float *bias_nc;          /* [n][c_out] or NULL */
@@ -49,7 +49,7 @@ typedef struct nn_cuda_epilogue {
  * 3) convolution from c_in to c_out channels (padded as the kernel needs). */
 size_t nn_cuda_conv_igemm_weight_bytes(int k, int c_in, int c_out);
 
-/* Converts host weights w[c_out][c_in][k][k] (OIHW floats, as nn/desc.h holds them) to half
+/* Converts host weights w[c_out][c_in][k][k] (OIHW floats, as weights/desc.h holds them) to half
  * precision in the kernel's layout and copies them into dev_w (weight_bytes bytes of device
  * memory, 16-byte aligned); also sets the kernels' attributes on the current device, so that
  * launches make no set-up calls (they may be captured into CUDA graphs). Returns false with a

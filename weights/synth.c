@@ -1,13 +1,13 @@
-/* tools/synth_nets.c -- synthetic networks of standard shapes (see synth_nets.h). */
-#include "tools/synth_nets.h"
+/* weights/synth.c -- synthetic networks of standard shapes (see synth.h). */
+#include "weights/synth.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn/desc_kata.h"
-#include "nn/desc_lz.h"
+#include "weights/desc_kata.h"
+#include "weights/desc_lz.h"
 
 /* Random numbers and the first allocation failure of one build. */
 typedef struct synth {
@@ -79,7 +79,7 @@ static nn_desc *new_desc(nn_family family, const char *source)
     return d;
 }
 
-nn_desc *synth_lz(int blocks, int filters, unsigned seed)
+nn_desc *weights_synth_lz(int blocks, int filters, unsigned seed)
 {
     char source[64], name[NN_NAME_LEN];
     snprintf(source, sizeof source, "synthetic lz-b%dc%d", blocks, filters);
@@ -149,7 +149,7 @@ static void kata_block(synth *S, nn_kata_block *b, const char *name, bool gpool,
 }
 
 static void kata_nested(synth *S, nn_kata_block *b, const char *name, bool gpool,
-                        const synth_kata_shape *s)
+                        const weights_synth_kata_shape *s)
 {
     char n[NN_NAME_LEN + 32];   /* a parent name plus a suffix */
     snprintf(b->name, sizeof b->name, "%.*s", NN_NAME_LEN - 1, name);
@@ -176,7 +176,7 @@ static void kata_nested(synth *S, nn_kata_block *b, const char *name, bool gpool
     conv(S, &b->conv2, n, 1, s->mid, s->trunk, 0.3f);
 }
 
-nn_desc *synth_kata(const synth_kata_shape *s, unsigned seed)
+nn_desc *weights_synth_kata(const weights_synth_kata_shape *s, unsigned seed)
 {
     char source[96], name[NN_NAME_LEN];
     snprintf(source, sizeof source, "synthetic kata-b%dc%d%s v%d", s->blocks, s->trunk,
@@ -253,7 +253,7 @@ nn_desc *synth_kata(const synth_kata_shape *s, unsigned seed)
     return d;
 }
 
-bool synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed)
+bool weights_synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed)
 {
     if (!d || d->family != NN_FAMILY_KATA || d->kata->version < 15 || hidden < 1 ||
         d->kata->meta_encoder_version)

@@ -1,4 +1,4 @@
-/* nn/desc.h -- the model description: per-layer structs holding host weights, independent of
+/* weights/desc.h -- the model description: per-layer structs holding host weights, independent of
  * the file format they came from (weights/ fills them) and of the backend that runs them
  * (nn/ref, nn/cpu, nn/cuda read them). Every array is owned by the description and freed by
  * nn_desc_free. Layouts are fixed here so that every backend agrees:
@@ -8,8 +8,8 @@
  * planes, policy + winrate heads; desc_lz.h) and KataGo (pre-activation tower with global pooling
  * and nested bottleneck blocks, spatial + global inputs, many heads; desc_kata.h).
  */
-#ifndef SHIDO_NN_DESC_H
-#define SHIDO_NN_DESC_H
+#ifndef SHIDO_WEIGHTS_DESC_H
+#define SHIDO_WEIGHTS_DESC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,7 +67,7 @@ void nn_desc_free(nn_desc *d);
 void nn_lz_desc_free(struct nn_lz_desc *lz);
 void nn_kata_desc_free(struct nn_kata_desc *kata);
 
-/* Helpers for the layer structs (nn/desc.c). Each free releases the arrays, not the struct. */
+/* Helpers for the layer structs (weights/desc.c). Each free releases the arrays, not the struct. */
 void nn_conv_free(nn_conv_desc *c);
 void nn_bn_free(nn_bn_desc *b);
 void nn_matmul_free(nn_matmul_desc *m);

@@ -1,5 +1,5 @@
-/* nn/desc.c -- freeing model descriptions. */
-#include "nn/desc.h"
+/* weights/desc.c -- freeing model descriptions. */
+#include "weights/desc.h"
 
 #include <stdlib.h>
 

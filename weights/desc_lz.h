@@ -1,4 +1,4 @@
-/* nn/desc_lz.h -- the Leela Zero family: a post-activation residual tower on 18 input planes with
+/* weights/desc_lz.h -- the Leela Zero family: a post-activation residual tower on 18 input planes with
  * a policy head (361 points + pass) and a winrate head, always on a 19x19 board.
  *
  * What the layers compute (the reference nn/ref/lz_forward.c is the executable definition):
@@ -17,12 +17,12 @@
  *   - the net's spatial order is Leela Zero's: index = y * 19 + x with y = 0 the BOTTOM row
  *     (GTP row 1). nn/lz_inputs.h converts between that order and the board, symmetries included.
  */
-#ifndef SHIDO_NN_DESC_LZ_H
-#define SHIDO_NN_DESC_LZ_H
+#ifndef SHIDO_WEIGHTS_DESC_LZ_H
+#define SHIDO_WEIGHTS_DESC_LZ_H
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 #define NN_LZ_BOARD_SIZE 19
 #define NN_LZ_POINTS (NN_LZ_BOARD_SIZE * NN_LZ_BOARD_SIZE)

@@ -1,4 +1,4 @@
-/* nn/desc_kata.h -- the KataGo family: a pre-activation residual trunk with global pooling and
+/* weights/desc_kata.h -- the KataGo family: a pre-activation residual trunk with global pooling and
  * nested bottleneck blocks, spatial + global inputs, a policy head with a pass output and a value
  * head with win/loss/no-result, score values and ownership. Model versions 3..15 (weights/kata.h
  * reads them; the reference nn/ref/kata_forward.c is the executable definition).
@@ -33,12 +33,12 @@
  * v2, v3, sv3, version 15's gpool_to_pass and the metadata encoder's mul1/mul2 carry biases.
  * Layer names are the file's own (truncated to NN_NAME_LEN - 1 characters).
  */
-#ifndef SHIDO_NN_DESC_KATA_H
-#define SHIDO_NN_DESC_KATA_H
+#ifndef SHIDO_WEIGHTS_DESC_KATA_H
+#define SHIDO_WEIGHTS_DESC_KATA_H
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 #define NN_KATA_MIN_VERSION 3
 #define NN_KATA_MAX_VERSION 15

@@ -1,36 +1,36 @@
-/* tools/synth_nets.h -- networks of standard shapes built in memory with random weights, for
+/* weights/synth.h -- networks of standard shapes built in memory with random weights, for
  * benchmarks on a machine with no weight files and for whole-network tests of shapes no
  * shared file has (mish, large trunks). Weights are finite and scaled like a trained net's
  * (fan-in scaling, batch-norm variances near 1) so activations stay in a sane range through
  * deep residual trunks; the outputs mean nothing in Go terms. */
-#ifndef SHIDO_TOOLS_SYNTH_NETS_H
-#define SHIDO_TOOLS_SYNTH_NETS_H
+#ifndef SHIDO_WEIGHTS_SYNTH_H
+#define SHIDO_WEIGHTS_SYNTH_H
 
 #include <stdbool.h>
 
-#include "nn/desc.h"
+#include "weights/desc.h"
 
 /* The shape of a synthetic KataGo net. Nested nets (version 14/15 "nbt" style) have `blocks`
  * nested bottleneck blocks of trunk -> mid -> trunk channels with two inner blocks each, the
  * first inner one a gpool block in every gpool_every-th; flat nets (version 8 style) have
  * `blocks` ordinary blocks, every gpool_every-th a gpool block of `regular` + `gpool` channels. */
-typedef struct synth_kata_shape {
+typedef struct weights_synth_kata_shape {
     int version;            /* 8 or 15 */
     bool nested;
     int blocks, trunk, mid, regular, gpool, gpool_every;
     int initial_kernel;     /* 5 (v8) or 3 */
     int p1, g1, v1, v2;     /* head channels */
     nn_activation act;
-} synth_kata_shape;
+} weights_synth_kata_shape;
 
 /* A Leela Zero net of `blocks` x `filters`; NULL when out of memory. Free with nn_desc_free. */
-nn_desc *synth_lz(int blocks, int filters, unsigned seed);
+nn_desc *weights_synth_lz(int blocks, int filters, unsigned seed);
 
 /* A KataGo net of shape s; NULL when out of memory. Free with nn_desc_free. */
-nn_desc *synth_kata(const synth_kata_shape *s, unsigned seed);
+nn_desc *weights_synth_kata(const weights_synth_kata_shape *s, unsigned seed);
 
-/* Gives d (a version 15 synth_kata net) the metadata encoder of a human-SL net: 192 features ->
+/* Gives d (a version 15 weights_synth_kata net) the metadata encoder of a human-SL net: 192 features ->
  * hidden -> hidden (mish) -> trunk channels. False when d is not such a net or out of memory. */
-bool synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed);
+bool weights_synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed);
 
 #endif
