@@ -243,3 +243,20 @@ go_color go_game_last_color(const go_game *g)
 {
     return g->num_moves ? g->moves[g->num_moves - 1].color : GO_EMPTY;
 }
+
+bool go_game_copy(go_game *dst, const go_game *src)
+{
+    *dst = *src;
+    size_t cap = (size_t)src->cap_moves;
+    dst->moves = malloc(sizeof *dst->moves * cap);
+    dst->before = malloc(sizeof *dst->before * cap);
+    dst->hashes = malloc(sizeof *dst->hashes * (cap + 1));
+    if (!dst->moves || !dst->before || !dst->hashes) {
+        go_game_free(dst);
+        return false;
+    }
+    memcpy(dst->moves, src->moves, sizeof *dst->moves * (size_t)src->num_moves);
+    memcpy(dst->before, src->before, sizeof *dst->before * (size_t)src->num_moves);
+    memcpy(dst->hashes, src->hashes, sizeof *dst->hashes * (size_t)(src->num_moves + 1));
+    return true;
+}

@@ -49,6 +49,10 @@ const char *go_move_status_text(go_move_status s);
 bool go_game_init(go_game *g, int size, const go_rules *rules, float komi);
 void go_game_free(go_game *g);
 
+/* A deep copy of src (history included) into dst, which holds nothing before. Returns false when
+ * out of memory (dst then holds nothing to free). */
+bool go_game_copy(go_game *dst, const go_game *src);
+
 /* Clears the board and history, keeping size, rules and komi. */
 void go_game_clear(go_game *g);
 

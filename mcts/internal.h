@@ -182,9 +182,6 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len);
 /* A search thread's body (arg: its mcts_worker). */
 void *mcts_worker_main(void *arg);
 
-/* A deep copy of a game (history included). Returns false when out of memory. */
-bool mcts_game_copy(go_game *dst, const go_game *src);
-
 /* Legality of c at p in g, exactly as go_game_legal but without copying the board for the
  * common non-capturing move under superko rules. */
 bool mcts_legal(const go_game *g, int p, go_color c);

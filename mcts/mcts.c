@@ -279,7 +279,7 @@ bool mcts_set_position(mcts_search *s, const go_game *g)
     }
     if (s->root_game.moves)
         go_game_free(&s->root_game);
-    if (!mcts_game_copy(&s->root_game, g)) {
+    if (!go_game_copy(&s->root_game, g)) {
         memset(&s->root_game, 0, sizeof s->root_game);
         mcts_clear_tree(s);
         return false;
@@ -552,7 +552,7 @@ bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void 
             for (int b = 0; b < s->p.batch_size; b++) {
                 if (w->games[b].moves)
                     go_game_free(&w->games[b]);
-                if (!mcts_game_copy(&w->games[b], &s->root_game)) {
+                if (!go_game_copy(&w->games[b], &s->root_game)) {
                     memset(&w->games[b], 0, sizeof w->games[b]);
                     games_ok = false;
                 }

@@ -201,19 +201,3 @@ mcts_node *mcts_child_node(struct mcts_search *s, mcts_child *c)
     return expected;
 }
 
-bool mcts_game_copy(go_game *dst, const go_game *src)
-{
-    *dst = *src;
-    size_t cap = (size_t)src->cap_moves;
-    dst->moves = malloc(sizeof *dst->moves * cap);
-    dst->before = malloc(sizeof *dst->before * cap);
-    dst->hashes = malloc(sizeof *dst->hashes * (cap + 1));
-    if (!dst->moves || !dst->before || !dst->hashes) {
-        go_game_free(dst);
-        return false;
-    }
-    memcpy(dst->moves, src->moves, sizeof *dst->moves * (size_t)src->num_moves);
-    memcpy(dst->before, src->before, sizeof *dst->before * (size_t)src->num_moves);
-    memcpy(dst->hashes, src->hashes, sizeof *dst->hashes * (size_t)(src->num_moves + 1));
-    return true;
-}
