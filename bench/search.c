@@ -1,8 +1,9 @@
 /* bench/search.c -- PUCT search speed: visits per second and search overhead (the share of the
  * search threads' time spent outside nn_eval) on the 19x19 empty board and a midgame position.
  *
- * Usage: bench_search [--net PATH] [--backend NAME] [--visits N] [--threads T] [--batch B]
- *                     [--repeat R] [--param NAME=VALUE]...
+ * Usage: bench_search [-w PATH] [--backend NAME] [--visits N] [--threads T] [--batch B]
+ *                     [--repeat R] [--set NAME=VALUE]...
+ * (the spellings of `shido`'s shared options; --net and --param are read too)
  * Defaults: the shared g170 b6c96 net, backend "cpu", 1000 visits, 2 threads, batch 8, 1 repeat.
  * Each run starts from an empty tree and an empty cache, so every visit is a network
  * evaluation (or a counted final position).
@@ -70,17 +71,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_search: %s needs a value\n", a);
             return 2;
         }
-        if (!strcmp(a, "--net")) net = v;
+        if (!strcmp(a, "-w") || !strcmp(a, "--weights") || !strcmp(a, "--net")) net = v;
         else if (!strcmp(a, "--backend")) backend = v;
         else if (!strcmp(a, "--visits")) visits = strtoll(v, NULL, 10);
         else if (!strcmp(a, "--threads")) threads = atoi(v);
         else if (!strcmp(a, "--batch")) batch = atoi(v);
         else if (!strcmp(a, "--repeat")) repeat = atoi(v);
-        else if (!strcmp(a, "--param")) {
+        else if (!strcmp(a, "--set") || !strcmp(a, "--param")) {
             char name[128];
             const char *eq = strchr(v, '=');
             if (!eq || eq - v >= (int)sizeof name) {
-                fprintf(stderr, "bench_search: --param wants NAME=VALUE, got %s\n", v);
+                fprintf(stderr, "bench_search: --set wants NAME=VALUE, got %s\n", v);
                 return 2;
             }
             snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);

@@ -1,6 +1,6 @@
-/* tools/tsumego_net.c -- the tsumego solver guided by a network: policy prior, PUCT search for
- * the unproven, the solver again (see tsumego_net.h). */
-#include "tools/tsumego_net.h"
+/* teach/tsumego.c -- problem set-up, the solver guided by a network (policy prior, PUCT search
+ * for the unproven, the solver again) and the solver as a player (see tsumego.h). */
+#include "teach/tsumego.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,23 +15,27 @@
 #define PHASE1_SHARE 0.45 /* of the time: the solver with the policy prior */
 #define SEARCH_SHARE 0.25 /* the PUCT search, when phase 1 proved nothing */
 
-struct tsumego_net {
-    nn_context *ctx;
+struct teach_tsumego {
+    nn_context *ctx;       /* NULL without a network */
     mcts_search *search;
     go_tsumego_work *work; /* the solver's tables, kept from phase 1 to phase 3 */
     nn_result result;      /* scratch for the policy */
     bool stubborn;         /* a failure keeps the solver's most stubborn try */
     bool searched_answer;  /* the last solve's failure was answered with the search's move */
+    double max_s;          /* every solve's cap (0: none) */
 };
 
-tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
+teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, char *err,
+                                 int err_len)
 {
-    tsumego_net *t = calloc(1, sizeof *t);
+    teach_tsumego *t = calloc(1, sizeof *t);
     if (!t) {
         snprintf(err, (size_t)err_len, "out of memory");
         return NULL;
     }
-    mcts_params mp = mcts_params_default();
+    if (!model)
+        return t;
+    mcts_params mp = params ? *params : mcts_params_default();
     mp.num_threads = 1;
     mp.batch_size = 1;
     mp.seed = 1;
@@ -42,17 +46,21 @@ tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len)
     if (t->search && !t->work)
         snprintf(err, (size_t)err_len, "out of memory");
     if (!t->work) {
-        tsumego_net_free(t);
+        teach_tsumego_free(t);
         return NULL;
     }
     return t;
 }
 
-void tsumego_net_set_stubborn(tsumego_net *t, bool on) { t->stubborn = on; }
+bool teach_tsumego_guided(const teach_tsumego *t) { return t->ctx != NULL; }
 
-bool tsumego_net_failure_searched(const tsumego_net *t) { return t->searched_answer; }
+void teach_tsumego_set_max_time(teach_tsumego *t, double max_s) { t->max_s = max_s; }
 
-void tsumego_net_free(tsumego_net *t)
+void teach_tsumego_set_stubborn(teach_tsumego *t, bool on) { t->stubborn = on; }
+
+bool teach_tsumego_failure_searched(const teach_tsumego *t) { return t->searched_answer; }
+
+void teach_tsumego_free(teach_tsumego *t)
 {
     if (!t)
         return;
@@ -68,7 +76,7 @@ void tsumego_net_free(tsumego_net *t)
  * while a living one holds its stones and eyes there, a part of them: the komi puts the balance
  * at a quarter of R for the defender, so that living wins the game and dying loses it by about
  * R / 2 points. Half a point is added for no draws. */
-float tsumego_net_komi(const go_tsumego_problem *p)
+float teach_tsumego_komi(const go_tsumego_problem *p)
 {
     const go_board *f = &p->framed;
     int area[3] = {0, 0, 0}, box = 0;
@@ -93,11 +101,11 @@ float tsumego_net_komi(const go_tsumego_problem *p)
 }
 
 /* The framed board as a game with the side to play to move, its komi balancing the frame (see
- * tsumego_net_komi). */
+ * teach_tsumego_komi). */
 static bool framed_game(const go_tsumego_problem *p, go_game *g, char *err, int err_len)
 {
     int size = p->framed.size;
-    if (!go_game_init(g, size, NULL, tsumego_net_komi(p))) {
+    if (!go_game_init(g, size, NULL, teach_tsumego_komi(p))) {
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
@@ -113,7 +121,7 @@ static bool framed_game(const go_tsumego_problem *p, go_game *g, char *err, int 
 
 /* The policy of the side to play on the framed board, averaged over the eight symmetries, by
  * board point; 0 on occupied points. */
-static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *err, int err_len)
+static bool policy_prior(teach_tsumego *t, const go_game *g, float *prior, char *err, int err_len)
 {
     if (!nn_eval_average(t->ctx, g, 0xff, 0.0, &t->result, err, err_len))
         return false;
@@ -129,8 +137,8 @@ static bool policy_prior(tsumego_net *t, const go_game *g, float *prior, char *e
     return true;
 }
 
-bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
-                                 double time_s)
+bool teach_tsumego_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
+                                   double time_s)
 {
     if (visits < 100 || !(elapsed_s > 0))
         return false;
@@ -139,7 +147,7 @@ bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, d
 }
 
 /* The search's progress callback, ctx the search's time (a double): false (stop) once
- * tsumego_net_search_decided. */
+ * teach_tsumego_search_decided. */
 static bool search_goes_on(const mcts_analysis *a, void *ctx)
 {
     int64_t first = 0, second = 0, total = 0;
@@ -153,14 +161,14 @@ static bool search_goes_on(const mcts_analysis *a, void *ctx)
             second = v;
         }
     }
-    return !tsumego_net_search_decided(first, second, total, a->elapsed_s, *(const double *)ctx);
+    return !teach_tsumego_search_decided(first, second, total, a->elapsed_s, *(const double *)ctx);
 }
 
 /* Searches the framed board of p for time_s and puts the visit share of each of the region's
  * moves into visits (0 elsewhere; all 0 when nothing was visited). The first move is one of the
  * region's: the answer is one, and a search free to play elsewhere gave the region as little as
  * an eighth of its visits in some problems. Returns false on an error. */
-static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_problem *p,
+static bool search_visits(teach_tsumego *t, const go_game *g, const go_tsumego_problem *p,
                           double time_s, float *visits, char *err, int err_len)
 {
     bool mask[GO_POINTS];
@@ -194,14 +202,14 @@ static bool search_visits(tsumego_net *t, const go_game *g, const go_tsumego_pro
 }
 
 /* Phase 2: search_visits for the search's share of the time left in the solve. */
-static bool phase2(tsumego_net *t, const go_game *g, const go_tsumego_problem *p, double left,
+static bool phase2(teach_tsumego *t, const go_game *g, const go_tsumego_problem *p, double left,
                    float *visits, char *err, int err_len)
 {
     return search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err, err_len);
 }
 
-/* The phases of tsumego_net_solve on g, the framed board of p. */
-static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p,
+/* The phases of teach_tsumego_solve on g, the framed board of p. */
+static bool solve_phases(teach_tsumego *t, go_game *g, const go_tsumego_problem *p,
                          const go_tsumego_limits *lim, go_tsumego_solution *out, char *err,
                          int err_len)
 {
@@ -268,14 +276,199 @@ static bool solve_phases(tsumego_net *t, go_game *g, const go_tsumego_problem *p
     return true;
 }
 
-bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
-                       go_tsumego_solution *out, char *err, int err_len)
+bool teach_tsumego_solve(teach_tsumego *t, const go_tsumego_problem *p,
+                         const go_tsumego_limits *lim, go_tsumego_solution *out, char *err,
+                         int err_len)
 {
-    go_game g;
+    go_tsumego_limits capped = lim ? *lim : (go_tsumego_limits){0};
+    if (t->max_s > 0 && (capped.time_s <= 0 || capped.time_s > t->max_s)) {
+        /* the table shrinks with the time: a short solve need not clear a large one */
+        int k = teach_tsumego_table_log2(t->max_s);
+        capped.time_s = t->max_s;
+        if (capped.tt_log2 <= 0 || capped.tt_log2 > k)
+            capped.tt_log2 = k;
+    }
     t->searched_answer = false;
+    if (!t->ctx) {
+        if (go_tsumego_solve(p, &capped, out))
+            return true;
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    go_game g;
     if (!framed_game(p, &g, err, err_len))
         return false;
-    bool ok = solve_phases(t, &g, p, lim, out, err, err_len);
+    bool ok = solve_phases(t, &g, p, &capped, out, err, err_len);
     go_game_free(&g);
     return ok;
+}
+
+bool teach_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal given,
+                         go_tsumego_goal stated, go_tsumego_problem *p, teach_goal_source *from,
+                         go_tsumego_refusal *why, char *err, int err_len)
+{
+    teach_goal_source src = TEACH_GOAL_INFERRED;
+    go_tsumego_refusal ignore;
+    why = why ? why : &ignore;
+    bool ok;
+    if (given != GO_TSUMEGO_GOAL_AUTO || stated == GO_TSUMEGO_GOAL_AUTO) {
+        ok = go_tsumego_setup_why(b, to_play, given, p, why, err, err_len);
+        src = given != GO_TSUMEGO_GOAL_AUTO ? TEACH_GOAL_GIVEN : TEACH_GOAL_INFERRED;
+    } else if ((ok = go_tsumego_setup_why(b, to_play, stated, p, why, err, err_len))) {
+        src = TEACH_GOAL_STATED;
+    } else {
+        ok = go_tsumego_setup_why(b, to_play, GO_TSUMEGO_GOAL_AUTO, p, why, err, err_len);
+    }
+    if (from)
+        *from = src;
+    return ok;
+}
+
+int teach_tsumego_table_log2(double secs)
+{
+    int k = 12;
+    while (k < 21 && 0.75 * (double)(1u << k) < secs * 2e7)
+        k++;
+    return k;
+}
+
+/* ---- the solver as a player --------------------------------------------------------------- */
+
+typedef struct tsumego_player {
+    teach_player base;
+    teach_tsumego *solver;
+    double secs;
+    teach_player *fallback;
+    go_game game;          /* the position set */
+    bool have_game;
+    bool fallback_moved;   /* the last move was the fallback's: its report stands */
+} tsumego_player;
+
+static bool tp_set_position(teach_player *p, const go_game *g, char *err, int err_len)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    if (tp->have_game)
+        go_game_free(&tp->game);
+    tp->have_game = go_game_copy(&tp->game, g);
+    if (!tp->have_game) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    return !tp->fallback || teach_player_set_position(tp->fallback, g, err, err_len);
+}
+
+static teach_move_status tp_fallback(tsumego_player *tp, const mcts_limits *lim,
+                                     mcts_progress_fn cb, void *ctx, int *move, char *err,
+                                     int err_len)
+{
+    tp->fallback_moved = true;
+    return teach_player_genmove(tp->fallback, lim, cb, ctx, move, err, err_len);
+}
+
+static teach_move_status tp_genmove(teach_player *p, const mcts_limits *lim, mcts_progress_fn cb,
+                                    void *ctx, int *move, char *err, int err_len)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    tp->fallback_moved = false;
+    if (!tp->have_game) {
+        snprintf(err, (size_t)err_len, "no position set");
+        return TEACH_MOVE_FAILED;
+    }
+    const go_game *g = &tp->game;
+    go_color c = g->board.to_move;
+    double secs = tp->secs;
+    if (lim && lim->max_time_ms > 0 && (double)lim->max_time_ms / 1000.0 < secs)
+        secs = (double)lim->max_time_ms / 1000.0;
+    go_tsumego_problem *prob = malloc(sizeof *prob);
+    go_tsumego_solution *s = malloc(sizeof *s);
+    go_tsumego_refusal why = GO_TSUMEGO_REFUSED_OTHER;
+    char reason[256];
+    teach_move_status got = TEACH_MOVE_CHOSEN;
+    *move = GO_PASS;
+    if (!prob || !s) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        got = TEACH_MOVE_FAILED;
+    } else if (!go_tsumego_setup_why(&g->board, c, GO_TSUMEGO_GOAL_AUTO, prob, &why, reason,
+                                     sizeof reason)) {
+        /* settled: nothing left to play for (a pass); no problem at all: the fallback's move */
+        if (why == GO_TSUMEGO_REFUSED_SHAPE && tp->fallback) {
+            got = TEACH_MOVE_DECLINED;
+        } else if (why != GO_TSUMEGO_REFUSED_SETTLED) {
+            snprintf(err, (size_t)err_len, "not a tsumego: %s%s", reason,
+                     why == GO_TSUMEGO_REFUSED_SHAPE ? " (and no network to search with)" : "");
+            got = TEACH_MOVE_FAILED;
+        }
+    } else {
+        go_tsumego_limits sl = {.time_s = secs, .first_move_only = true,
+                                .tt_log2 = teach_tsumego_table_log2(secs)};
+        if (!teach_tsumego_solve(tp->solver, prob, &sl, s, reason, sizeof reason)) {
+            snprintf(err, (size_t)err_len, "the tsumego solver failed: %s", reason);
+            got = TEACH_MOVE_FAILED;
+        } else {
+            *move = s->best_move;
+            go_tsumego_solution_free(s);
+            /* the game's superko may forbid what the region's rules allow */
+            if (go_game_legal(g, *move, c) != GO_MOVE_OK) {
+                *move = GO_PASS;
+                got = tp->fallback ? TEACH_MOVE_DECLINED : TEACH_MOVE_CHOSEN;
+            }
+        }
+    }
+    free(prob);
+    free(s);
+    if (got == TEACH_MOVE_DECLINED)
+        return tp_fallback(tp, lim, cb, ctx, move, err, err_len);
+    return got;
+}
+
+static bool tp_analyze(teach_player *p, const mcts_limits *lim, mcts_progress_fn cb, void *ctx,
+                       char *err, int err_len)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    if (!tp->fallback) {
+        snprintf(err, (size_t)err_len, "the tsumego solver does not analyse (no network)");
+        return false;
+    }
+    tp->fallback_moved = true;
+    return teach_player_analyze(tp->fallback, lim, cb, ctx, err, err_len);
+}
+
+static bool tp_report(teach_player *p, const mcts_analysis_opts *opts, mcts_analysis *out)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    return tp->fallback && tp->fallback_moved && teach_player_report(tp->fallback, opts, out);
+}
+
+static void tp_stop(teach_player *p)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    if (tp->fallback)
+        teach_player_stop(tp->fallback);
+}
+
+static void tp_free(teach_player *p)
+{
+    tsumego_player *tp = (tsumego_player *)p;
+    if (tp->have_game)
+        go_game_free(&tp->game);
+    free(tp);
+}
+
+static const teach_player_ops tsumego_ops = {
+    "tsumego", tp_set_position, tp_genmove, tp_analyze, tp_report, tp_stop, tp_free,
+};
+
+teach_player *teach_tsumego_player_new(teach_tsumego *t, double secs, teach_player *fallback,
+                                       char *err, int err_len)
+{
+    tsumego_player *tp = calloc(1, sizeof *tp);
+    if (!tp) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    tp->base.ops = &tsumego_ops;
+    tp->solver = t;
+    tp->secs = secs;
+    tp->fallback = fallback;
+    return &tp->base;
 }

@@ -1,8 +1,10 @@
-/* tools/tsumego_net.h -- the tsumego solver guided by a network (`--model` of `shido tsumego`).
+/* teach/tsumego.h -- the tsumego solver as the front ends use it: problem set-up with the goal a
+ * statement names, the solve guided by a network when there is one, and the solver as a player
+ * (GTP's --tsumego sparring partner).
  *
- * The solver proves; the network only says where to look first and what to answer when no proof
- * comes in time. The network sees the framed board (go_tsumego_problem.framed) with a komi that
- * makes the problem decide the game (tsumego_net_komi): with komi 7.5 the frame alone often
+ * The solver (go/tsumego.h) proves; a network only says where to look first and what to answer
+ * when no proof comes in time. The network sees the framed board (go_tsumego_problem.framed) with a komi that
+ * makes the problem decide the game (teach_tsumego_komi): with komi 7.5 the frame alone often
  * wins the game for the attacker, and a search then cannot tell a killing move from a wrong one.
  * A solve runs in up to three phases within the time limit T:
  *  1. the exact solver for 0.45 T, its first moves ordered by the network's policy (averaged
@@ -17,7 +19,7 @@
  *     moves kept to the problem's region (skipped when the status is proven and only the
  *     choice among the first moves that reach it is left: a ko whose moves were not all
  *     compared in time); it stops sooner when its favourite can no longer be overtaken
- *     (tsumego_net_search_decided), and phase 3 gets the time;
+ *     (teach_tsumego_search_decided), and phase 3 gets the time;
  *  3. the solver again with the rest of the time, going on from the tables of phase 1
  *     (go_tsumego_work), its prior now the search's visits on the problem region (the policy
  *     where it visited nothing): a proof still counts, and if none comes the guess is the most
@@ -25,51 +27,96 @@
  * On the 57 advanced Cho Chikun problems of a sample that the solver leaves open, the search
  * (400 visits) picks the book answer in 31, the policy's top move in 21, the solver's own guess
  * in 7 (bench/RESULTS.md). */
-#ifndef SHIDO_TOOLS_TSUMEGO_NET_H
-#define SHIDO_TOOLS_TSUMEGO_NET_H
+#ifndef SHIDO_TEACH_TSUMEGO_H
+#define SHIDO_TEACH_TSUMEGO_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "go/tsumego.h"
 #include "nn/nn.h"
+#include "teach/player.h"
 
-/* What one thread needs to guide solves with one model: an evaluator and a search. */
-typedef struct tsumego_net tsumego_net;
+/* What one thread needs to solve problems: the solver's tables and, with a model, an evaluator
+ * and a search to guide it. */
+typedef struct teach_tsumego teach_tsumego;
 
-/* Makes a guide on model (not owned; it must outlive the guide). NULL with a message in err on
- * failure. */
-tsumego_net *tsumego_net_new(nn_model *model, char *err, int err_len);
-void tsumego_net_free(tsumego_net *t);
+/* Makes a solver, guided by model when not NULL (not owned; it must outlive the solver). The
+ * guide's search takes its tunables from params (NULL: the defaults) but always runs one thread,
+ * a batch of one, seed 1 and a tree of at most 256 MB. NULL with a message in err on failure. */
+teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, char *err,
+                                 int err_len);
+void teach_tsumego_free(teach_tsumego *t);
+
+/* Whether a network guides t. */
+bool teach_tsumego_guided(const teach_tsumego *t);
+
+/* Caps the time of every later solve at max_s seconds, its table at what that time can fill
+ * (teach_tsumego_table_log2), 0: no cap. The GTP fuzz target keeps its solves short. */
+void teach_tsumego_set_max_time(teach_tsumego *t, double max_s);
 
 /* On a failure (phase 1 above), keep the solver's most stubborn try as the answer instead of the
  * search's move: what a sparring partner wants when its side has lost (GTP's genmove), where
  * the position after a right move fails as it should. Off by default. */
-void tsumego_net_set_stubborn(tsumego_net *t, bool on);
+void teach_tsumego_set_stubborn(teach_tsumego *t, bool on);
 
 /* Whether the last solve was a failure answered with the search's move (phase 1 above): false
  * for any other result, for a stubborn guide, and when the search visited none of the region's
  * moves in its time, the answer then being the solver's most stubborn try. */
-bool tsumego_net_failure_searched(const tsumego_net *t);
+bool teach_tsumego_failure_searched(const teach_tsumego *t);
 
-/* Solves p as go_tsumego_solve does (lim->prior and lim->work are ignored: the network supplies
- * the prior, the guide keeps the tables), in the
- * phases above. Nodes and time in out cover every phase. Returns false with a message in err
- * when out of memory or when the network cannot evaluate the board. */
-bool tsumego_net_solve(tsumego_net *t, const go_tsumego_problem *p, const go_tsumego_limits *lim,
-                       go_tsumego_solution *out, char *err, int err_len);
+/* Solves p as go_tsumego_solve does; with a network (lim->prior and lim->work are then ignored:
+ * the network supplies the prior, the guide keeps the tables) in the phases above. Nodes and time
+ * in out cover every phase. Returns false with a message in err when out of memory or when the
+ * network cannot evaluate the board. */
+bool teach_tsumego_solve(teach_tsumego *t, const go_tsumego_problem *p,
+                         const go_tsumego_limits *lim, go_tsumego_solution *out, char *err,
+                         int err_len);
 
 /* The search of phase 2 stops early once its most visited move cannot be overtaken: true when
  * the lead of the most visited move (first visits) over the runner-up (second) is more than the
  * visits the rest of the search's time_s would bring at the rate so far (visits in elapsed_s).
  * The guess is then the move the full time would give, and the time left goes to phase 3.
  * Never before 100 visits. */
-bool tsumego_net_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
-                                double time_s);
+bool teach_tsumego_search_decided(int64_t first, int64_t second, int64_t visits, double elapsed_s,
+                                   double time_s);
 
 /* White's komi for p's framed board that makes the problem decide the game: the frame's areas
  * balanced, and the region counted so that the defender wins by living with about a quarter of
  * it and loses by dying. A half-point value. */
-float tsumego_net_komi(const go_tsumego_problem *p);
+float teach_tsumego_komi(const go_tsumego_problem *p);
+
+/* Where the goal of a set-up problem came from. */
+typedef enum {
+    TEACH_GOAL_INFERRED = 0,  /* from the position (go_tsumego_setup) */
+    TEACH_GOAL_GIVEN,         /* by the caller */
+    TEACH_GOAL_STATED,        /* by the problem's statement (its comment or name) */
+} teach_goal_source;
+
+/* go_tsumego_setup_why with the goal given (not AUTO), else the one the problem's statement names
+ * (stated, from go_tsumego_goal_from_text; AUTO for none), else inferred. A stated goal the
+ * position cannot take (no weak group of the mover to live with, none of the opponent's to kill)
+ * gives way to the inferred one. *from (may be NULL) says where the goal came from; why (may be
+ * NULL) why the position was refused. */
+bool teach_tsumego_setup(const go_board *b, go_color to_play, go_tsumego_goal given,
+                         go_tsumego_goal stated, go_tsumego_problem *p, teach_goal_source *from,
+                         go_tsumego_refusal *why, char *err, int err_len);
+
+/* The transposition table (go_tsumego_limits.tt_log2) for what a solve of secs can fill at about
+ * 20 M positions a second, from 64 KB up to the solver's default of 32 MB: a short solve need
+ * not map and clear the whole default. */
+int teach_tsumego_table_log2(double secs);
+
+/* ---- the solver as a player --------------------------------------------------------------- */
+
+/* A player that answers corner and side problems with t's first move (best resistance or
+ * refutation: t should be stubborn), secs seconds a move or less when genmove's limits say so;
+ * it passes once the problem is settled (no weak defender group left), and hands every other
+ * position, and a move the game's superko forbids, to fallback (GTP: the search). Without a
+ * fallback such positions fail with the reason, except a forbidden move, which becomes a pass.
+ * Analyses and their reports are fallback's. t and fallback (may be NULL) are borrowed and must
+ * outlive the player. */
+teach_player *teach_tsumego_player_new(teach_tsumego *t, double secs, teach_player *fallback,
+                                       char *err, int err_len);
 
 #endif

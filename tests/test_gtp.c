@@ -703,28 +703,28 @@ START_TEST(test_time_commands)
     engine_up(&e);
     expect(&e, "time_settings 300 30 5\ntime_left b 120 0\ntime_left white 25.5 3\n",
            "=\n\n=\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_CANADIAN);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_CANADIAN);
     ck_assert(e.time.main_time_s == 300 && e.time.period_time_s == 30);
     ck_assert_int_eq(e.time.period_stones, 5);
     ck_assert(e.clock[GO_BLACK].known && e.clock[GO_BLACK].time_left_s == 120);
     ck_assert(e.clock[GO_WHITE].time_left_s == 25.5 && e.clock[GO_WHITE].stones_left == 3);
     expect(&e, "time_settings 600 0 0\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_ABSOLUTE);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_ABSOLUTE);
     ck_assert(!e.clock[GO_BLACK].known);
     expect(&e, "time_settings 0 1 0\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_NONE);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_NONE);
     expect(&e, "time_settings -1 30 5\ntime_settings 1 2\ntime_settings a b c\n"
                "time_settings 1 2 -3\ntime_left x 1 0\ntime_left b 1 -1\ntime_left b nan 0\n",
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n");
     expect(&e, "kgs-time_settings byoyomi 600 30 5\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_BYOYOMI);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_BYOYOMI);
     ck_assert_int_eq(e.time.periods, 5);
     expect(&e, "kgs-time_settings canadian 300 300 25\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_CANADIAN);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_CANADIAN);
     ck_assert_int_eq(e.time.period_stones, 25);
     expect(&e, "kgs-time_settings absolute 900\nkgs-time_settings none\n", "=\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, GTP_TIME_NONE);
+    ck_assert_int_eq(e.time.system, TEACH_TIME_NONE);
     expect(&e,
            "kgs-time_settings none 5\nkgs-time_settings absolute\nkgs-time_settings byoyomi 1 2\n"
            "kgs-time_settings canadian 1 2 x\nkgs-time_settings fischer 1 2 3\nkgs-time_settings\n",

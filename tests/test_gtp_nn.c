@@ -59,11 +59,13 @@ static void expect_error(gtp_engine *e, const char *command, const char *reason)
 
 static void load_three(gtp_engine *e)
 {
-    char *argv[] = {"gtp", "--weights", G170, "-w", B2C16, "--weights", LZ_B4C32};
+    /* the reference backend: the numbers are those of the plain-loop forward pass */
+    char *argv[] = {"gtp", "--weights", G170, "-w", B2C16, "--weights", LZ_B4C32,
+                    "--backend", "ref"};
     char err[1024];
     ck_assert(gtp_engine_init(e));
-    ck_assert_msg(gtp_engine_configure(e, 7, argv, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(e->num_nets, 3);
+    ck_assert_msg(gtp_engine_configure(e, 9, argv, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(teach_engine_num_nets(e->engine), 3);
 }
 
 /* One kata-raw-nn block as parsed back from the reply; has_* say which lines were there. */
@@ -409,11 +411,11 @@ START_TEST(test_configure)
     char *bad[] = {"gtp", "--weights", SHIDO_TEST_DATA "/gtp/session.gtp"};
     ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 1);
     ck_assert_msg(strstr(err, "unknown network format") && strstr(err, "session.gtp"), "%s", err);
-    ck_assert_int_eq(e.num_nets, 0);
+    ck_assert_int_eq(teach_engine_num_nets(e.engine), 0);
     char *eq[] = {"gtp", "--weights=" LZ_B4C32};
     ck_assert_int_eq(gtp_engine_configure(&e, 2, eq, err, sizeof err), 0);
-    ck_assert_int_eq(e.num_nets, 1);
-    ck_assert_int_eq(e.nets[0]->family, NN_FAMILY_LZ);
+    ck_assert_int_eq(teach_engine_num_nets(e.engine), 1);
+    ck_assert_int_eq(teach_engine_desc(e.engine, 0)->family, NN_FAMILY_LZ);
     gtp_engine_free(&e);
 }
 END_TEST
@@ -481,7 +483,8 @@ START_TEST(test_tsumego_genmove_with_network)
     ck_assert_str_eq(got, "= B9\n\n? settled: no weak group: white (the defender) has no stones "
                           "in the region that are not already alive\n\n");
     free(got);
-    ck_assert_ptr_nonnull(e.tsumego); /* the network's guide was made and used */
+    /* the network's guide was made and used */
+    ck_assert(e.tsumego && teach_tsumego_guided(e.tsumego));
     expect_ok(&e, "clear_board");
     got = feed(&e, "genmove b");
     ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
@@ -501,7 +504,8 @@ START_TEST(test_search_in_process)
     char err[1024];
     ck_assert(gtp_engine_init(&e));
     ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
-    ck_assert(e.params.max_visits == 8 && e.params.c_puct == 1.5);
+    const mcts_params *params = teach_engine_params(e.engine);
+    ck_assert(params->max_visits == 8 && params->c_puct == 1.5);
     expect_ok(&e, "boardsize 9");
     char *got = feed(&e, "7 kata-analyze 1 rootInfo true ownership true");
     ck_assert_msg(!strncmp(got, "=7\ninfo move ", 13), "%s", got);

@@ -4,7 +4,7 @@
  * solution tree, refused input, a sample of Cho Chikun's elementary problems (their answers
  * checked by GNU Go's owl code too), the JSON Lines reader of `shido tsumego bench` and its --id
  * filter (through the binary), a prior that orders the search, picks the answer among winning
- * first moves and picks the guess, and the network-guided solve of tools/tsumego_net.c (with
+ * first moves and picks the guess, and the network-guided solve of teach/tsumego.c (with
  * ../shared's g170 net).
  * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
 #include <check.h>
@@ -22,7 +22,7 @@
 #include "go/tsumego.h"
 #include "go/tsumego_internal.h"
 #include "nn/nn.h"
-#include "tools/tsumego_net.h"
+#include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
 
 static int V(int size, const char *vertex)
@@ -569,13 +569,13 @@ END_TEST
 START_TEST(net_search_stops_when_decided)
 {
     /* 1.5 s left at 800 visits a second: 1,200 more visits, a lead of 500 can go */
-    ck_assert(!tsumego_net_search_decided(600, 100, 800, 1.0, 2.5));
+    ck_assert(!teach_tsumego_search_decided(600, 100, 800, 1.0, 2.5));
     /* 0.5 s left at 500 a second: 250 more, a lead of 850 stays */
-    ck_assert(tsumego_net_search_decided(900, 50, 1000, 2.0, 2.5));
-    ck_assert(!tsumego_net_search_decided(900, 650, 1000, 2.0, 2.5)); /* a lead of 250 */
-    ck_assert(tsumego_net_search_decided(901, 650, 1000, 2.0, 2.5));  /* 251 */
-    ck_assert(!tsumego_net_search_decided(99, 0, 99, 2.0, 2.5));     /* too few visits */
-    ck_assert(!tsumego_net_search_decided(500, 0, 500, 0.0, 2.5));   /* no time measured */
+    ck_assert(teach_tsumego_search_decided(900, 50, 1000, 2.0, 2.5));
+    ck_assert(!teach_tsumego_search_decided(900, 650, 1000, 2.0, 2.5)); /* a lead of 250 */
+    ck_assert(teach_tsumego_search_decided(901, 650, 1000, 2.0, 2.5));  /* 251 */
+    ck_assert(!teach_tsumego_search_decided(99, 0, 99, 2.0, 2.5));     /* too few visits */
+    ck_assert(!teach_tsumego_search_decided(500, 0, 500, 0.0, 2.5));   /* no time measured */
 }
 END_TEST
 
@@ -1886,7 +1886,7 @@ START_TEST(bench_sgf_collection)
 }
 END_TEST
 
-/* --- the network-guided solve (tools/tsumego_net.c) --- */
+/* --- the network-guided solve (teach/tsumego.c) --- */
 
 static nn_model *g170(void)
 {
@@ -1904,7 +1904,7 @@ START_TEST(net_keeps_proofs)
 {
     nn_model *m = g170();
     char err[512];
-    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
     for (size_t k = 0; k < sizeof nakade / sizeof nakade[0]; k++) {
         go_board b;
@@ -1915,7 +1915,7 @@ START_TEST(net_keeps_proofs)
         for (int quick = 0; quick < 2; quick++) {
             go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 18, .first_move_only = quick};
             go_tsumego_solution s;
-            ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+            ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
             ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "%s: %s", nakade[k].name,
                           go_tsumego_result_name(s.status.result));
             ck_assert_msg(s.best_move == V(9, nakade[k].vital) && s.best_proven, "%s",
@@ -1928,7 +1928,7 @@ START_TEST(net_keeps_proofs)
             go_tsumego_solution_free(&s);
         }
     }
-    tsumego_net_free(net);
+    teach_tsumego_free(net);
     nn_model_free(m);
 }
 END_TEST
@@ -1940,16 +1940,16 @@ START_TEST(net_guess_when_unproven)
 {
     nn_model *m = g170();
     char err[512];
-    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
     go_tsumego_problem p;
     cho_problem("advanced", "cho-advanced/Prob0237", &p);
     go_tsumego_limits lim = {.time_s = 2.0, .tt_log2 = 18, .first_move_only = true};
     go_tsumego_solution s;
-    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
     ck_assert(!s.best_proven);
-    ck_assert(!tsumego_net_failure_searched(net)); /* a guess, but no failure */
+    ck_assert(!teach_tsumego_failure_searched(net)); /* a guess, but no failure */
     ck_assert_msg(s.best_move > 0 && p.region[s.best_move] &&
                       p.board.color[s.best_move] == GO_EMPTY,
                   "guess %d is not an empty region point", s.best_move);
@@ -1957,7 +1957,7 @@ START_TEST(net_guess_when_unproven)
     ck_assert_msg(s.time_s < 20.0, "took %.2f s for a 2 s limit", s.time_s);
     ck_assert(s.nodes > 0);
     go_tsumego_solution_free(&s);
-    tsumego_net_free(net);
+    teach_tsumego_free(net);
     nn_model_free(m);
 }
 END_TEST
@@ -1980,24 +1980,24 @@ START_TEST(net_guess_after_a_failure)
     go_tsumego_solution_free(&s);
     nn_model *m = g170();
     char err[512];
-    tsumego_net *net = tsumego_net_new(m, err, sizeof err);
+    teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
-    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
     char v[8];
     ck_assert_msg(s.best_move == go_point_from_gtp(19, "D18"), "answer %s, not D18",
                   go_point_to_gtp(19, s.best_move, v));
-    ck_assert(tsumego_net_failure_searched(net));
+    ck_assert(teach_tsumego_failure_searched(net));
     go_tsumego_solution_free(&s);
     /* a sparring partner (GTP) keeps the most stubborn try */
-    tsumego_net_set_stubborn(net, true);
-    ck_assert_msg(tsumego_net_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+    teach_tsumego_set_stubborn(net, true);
+    ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
     ck_assert_msg(s.best_move == go_point_from_gtp(19, "D17"), "stubborn answer %s, not D17",
                   go_point_to_gtp(19, s.best_move, v));
-    ck_assert(!tsumego_net_failure_searched(net));
+    ck_assert(!teach_tsumego_failure_searched(net));
     go_tsumego_solution_free(&s);
-    tsumego_net_free(net);
+    teach_tsumego_free(net);
     nn_model_free(m);
 }
 END_TEST
@@ -2030,7 +2030,7 @@ START_TEST(net_komi_balances)
     ck_assert_msg(ctx != NULL, "%s", err);
     go_tsumego_problem p;
     cho_problem("intermediate", "cho-intermediate/Prob0576", &p);
-    float komi = tsumego_net_komi(&p);
+    float komi = teach_tsumego_komi(&p);
     ck_assert_float_eq(komi - floorf(komi), 0.5f);
     double black_first = white_wins(ctx, &p, komi, GO_BLACK);
     double white_first = white_wins(ctx, &p, komi, GO_WHITE);

@@ -9,16 +9,18 @@
 #include <strings.h>
 #include <time.h>
 
-#include "tools/commands.h"
-#include "tools/gtp_internal.h"
 #include "go/clock.h"
+#include "teach/engine.h"
+#include "teach/player.h"
+#include "tools/commands.h"
+#include "tools/line_reader.h"
 
 /* Visits per turn when neither the query nor the settings give a limit (KataGo's example
  * analysis config). */
 #define AJ_DEFAULT_VISITS 500
 #define AJ_POLL_CS 5   /* how often a search looks at the input, centiseconds */
 /* Nesting deeper than this is refused (a query never needs it); cJSON itself stops at
- * CJSON_NESTING_LIMIT (1000), lines at GTP_MAX_LINE bytes. */
+ * CJSON_NESTING_LIMIT (1000), lines at LINE_READER_MAX bytes. */
 #define AJ_MAX_DEPTH 64
 
 typedef enum { PERSP_BLACK, PERSP_WHITE, PERSP_SIDE } perspective;
@@ -30,20 +32,16 @@ typedef struct aj_item {
 } aj_item;
 
 typedef struct aj_engine {
-    mcts_params base;
-    char backend[16];
-    const char *net_path;
-    nn_model *model;
-    mcts_search *search;            /* NULL: check queries only (shido_analysis_check) */
-    nn_context *policy_ctx;
-    gtp_input in;
+    mcts_params base;               /* the tunables every query starts from */
+    teach_engine *engine;
+    teach_player *search;           /* NULL: check queries only (shido_analysis_check) */
+    line_reader in;
     FILE *out;
     bool eof;
     aj_item *queue;
     int head, tail, cap;
     const cJSON *running_id;        /* the query being searched, NULL between queries */
     bool stop_running;
-    bool tree_filtered;             /* the tree was grown under avoid/allow lists */
 } aj_engine;
 
 /* ---- JSON helpers ------------------------------------------------------------------------ */
@@ -184,7 +182,7 @@ static void terminate(aj_engine *a, const cJSON *tid)
             a->queue[i].terminated = true;
     if (a->running_id && (!tid || same_id(a->running_id, tid))) {
         a->stop_running = true;
-        mcts_stop(a->search);
+        teach_player_stop(a->search);
     }
 }
 
@@ -258,9 +256,9 @@ static void accept_line(aj_engine *a, const char *line, bool too_long)
 /* Reads what has arrived without blocking. */
 static void poll_input(aj_engine *a)
 {
-    while (!a->eof && gtp_input_pending(&a->in)) {
+    while (!a->eof && line_reader_pending(&a->in)) {
         bool too_long;
-        const char *line = gtp_input_next(&a->in, &too_long);
+        const char *line = line_reader_next(&a->in, &too_long);
         if (!line) {
             a->eof = true;
             break;
@@ -422,7 +420,7 @@ static bool parse_overrides(aj_engine *a, const cJSON *o, aj_query *q, char *err
             snprintf(value, sizeof value, "%s", v->valuestring);
         else
             value[0] = 0;
-        if (!gtp_set_param(&q->p, key, value, why, sizeof why)) {
+        if (!teach_set_param(&q->p, key, value, why, sizeof why)) {
             snprintf(err, (size_t)err_len, "%s", why);
             return false;
         }
@@ -721,12 +719,8 @@ static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, i
 static bool add_policy(aj_engine *a, aj_json *j, const go_game *g)
 {
     char err[256];
-    if (!a->policy_ctx && !(a->policy_ctx = nn_context_new(a->model, 8, err, sizeof err)))
-        return false;
-    nn_context_set_profile(a->policy_ctx, a->search ? mcts_profile(a->search) : NULL);
     nn_result *res = malloc(sizeof *res);
-    if (!res || !nn_eval_average(a->policy_ctx, g, 0xff, NN_DEFAULT_POLICY_OPTIMISM, res, err,
-                                 sizeof err)) {
+    if (!res || !teach_search_player_eval(a->search, g, res, err, sizeof err)) {
         free(res);
         return false;
     }
@@ -863,19 +857,19 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
         report(a, q->id, true, "moves", err);
         return false;
     }
-    mcts_set_position(a->search, &g);
     mcts_limits lim = {0};
     lim.report_interval_cs = AJ_POLL_CS;
     if (q->report_every_s > 0 && q->report_every_s * 100 < AJ_POLL_CS)
         lim.report_interval_cs = (int)fmax(1, q->report_every_s * 100);
     lim.report = report_opts(q);
     turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s};
-    bool ok = mcts_run(a->search, &lim, on_progress, &tc, err, sizeof err);
+    bool ok = teach_player_set_position(a->search, &g, err, sizeof err) &&
+              teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);
     } else {
         mcts_analysis an = {0};
-        if (mcts_analysis_get(a->search, &lim.report, &an))
+        if (teach_player_report(a->search, &lim.report, &an))
             write_result(a, q, &g, turn, &an, false);
         else
             write_no_results(a, q->id, turn);
@@ -908,10 +902,8 @@ static void run_query(aj_engine *a, aj_item *item)
         return;
     }
     if (cJSON_IsString(action) && !strcmp(action->valuestring, "clear_cache")) {
-        if (a->search) {
-            mcts_clear_tree(a->search);
-            mcts_clear_cache(a->search);
-        }
+        if (a->search)
+            teach_search_player_clear(a->search);
         echo_action(a, j, "clear_cache", false);
         return;
     }
@@ -926,15 +918,11 @@ static void run_query(aj_engine *a, aj_item *item)
         return;
     }
     char err[256];
-    if (!mcts_set_params(a->search, &q.p, err, sizeof err)) {
+    if (!teach_search_player_set_params(a->search, &q.p, err, sizeof err)) {
         report(a, id, true, "overrideSettings", err);
         query_free(&q);
         return;
     }
-    /* A tree grown under other move lists would report their visits. */
-    if (q.p.num_avoid + q.p.num_allow > 0 || a->tree_filtered)
-        mcts_clear_tree(a->search);
-    a->tree_filtered = q.p.num_avoid + q.p.num_allow > 0;
     a->running_id = id;
     a->stop_running = item->terminated;
     for (int i = 0; i < q.num_turns; i++) {
@@ -959,7 +947,7 @@ static int serve(aj_engine *a)
             if (a->eof)
                 break;
             bool too_long;
-            const char *line = gtp_input_next(&a->in, &too_long);
+            const char *line = line_reader_next(&a->in, &too_long);
             if (!line)
                 a->eof = true;
             else
@@ -986,10 +974,10 @@ int shido_analysis_check(FILE *in, FILE *out)
     aj_engine a = {0};
     a.base = mcts_params_default();
     a.out = out;
-    if (!gtp_input_init(&a.in, in))
+    if (!line_reader_init(&a.in, in))
         return 1;
     int rc = serve(&a);
-    gtp_input_free(&a.in);
+    line_reader_free(&a.in);
     return rc;
 }
 
@@ -997,74 +985,52 @@ int shido_analysis_check(FILE *in, FILE *out)
 
 static int usage(const char *err)
 {
-    fprintf(stderr,
-            "shido analysis: %s\nusage: shido analysis -w NET [--backend cpu|ref] [--visits N] "
-            "[--threads T] [--set NAME=VALUE]... [--config FILE]\n",
-            err);
+    fprintf(stderr, "shido analysis: %s\nusage: shido analysis %s\n%s", err,
+            teach_options_synopsis(), teach_options_help());
     return 2;
 }
 
 int shido_cmd_analysis(int argc, char **argv)
 {
     aj_engine a = {0};
-    a.base = mcts_params_default();
     a.out = stdout;
+    teach_options o;
+    teach_options_init(&o);
     char err[512];
     for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i];
-        if (i + 1 == argc)
-            return usage("every option needs a value");
-        const char *v = argv[++i];
-        bool ok = true;
-        if (!strcmp(opt, "-w") || !strcmp(opt, "--weights") || !strcmp(opt, "-model")) {
-            a.net_path = v;
-        } else if (!strcmp(opt, "--backend")) {
-            ok = gtp_backend_check(v, err, sizeof err) && strlen(v) < sizeof a.backend;
-            if (ok)
-                snprintf(a.backend, sizeof a.backend, "%s", v);
-        } else if (!strcmp(opt, "--visits")) {
-            ok = mcts_params_set(&a.base, "max_visits", v, err, sizeof err);
-        } else if (!strcmp(opt, "--threads")) {
-            ok = mcts_params_set(&a.base, "num_threads", v, err, sizeof err);
-        } else if (!strcmp(opt, "--config")) {
-            ok = gtp_read_config(&a.base, v, err, sizeof err);
-        } else if (!strcmp(opt, "--set")) {
-            char buf[512];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *eq = strchr(buf, '=');
-            if (eq) {
-                *eq = 0;
-                ok = gtp_set_param(&a.base, buf, eq + 1, err, sizeof err);
-            } else {
-                snprintf(err, sizeof err, "--set needs NAME=VALUE");
-                ok = false;
-            }
-        } else {
-            snprintf(err, sizeof err, "unknown option '%s'", opt);
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: shido analysis %s\nKataGo's JSON analysis protocol on standard input "
+                   "and output (one network)\n%s",
+                   teach_options_synopsis(), teach_options_help());
+            return 0;
+        }
+        int got = teach_options_parse(&o, argc, argv, &i, err, sizeof err);
+        if (got < 0)
+            return usage(err);
+        if (got == 0) {
+            snprintf(err, sizeof err, "unknown option '%s'", argv[i]);
             return usage(err);
         }
-        if (!ok)
-            return usage(err);
     }
-    if (!a.net_path)
-        return usage("a network is needed (-w FILE)");
-    a.model = nn_model_load(a.net_path, a.backend[0] ? a.backend : NULL, err, sizeof err);
-    if (!a.model) {
+    if (o.num_weights != 1)
+        return usage("one network is needed (-w FILE)");
+    a.base = o.params;
+    a.engine = teach_engine_new(&o, err, sizeof err);
+    if (!a.engine) {
         fprintf(stderr, "shido analysis: cannot load network: %s\n", err);
         return 1;
     }
-    a.search = mcts_new(a.model, &a.base, err, sizeof err);
-    if (!a.search || !gtp_input_init(&a.in, stdin)) {
+    a.search = teach_search_player_new(a.engine, err, sizeof err);
+    if (!a.search || !line_reader_init(&a.in, stdin)) {
         fprintf(stderr, "shido analysis: cannot start the search: %s\n",
                 a.search ? "out of memory" : err);
-        mcts_free(a.search);
-        nn_model_free(a.model);
+        teach_player_free(a.search);
+        teach_engine_free(a.engine);
         return 1;
     }
     int rc = serve(&a);
-    gtp_input_free(&a.in);
-    nn_context_free(a.policy_ctx);
-    mcts_free(a.search);
-    nn_model_free(a.model);
+    line_reader_free(&a.in);
+    teach_player_free(a.search);
+    teach_engine_free(a.engine);
     return rc;
 }

@@ -36,7 +36,7 @@
 
 #include <stdio.h>
 
-/* shido analysis -w NET [--backend cpu|ref] [--visits N] [--threads T] [--set NAME=VALUE]...
+/* shido analysis -w NET [--backend NAME] [--visits N] [--threads T] [--set NAME=VALUE]...
  *                [--config FILE]
  * Serves queries from in until its end. Returns the process exit status. */
 int shido_cmd_analysis(int argc, char **argv);

@@ -11,11 +11,9 @@
 
 #include "go/score.h"
 #include "go/sgf.h"
-#include "nn/ref/kata_forward.h"
-#include "nn/ref/lz_forward.h"
+#include "weights/desc_lz.h"
 #include "tools/commands.h"
 #include "tools/gtp_internal.h"
-#include "weights/weights.h"
 
 /* ---- reply text ------------------------------------------------------------------------- */
 
@@ -513,7 +511,7 @@ static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
 }
 
 /* Resets what time_left reported: it described the previous clock. */
-static void set_time_control(gtp_engine *e, gtp_time_control t)
+static void set_time_control(gtp_engine *e, teach_time_control t)
 {
     e->time = t;
     memset(e->clock, 0, sizeof e->clock);
@@ -528,34 +526,34 @@ static bool parse_seconds(const char *s, double *out)
  * time of 0 means sudden death; otherwise Canadian overtime. */
 static bool cmd_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    gtp_time_control t = {0};
+    teach_time_control t = {0};
     if (!parse_seconds(a->argv[0], &t.main_time_s) || !parse_seconds(a->argv[1], &t.period_time_s) ||
         !gtp_parse_int(a->argv[2], &t.period_stones) || t.period_stones < 0)
         return gtp_fail(r, "syntax error");
     if (t.period_time_s > 0 && t.period_stones == 0)
-        t = (gtp_time_control){.system = GTP_TIME_NONE};
+        t = (teach_time_control){.system = TEACH_TIME_NONE};
     else if (t.period_time_s == 0)
-        t = (gtp_time_control){.system = GTP_TIME_ABSOLUTE, .main_time_s = t.main_time_s};
+        t = (teach_time_control){.system = TEACH_TIME_ABSOLUTE, .main_time_s = t.main_time_s};
     else
-        t.system = GTP_TIME_CANADIAN;
+        t.system = TEACH_TIME_CANADIAN;
     set_time_control(e, t);
     return true;
 }
 
 static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    gtp_time_control t = {0};
+    teach_time_control t = {0};
     const char *sys = a->argv[0];
     bool ok;
     if (!strcmp(sys, "none")) {
         ok = a->argc == 1;
     } else if (!strcmp(sys, "absolute")) {
-        t.system = GTP_TIME_ABSOLUTE;
+        t.system = TEACH_TIME_ABSOLUTE;
         ok = a->argc == 2 && parse_seconds(a->argv[1], &t.main_time_s);
     } else if (!strcmp(sys, "byoyomi") || !strcmp(sys, "canadian")) {
         bool byoyomi = sys[0] == 'b';
         int count;
-        t.system = byoyomi ? GTP_TIME_BYOYOMI : GTP_TIME_CANADIAN;
+        t.system = byoyomi ? TEACH_TIME_BYOYOMI : TEACH_TIME_CANADIAN;
         ok = a->argc == 4 && parse_seconds(a->argv[1], &t.main_time_s) &&
              parse_seconds(a->argv[2], &t.period_time_s) && gtp_parse_int(a->argv[3], &count) &&
              count >= 0;
@@ -575,7 +573,7 @@ static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     go_color c;
-    gtp_clock k = {.known = true};
+    teach_clock k = {.known = true};
     /* Some servers report a slightly negative time once the clock has run out. */
     if (!gtp_parse_color(a->argv[0], &c) || !gtp_parse_number(a->argv[1], &k.time_left_s) ||
         !gtp_parse_int(a->argv[2], &k.stones_left) || k.stones_left < 0)
@@ -614,8 +612,9 @@ static bool split_net_args(const gtp_engine *e, const gtp_args *a, const char **
     for (int i = 0; i < a->argc; i++) {
         if (!strncmp(a->argv[i], "net=", 4)) {
             int n;
-            if (!gtp_parse_int(a->argv[i] + 4, &n) || n < 1 || n > e->num_nets) {
-                gtp_text_printf(r, "no network %s (%d loaded)", a->argv[i] + 4, e->num_nets);
+            int loaded = teach_engine_num_nets(e->engine);
+            if (!gtp_parse_int(a->argv[i] + 4, &n) || n < 1 || n > loaded) {
+                gtp_text_printf(r, "no network %s (%d loaded)", a->argv[i] + 4, loaded);
                 return false;
             }
             *net = n - 1;
@@ -628,54 +627,36 @@ static bool split_net_args(const gtp_engine *e, const gtp_args *a, const char **
     return true;
 }
 
-/* One evaluation of d in kata-raw-nn's terms. A Leela Zero net fills whiteWin, whiteLoss,
- * noResult (0) and the policy (its raw softmax, NAN where the move is illegal); the rest is -1
- * and is not printed. */
-static bool eval_raw(const nn_desc *d, const go_game *g, int sym, double optimism,
-                     nn_kata_output *o, char *err, int err_len)
+/* teach_engine_eval of the game, with a plain reason when a Leela Zero net meets another board
+ * size than its own. */
+static bool eval_net(gtp_engine *e, int net, int sym, double optimism, nn_result *o, char *err,
+                     int err_len)
 {
-    if (d->family == NN_FAMILY_KATA)
-        return nn_kata_ref_eval(d, g, sym, optimism, o, err, err_len);
-    float policy[NN_LZ_POLICY_OUTPUTS], winrate;
-    if (!nn_lz_ref_eval(d, g, sym, policy, &winrate, err, err_len))
+    const nn_desc *d = teach_engine_desc(e->engine, net);
+    if (d && d->family == NN_FAMILY_LZ && e->game.board.size != NN_LZ_BOARD_SIZE) {
+        snprintf(err, (size_t)err_len, "%s: Leela Zero networks take 19x19 boards only",
+                 teach_engine_net_name(e->engine, net));
         return false;
-    go_color mover = g->board.to_move;
-    int size = g->board.size;
-    o->size = size;
-    o->white_win = mover == GO_WHITE ? winrate : 1.0 - winrate;
-    o->white_loss = 1.0 - o->white_win;
-    o->no_result = 0;
-    o->white_lead = o->white_score_selfplay = o->white_score_selfplay_sq = -1;
-    o->var_time_left = o->shortterm_winloss_error = o->shortterm_score_error = -1;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
-            bool legal = go_game_legal(g, go_point_at(x, y), mover) == GO_MOVE_OK;
-            o->policy[y * size + x] = legal ? policy[y * size + x] : NAN;
-            o->white_ownership[y * size + x] = 0;
-        }
-    o->policy_pass = policy[size * size];
-    return true;
+    }
+    return teach_engine_eval(e->engine, net, &e->game, sym, optimism, o, err, err_len);
 }
 
-/* Adds o / 8 to sum (sum starts zeroed): the symmetry average. */
-static void add_eighth(nn_kata_output *sum, const nn_kata_output *o)
+/* One evaluation of network net in kata-raw-nn's terms (sym 0..7 or TEACH_SYM_AVERAGE): a Leela
+ * Zero net's policy is its raw softmax with NAN where the move is illegal. */
+static bool eval_raw(gtp_engine *e, int net, int sym, double optimism, nn_result *o, char *err,
+                     int err_len)
 {
-    int n = o->size * o->size;
-    sum->size = o->size;
-    sum->white_win += o->white_win / 8;
-    sum->white_loss += o->white_loss / 8;
-    sum->no_result += o->no_result / 8;
-    sum->white_lead += o->white_lead / 8;
-    sum->white_score_selfplay += o->white_score_selfplay / 8;
-    sum->white_score_selfplay_sq += o->white_score_selfplay_sq / 8;
-    sum->var_time_left += o->var_time_left / 8;
-    sum->shortterm_winloss_error += o->shortterm_winloss_error / 8;
-    sum->shortterm_score_error += o->shortterm_score_error / 8;
-    for (int i = 0; i < n; i++) {
-        sum->policy[i] += o->policy[i] / 8;
-        sum->white_ownership[i] += o->white_ownership[i] / 8;
+    const go_game *g = &e->game;
+    if (!eval_net(e, net, sym, optimism, o, err, err_len))
+        return false;
+    if (o->family == NN_FAMILY_LZ) {
+        int size = g->board.size;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++)
+                if (go_game_legal(g, go_point_at(x, y), g->board.to_move) != GO_MOVE_OK)
+                    o->policy[y * size + x] = NAN;
     }
-    sum->policy_pass += o->policy_pass / 8;
+    return true;
 }
 
 static void add_grid(gtp_text *r, const char *title, const float *v, int size)
@@ -694,24 +675,25 @@ static void add_grid(gtp_text *r, const char *title, const float *v, int size)
 }
 
 /* One kata-raw-nn block in KataGo's layout (KataGo prints %.6f / %.3f / %8.6f; shido %.9g). */
-static void add_raw_block(gtp_text *r, const char *symmetry, nn_family family,
-                          const nn_kata_output *o)
+static void add_raw_block(gtp_text *r, const char *symmetry, const nn_result *o)
 {
+    int n = o->size * o->size;
     gtp_text_printf(r, "symmetry %s\n", symmetry);
-    gtp_text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win, o->white_loss,
-                o->no_result);
-    if (family == NN_FAMILY_KATA) {
+    gtp_text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win,
+                    o->white_loss, o->no_result);
+    if (o->family == NN_FAMILY_KATA) {
         gtp_text_printf(r, "whiteLead %.9g\nwhiteScoreSelfplay %.9g\nwhiteScoreSelfplaySq %.9g\n",
-                    o->white_lead, o->white_score_selfplay, o->white_score_selfplay_sq);
-        gtp_text_printf(r, "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
-                    o->var_time_left, o->shortterm_winloss_error, o->shortterm_score_error);
+                        o->white_lead, o->white_score_selfplay, o->white_score_selfplay_sq);
+        gtp_text_printf(r,
+                        "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
+                        o->var_time_left, o->shortterm_winloss_error, o->shortterm_score_error);
     }
     add_grid(r, "policy", o->policy, o->size);
-    if (isnan(o->policy_pass))
+    if (isnan(o->policy[n]))
         gtp_text_add(r, "policyPass NAN \n");
     else
-        gtp_text_printf(r, "policyPass %.9g \n", o->policy_pass);
-    if (family == NN_FAMILY_KATA)
+        gtp_text_printf(r, "policyPass %.9g \n", o->policy[n]);
+    if (o->family == NN_FAMILY_KATA)
         add_grid(r, "whiteOwnership", o->white_ownership, o->size);
 }
 
@@ -719,47 +701,41 @@ static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     const char *pos[2];
     int num_pos, net = 0, sym;
-    double optimism = NN_KATA_DEFAULT_OPTIMISM;
+    double optimism = NN_DEFAULT_POLICY_OPTIMISM;
     if (!split_net_args(e, a, pos, 2, &num_pos, &net, r))
         return false;
     if (num_pos == 0 || !parse_symmetry(pos[0], &sym)) {
-        gtp_text_printf(r, "expected a symmetry 0-7, 'all' or 'average' for kata-raw-nn but got '%s'",
-                    a->raw);
+        gtp_text_printf(r,
+                        "expected a symmetry 0-7, 'all' or 'average' for kata-raw-nn but got '%s'",
+                        a->raw);
         return false;
     }
     if (num_pos == 2 && (!gtp_parse_number(pos[1], &optimism) || optimism < 0 || optimism > 1))
         return gtp_fail(r, "policy optimism must be a number from 0 to 1");
-    if (e->num_nets == 0)
+    if (teach_engine_num_nets(e->engine) == 0)
         return fail_no_network(r);
-    const nn_desc *d = e->nets[net];
-    nn_kata_output *o = malloc(2 * sizeof *o);
+    nn_result *o = malloc(sizeof *o);
     if (!o)
         return gtp_fail(r, "out of memory");
-    nn_kata_output *sum = o + 1;
-    memset(sum, 0, sizeof *sum);
     char err[256];
     bool ok = true;
-    for (int s = 0; s < 8 && ok; s++) {
+    if (sym == SYM_AVERAGE) {
+        ok = eval_raw(e, net, TEACH_SYM_AVERAGE, optimism, o, err, sizeof err);
+        if (ok)
+            add_raw_block(r, "average", o);
+    }
+    for (int s = 0; s < 8 && ok && sym != SYM_AVERAGE; s++) {
         if (sym >= 0 && s != sym)
             continue;
-        ok = eval_raw(d, &e->game, s, optimism, o, err, sizeof err);
-        if (!ok)
-            break;
-        if (sym == SYM_AVERAGE) {
-            add_eighth(sum, o);
-        } else {
-            char label[4];
-            snprintf(label, sizeof label, "%d", s);
-            add_raw_block(r, label, d->family, o);
-        }
+        ok = eval_raw(e, net, s, optimism, o, err, sizeof err);
+        char label[4];
+        snprintf(label, sizeof label, "%d", s);
+        if (ok)
+            add_raw_block(r, label, o);
     }
-    if (ok && sym == SYM_AVERAGE)
-        add_raw_block(r, "average", d->family, sum);
     free(o);
     if (!ok) {
-        r->len = 0;
-        if (r->data)
-            r->data[0] = 0;
+        gtp_text_clear(r);
         return gtp_fail(r, err);
     }
     return true;
@@ -789,35 +765,36 @@ static bool cmd_heatmap(gtp_engine *e, const gtp_args *a, gtp_text *r)
         return false;
     if (num_pos == 1 && !parse_symmetry(pos[0], &sym))
         return gtp_fail(r, "expected a symmetry 0-7, 'all' or 'average' for heatmap");
-    if (e->num_nets == 0)
+    int loaded = teach_engine_num_nets(e->engine);
+    if (loaded == 0)
         return fail_no_network(r);
-    for (int i = 0; i < e->num_nets && net < 0; i++)
-        if (e->nets[i]->family == NN_FAMILY_LZ)
+    for (int i = 0; i < loaded && net < 0; i++)
+        if (teach_engine_desc(e->engine, i)->family == NN_FAMILY_LZ)
             net = i;
-    if (net < 0 || e->nets[net]->family != NN_FAMILY_LZ)
+    if (net < 0 || teach_engine_desc(e->engine, net)->family != NN_FAMILY_LZ)
         return gtp_fail(r, "heatmap needs a Leela Zero network");
-    float policy[NN_LZ_POLICY_OUTPUTS], winrate, avg_policy[NN_LZ_POLICY_OUTPUTS] = {0};
-    float avg_winrate = 0;
+    nn_result *o = malloc(sizeof *o);
+    if (!o)
+        return gtp_fail(r, "out of memory");
     char err[256];
-    for (int s = 0; s < 8; s++) {
+    bool ok = true;
+    go_color mover = e->game.board.to_move;
+    for (int s = 0; s < 8 && ok; s++) {
         if (sym >= 0 && s != sym)
             continue;
-        if (!nn_lz_ref_eval(e->nets[net], &e->game, s, policy, &winrate, err, sizeof err)) {
-            r->len = 0;
-            if (r->data)
-                r->data[0] = 0;
-            return gtp_fail(r, err);
-        }
-        if (sym == SYM_AVERAGE) {
-            for (int i = 0; i < NN_LZ_POLICY_OUTPUTS; i++)
-                avg_policy[i] += policy[i] / 8;
-            avg_winrate += winrate / 8;
-        } else {
-            add_heatmap(r, &e->game.board, policy, winrate);
-        }
+        if (sym == SYM_AVERAGE && s > 0)
+            break;
+        ok = eval_net(e, net, sym == SYM_AVERAGE ? TEACH_SYM_AVERAGE : s, 0.0, o, err,
+                      sizeof err);
+        if (ok)
+            add_heatmap(r, &e->game.board, o->policy,
+                        (float)(mover == GO_WHITE ? o->white_win : o->white_loss));
     }
-    if (sym == SYM_AVERAGE)
-        add_heatmap(r, &e->game.board, avg_policy, avg_winrate);
+    free(o);
+    if (!ok) {
+        gtp_text_clear(r);
+        return gtp_fail(r, err);
+    }
     return true;
 }
 
@@ -881,10 +858,10 @@ static bool command_listed(const gtp_engine *e, const gtp_command *cmd)
     if (cmd->run == gtp_cmd_genmove && e->tsumego_s > 0)
         return true; /* the tsumego solver plays without a network */
     if (cmd->run == cmd_kata_raw_nn || cmd->needs_net)
-        return e->num_nets > 0;
+        return teach_engine_num_nets(e->engine) > 0;
     if (cmd->run == cmd_heatmap) {
-        for (int i = 0; i < e->num_nets; i++)
-            if (e->nets[i]->family == NN_FAMILY_LZ)
+        for (int i = 0; i < teach_engine_num_nets(e->engine); i++)
+            if (teach_engine_desc(e->engine, i)->family == NN_FAMILY_LZ)
                 return true;
         return false;
     }
@@ -907,53 +884,32 @@ bool gtp_engine_init(gtp_engine *e)
 {
     memset(e, 0, sizeof *e);
     e->allow_files = true;
-    e->params = mcts_params_default();
-    return go_game_init(&e->game, 19, NULL, 7.5f);
+    char err[256];
+    if (!(e->engine = teach_engine_new(NULL, err, sizeof err)))
+        return false;
+    if (!go_game_init(&e->game, 19, NULL, 7.5f)) {
+        teach_engine_free(e->engine);
+        return false;
+    }
+    return true;
 }
 
 void gtp_engine_free(gtp_engine *e)
 {
-    gtp_search_free(e);
+    gtp_players_free(e);
+    teach_engine_free(e->engine);
+    e->engine = NULL;
     go_game_free(&e->game);
-    for (int i = 0; i < e->num_nets; i++) {
-        nn_desc_free(e->nets[i]);
-        free(e->net_paths[i]);
-    }
-    e->num_nets = 0;
-}
-
-bool gtp_engine_load_network(gtp_engine *e, const char *path, char *err, int err_len)
-{
-    if (e->num_nets == GTP_MAX_NETS) {
-        snprintf(err, (size_t)err_len, "%s: too many networks (at most %d)", path, GTP_MAX_NETS);
-        return false;
-    }
-    char *name = strdup(path);
-    nn_desc *d = name ? weights_load(path, err, err_len) : NULL;
-    if (!d) {
-        if (!name)
-            snprintf(err, (size_t)err_len, "%s: out of memory", path);
-        free(name);
-        return false;
-    }
-    e->net_paths[e->num_nets] = name;
-    e->nets[e->num_nets++] = d;
-    return true;
 }
 
 int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len)
 {
+    teach_options o;
+    teach_options_init(&o);
+    o.params = *teach_engine_params(e->engine);
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *path = NULL;
-        if (!strcmp(arg, "--weights") || !strcmp(arg, "-w")) {
-            if (i + 1 == argc) {
-                snprintf(err, (size_t)err_len, "option '%s' needs a file name", arg);
-                return 2;
-            }
-            path = argv[++i];
-        } else if (!strncmp(arg, "--weights=", 10)) {
-            path = arg + 10;
-        } else if (!strcmp(arg, "--tsumego") || !strncmp(arg, "--tsumego=", 10)) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--tsumego") || !strncmp(arg, "--tsumego=", 10)) {
             char *end = NULL;
             double t = arg[9] ? strtod(arg + 10, &end) : 10.0;
             if (arg[9] && (end == arg + 10 || *end || !(t > 0) || t > 86400)) {
@@ -963,18 +919,21 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             }
             e->tsumego_s = t;
             continue;
-        } else {
-            int got = gtp_search_option(e, argc, argv, &i, err, err_len);
-            if (got < 0)
-                return 2;
-            if (got > 0)
-                continue;
+        }
+        int got = teach_options_parse(&o, argc, argv, &i, err, err_len);
+        if (got < 0)
+            return 2;
+        if (got == 0) {
             snprintf(err, (size_t)err_len, "unknown option '%s'", arg);
             return 2;
         }
-        if (!gtp_engine_load_network(e, path, err, err_len))
-            return 1;
     }
+    teach_engine *fresh = teach_engine_new(&o, err, err_len);
+    if (!fresh)
+        return 1;
+    gtp_players_free(e);
+    teach_engine_free(e->engine);
+    e->engine = fresh;
     return 0;
 }
 
@@ -1078,13 +1037,13 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
 
 int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
 {
-    gtp_input input;
-    if (!gtp_input_init(&input, in))
+    line_reader input;
+    if (!line_reader_init(&input, in))
         return 1;
     e->input = &input;
     const char *line;
     bool too_long;
-    while ((line = gtp_input_next(&input, &too_long))) {
+    while ((line = line_reader_next(&input, &too_long))) {
         bool go_on = true;
         if (too_long)
             gtp_write_reply(out, false, "", "line too long");
@@ -1094,12 +1053,21 @@ int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
             break;
     }
     e->input = NULL;
-    gtp_input_free(&input);
+    line_reader_free(&input);
     return ferror(out) ? 1 : 0;
 }
 
 int shido_cmd_gtp(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: shido gtp %s [--tsumego[=S]]\n"
+                   "GTP v2 on standard input and output (see README.md for the commands)\n%s"
+                   "  --tsumego[=S]       genmove plays the tsumego solver's move on corner and "
+                   "side problems (S seconds, default 10)\n",
+                   teach_options_synopsis(), teach_options_help());
+            return 0;
+        }
     gtp_engine e;
     if (!gtp_engine_init(&e)) {
         fprintf(stderr, "shido gtp: out of memory\n");
@@ -1108,8 +1076,8 @@ int shido_cmd_gtp(int argc, char **argv)
     char err[512];
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
-        fprintf(stderr, "shido gtp: %s\nusage: shido gtp [--weights FILE]... [--backend cpu|ref] [--visits N] "
-                        "[--threads T] [--set NAME=VALUE]... [--config FILE]\n", err);
+        fprintf(stderr, "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]]\n%s", err,
+                teach_options_synopsis(), teach_options_help());
     else if (rc != 0)
         fprintf(stderr, "shido gtp: cannot load network: %s\n", err);
     if (rc != 0) {

@@ -25,7 +25,9 @@
  *     prints the 8 symmetries one block after another as KataGo does; `average` (shido) prints
  *     one block, "symmetry average", with every value averaged over the 8. OPTIMISM (0..1,
  *     default 0.2) mixes in the optimistic policy of nets that have one. net=N (shido, 1-based)
- *     picks another loaded network. A Leela Zero net (19x19 only) prints whiteWin (its winrate
+ *     picks another loaded network. The numbers come from the backend the networks run on
+ *     (`--backend ref` for the plain-loop reference in double precision). A Leela Zero net
+ *     (19x19 only) prints whiteWin (its winrate
  *     turned to white's view), whiteLoss, noResult 0, policy (its raw softmax, NAN on illegal
  *     moves) and policyPass; it has no other heads.
  *   heatmap [SYM|all|average] [net=N]
@@ -35,7 +37,8 @@
  *     Default symmetry 0; `all` prints the 8 maps in turn; `average` averages them.
  *
  * Search commands (gtp_search.c, gtp_analyze.c), listed only once a network is loaded; the
- * search runs on nets[0] with the backend of --backend (default: the best built):
+ * search (teach/player.h) runs on the first network with the backend of --backend (default: the
+ * best built):
  *
  *   genmove COLOR
  *     Searches within the limits of the params (max_visits, max_playouts, max_time_ms; 500 visits
@@ -97,86 +100,47 @@
 #include <stdio.h>
 
 #include "go/game.h"
-#include "mcts/mcts.h"
-#include "weights/desc.h"
-#include "nn/nn.h"
+#include "teach/engine.h"
+#include "teach/player.h"
+#include "teach/timing.h"
+#include "teach/tsumego.h"
+#include "tools/line_reader.h"
 
 /* Longest command line accepted, newline excluded. Longer lines are answered "? line too long"
  * and skipped without being held in memory. */
-#define GTP_MAX_LINE (64 * 1024)
-
-/* Most networks one engine holds. */
-#define GTP_MAX_NETS 8
-
-typedef enum {
-    GTP_TIME_NONE,      /* no time limit */
-    GTP_TIME_ABSOLUTE,  /* main time only, sudden death */
-    GTP_TIME_CANADIAN,  /* main time, then period_stones moves in each period (GTP's byo yomi) */
-    GTP_TIME_BYOYOMI,   /* main time, then `periods` Japanese byo-yomi periods (KGS) */
-} gtp_time_system;
-
-/* The clock as the controller described it (time_settings or kgs-time_settings). */
-typedef struct gtp_time_control {
-    gtp_time_system system;
-    double main_time_s;
-    double period_time_s;
-    int period_stones;  /* Canadian: moves per period */
-    int periods;        /* Japanese byo-yomi: number of periods */
-} gtp_time_control;
-
-/* What time_left last reported for one colour: seconds left in the current main time or period
- * and, in overtime, the stones (Canadian) or periods (byo-yomi) left; 0 stones means main time. */
-typedef struct gtp_clock {
-    bool known;
-    double time_left_s;
-    int stones_left;
-} gtp_clock;
-
-typedef struct gtp_input gtp_input;
+#define GTP_MAX_LINE LINE_READER_MAX
 
 typedef struct gtp_engine {
     go_game game;
-    gtp_time_control time;
-    gtp_clock clock[3];   /* indexed by GO_BLACK / GO_WHITE */
+    teach_time_control time;   /* what time_settings / kgs-time_settings described */
+    teach_clock clock[3];      /* what time_left reported, indexed by GO_BLACK / GO_WHITE */
     bool allow_files;     /* loadsgf / printsgf FILE may touch the file system (not when fuzzing) */
-    int num_nets;
-    nn_desc *nets[GTP_MAX_NETS];  /* owned; nets[0] drives play */
-    char *net_paths[GTP_MAX_NETS];  /* owned copies of the files' names */
-    /* Search (gtp_search.c): the tunables every search starts from, the backend asked for
-     * ("" for the best one built), and the model and search of nets[0], made on first use. */
-    mcts_params params;
-    char backend[16];
-    nn_model *model;
-    mcts_search *search;
-    bool params_changed;   /* params differ from the search's */
-    bool tree_filtered;    /* the tree was grown under avoid/allow lists */
-    /* Tsumego (gtp_tsumego.c): with tsumego_s > 0 (`--tsumego[=S]`) genmove answers corner
-     * and side problems with the solver, S seconds a move; the solver's guide on the model,
-     * made on first use when a network is loaded. */
+    /* The networks (the first drives play) and the search tunables every search starts from. */
+    teach_engine *engine;
+    /* The players, made on first use: the search on the first network, and with tsumego_s > 0
+     * (`--tsumego[=S]`) the tsumego solver in front of it, S seconds a move. */
+    teach_player *search;
+    teach_player *tsumego_player;
     double tsumego_s;
     double tsumego_max_s;  /* caps every solve, tsumego_solve's SECONDS too (0: no cap; the
                               fuzz target keeps it short) */
-    struct tsumego_net *tsumego;
-    gtp_input *input;      /* set by gtp_engine_run: lets a running analysis see new input */
+    teach_tsumego *tsumego;  /* the solver (guided by the first network when there is one) */
+    line_reader *input;    /* set by gtp_engine_run: lets a running analysis see new input */
     bool replied;          /* a streaming command wrote its own answer */
 } gtp_engine;
 
 /* Sets up an engine on an empty 19x19 board, tromp-taylor rules, komi 7.5, no time limit, file
- * access allowed. Returns false when out of memory (nothing to free then). */
+ * access allowed, no network, the default tunables. Returns false when out of memory (nothing to
+ * free then). */
 bool gtp_engine_init(gtp_engine *e);
 
 /* Releases what the engine holds, networks included. */
 void gtp_engine_free(gtp_engine *e);
 
-/* Loads a network file of any supported format (weights_load) and appends it to e->nets.
- * Returns false with a message naming the file in err (nothing added) when it cannot be loaded
- * or GTP_MAX_NETS are already held. */
-bool gtp_engine_load_network(gtp_engine *e, const char *path, char *err, int err_len);
-
-/* Applies `shido gtp` options (argv[0] is "gtp"): --weights FILE / -w FILE, repeatable, loaded
- * in order; --backend cpu|ref; search params: --visits N, --threads T, --set NAME=VALUE
- * (repeatable), --config FILE (`name = value` lines, '#' comments; errors name the line), applied
- * in order. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
+/* Applies `shido gtp` options (argv[0] is "gtp"): the shared ones of teach/engine.h (-w FILE,
+ * repeatable, loaded in order; --backend; --threads, --visits, --config, --set, applied in
+ * order) and --tsumego[=S]. The networks are loaded once every option is read, replacing the
+ * engine's. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
  * option, missing or bad value); err then holds the message. */
 int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len);
 

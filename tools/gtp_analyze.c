@@ -269,41 +269,20 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     analyze_req q;
     if (!parse_request(e, a, d, &q, r))
         return false;
-    if (genmove && e->tsumego_s > 0) {
-        /* a corner or side problem: the solver's move, with no analysis to show */
-        gtp_text move = {0};
-        int got = gtp_tsumego_genmove(e, q.has_color ? q.color : e->game.board.to_move, &move);
-        if (got == 1) {
-            fprintf(a->out, "=%s\nplay %s\n\n", a->id, move.data ? move.data : "pass");
-            fflush(a->out);
-            e->replied = true;
-        } else if (got == 0) {
-            gtp_text_add(r, move.data ? move.data : "the tsumego solver failed");
-        }
-        free(move.data);
-        if (got >= 0)
-            return got == 1;
-    }
-    mcts_search *s = gtp_search_get(e, r);
-    if (!s)
-        return false;
+    teach_player *p = genmove ? gtp_player_get(e, r) : gtp_search_get(e, r);
+    if (!p || !e->search)
+        return p ? gtp_fail(r, "no network loaded (start with --weights FILE)") : false;
     /* The avoid/allow lists hold for this command only. */
-    mcts_params p = e->params;
-    p.num_avoid = p.num_allow = 0;
+    mcts_params params = *teach_engine_params(e->engine);
+    params.num_avoid = params.num_allow = 0;
     for (int i = 0; i < q.num_filters; i++)
-        mcts_params_add_move_filter(&p, q.filter_allow[i], q.filters[i].color,
+        mcts_params_add_move_filter(&params, q.filter_allow[i], q.filters[i].color,
                                     q.filters[i].point, q.filters[i].until_depth);
     char err[256];
-    if (!mcts_set_params(s, &p, err, sizeof err)) {
+    if (!teach_search_player_set_params(e->search, &params, err, sizeof err)) {
         gtp_text_printf(r, "cannot apply the search settings: %s", err);
         return false;
     }
-    e->params_changed = true;
-    /* Visits an earlier search gave to moves now avoided would still show: start afresh
-     * whenever move lists are involved. */
-    if (q.num_filters > 0 || e->tree_filtered)
-        mcts_clear_tree(s);
-    e->tree_filtered = q.num_filters > 0;
     go_color c = q.has_color ? q.color : e->game.board.to_move;
     if (e->game.board.to_move != c)
         go_game_set_to_move(&e->game, c);
@@ -313,33 +292,34 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     e->replied = true;
     mcts_limits lim;
     if (genmove) {
-        lim = gtp_search_move_limits(e);
+        lim = gtp_move_limits(e);
     } else {
         /* Until the next input line; driven in-process (no reader), the params' limits. */
         lim = (mcts_limits){0};
         if (e->input && e->input->fd >= 0)
             lim.max_visits = lim.max_playouts = lim.max_time_ms = -1;
-        else if (!p.max_visits && !p.max_playouts && !p.max_time_ms)
-            lim.max_visits = GTP_DEFAULT_VISITS;
+        else if (!params.max_visits && !params.max_playouts && !params.max_time_ms)
+            lim.max_visits = TEACH_DEFAULT_VISITS;
     }
     lim.report_interval_cs = q.interval_cs;
     lim.report = report_opts(&q);
     stream st = {e, &q, a->out, {0}, 0};
     gtp_text why = {0};
-    bool ok = gtp_search_run(e, s, &lim, q.interval_cs > 0 ? on_progress : NULL, &st, !genmove,
-                             &why);
+    int move = GO_PASS;
+    bool ok = gtp_think(e, p, &lim, q.interval_cs > 0 ? on_progress : NULL, &st, !genmove,
+                        genmove ? &move : NULL, &why);
     if (ok && (genmove || st.lines == 0)) {
         /* A last report: genmove shows what it chose from, and a search shorter than one
-         * interval still shows its candidates. */
+         * interval still shows its candidates. A move the tsumego solver chose has none. */
         mcts_analysis an = {0};
-        if (mcts_analysis_get(s, &lim.report, &an))
+        if (teach_player_report(p, &lim.report, &an))
             emit(&st, &an);
         mcts_analysis_free(&an);
     }
     if (ok && genmove) {
-        char move[16];
-        if (gtp_search_play_chosen(e, s, c, move, sizeof move))
-            fprintf(a->out, "play %s\n", move);
+        char buf[16];
+        if (gtp_play_chosen(e, move, c, buf, sizeof buf))
+            fprintf(a->out, "play %s\n", buf);
     }
     /* A failed search cannot answer "?" any more: the reason goes to stderr, worded so that
      * no GUI mistakes it for protocol. */

@@ -1,317 +1,124 @@
 /* tools/gtp_search.c -- the GTP commands that search with the first network: genmove, the
- * search's settings (command line, config file, kata-set-param, lz-setoption), clear_cache,
- * stop, time management, and final_score / final_status_list from the net's ownership. */
-#include <ctype.h>
+ * search's settings (kata-set-param, lz-setoption), clear_cache, stop, and final_score /
+ * final_status_list from the net's ownership. The players and their settings are teach/'s. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
-#include "go/score.h"
-#include "tools/gtp_internal.h"
-#include "tools/tsumego_net.h"
 #include "go/clock.h"
+#include "go/score.h"
+#include "teach/status.h"
+#include "tools/gtp_internal.h"
 
 /* Progress checks while searching: how often a run looks for new input, in centiseconds. */
 #define GTP_POLL_CS 5
 
-/* Ownership (from the stone's owner's view) below which a stone is dead, and whose magnitude
- * below which an alive stone is reported in seki. */
-#define GTP_DEAD_OWNERSHIP (-0.4)
-#define GTP_SEKI_OWNERSHIP 0.25
+/* ---- players ----------------------------------------------------------------------------- */
 
-/* ---- settings ---------------------------------------------------------------------------- */
-
-bool gtp_set_param(mcts_params *p, const char *name, const char *value, char *err, int len)
+void gtp_players_free(gtp_engine *e)
 {
-    if (!strcasecmp(name, "maxTime")) {
-        char *end;
-        double s = strtod(value, &end);
-        if (end == value || *end || !isfinite(s) || s < 0 || s > 1e9) {
-            snprintf(err, (size_t)len, "bad value '%s' for maxTime (seconds)", value);
-            return false;
-        }
-        char ms[32];
-        snprintf(ms, sizeof ms, "%.0f", s * 1000.0);
-        return mcts_params_set(p, "max_time_ms", ms, err, len);
-    }
-    return mcts_params_set(p, name, value, err, len);
-}
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
-}
-
-bool gtp_read_config(mcts_params *p, const char *path, char *err, int err_len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, (size_t)err_len, "%s: cannot open the config file", path);
-        return false;
-    }
-    char line[1024], why[256];
-    bool ok = true;
-    for (int num = 1; ok && fgets(line, sizeof line, f); num++) {
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *s = trim(line);
-        if (!*s)
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, (size_t)err_len, "%s:%d: expected 'name = value'", path, num);
-            ok = false;
-            break;
-        }
-        *eq = 0;
-        char *name = trim(s), *value = trim(eq + 1);
-        if (!gtp_set_param(p, name, value, why, sizeof why)) {
-            snprintf(err, (size_t)err_len, "%s:%d: %s", path, num, why);
-            ok = false;
-        }
-    }
-    if (ok && ferror(f)) {
-        snprintf(err, (size_t)err_len, "%s: read error", path);
-        ok = false;
-    }
-    fclose(f);
-    return ok;
-}
-
-bool gtp_backend_check(const char *name, char *err, int err_len)
-{
-    const char *const *names = nn_backend_names();
-    char list[128] = "";
-    size_t name_len = strcspn(name, ":");   /* "cuda:fp32": options go to the backend */
-    for (int i = 0; names[i]; i++) {
-        if (strlen(names[i]) == name_len && !strncmp(names[i], name, name_len))
-            return true;
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", names[i]);
-    }
-    snprintf(err, (size_t)err_len, "unknown backend (this build has: %s)", list);
-    return false;
-}
-
-int gtp_search_option(gtp_engine *e, int argc, char **argv, int *i, char *err, int err_len)
-{
-    const char *opt = argv[*i];
-    static const char *const with_value[] = {"--visits", "--threads", "--set", "--config",
-                                             "--backend"};
-    int k;
-    for (k = 0; k < 5 && strcmp(opt, with_value[k]); k++)
-        ;
-    if (k == 5)
-        return 0;
-    if (*i + 1 == argc) {
-        snprintf(err, (size_t)err_len, "option '%s' needs a value", opt);
-        return -1;
-    }
-    const char *v = argv[++*i];
-    char why[256];
-    bool ok = true;
-    switch (k) {
-    case 0:
-        ok = mcts_params_set(&e->params, "max_visits", v, why, sizeof why);
-        break;
-    case 1:
-        ok = mcts_params_set(&e->params, "num_threads", v, why, sizeof why);
-        break;
-    case 2: {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", v);
-        char *eq = strchr(buf, '=');
-        if (!eq) {
-            snprintf(why, sizeof why, "expected NAME=VALUE");
-            ok = false;
-        } else {
-            *eq = 0;
-            ok = gtp_set_param(&e->params, trim(buf), trim(eq + 1), why, sizeof why);
-        }
-        break;
-    }
-    case 3:
-        return gtp_read_config(&e->params, v, err, err_len) ? 1 : -1;
-    default:
-        ok = gtp_backend_check(v, why, sizeof why) && strlen(v) < sizeof e->backend;
-        if (ok)
-            snprintf(e->backend, sizeof e->backend, "%s", v);
-        break;
-    }
-    if (!ok) {
-        snprintf(err, (size_t)err_len, "%s %s: %s", opt, v, why);
-        return -1;
-    }
-    return 1;
-}
-
-void gtp_search_free(gtp_engine *e)
-{
-    tsumego_net_free(e->tsumego);
+    teach_player_free(e->tsumego_player);
+    teach_player_free(e->search);
+    teach_tsumego_free(e->tsumego);
+    e->tsumego_player = e->search = NULL;
     e->tsumego = NULL;
-    mcts_free(e->search);
-    nn_model_free(e->model);
-    e->search = NULL;
-    e->model = NULL;
 }
 
-nn_model *gtp_model_get(gtp_engine *e, gtp_text *r)
+teach_player *gtp_search_get(gtp_engine *e, gtp_text *r)
 {
     char err[512];
-    if (e->num_nets == 0) {
+    if (teach_engine_num_nets(e->engine) == 0) {
         gtp_fail(r, "no network loaded (start with --weights FILE)");
         return NULL;
     }
-    if (!e->model) {
-        e->model = nn_model_load(e->net_paths[0], e->backend[0] ? e->backend : NULL, err,
-                                 sizeof err);
-        if (!e->model)
-            gtp_text_printf(r, "cannot load the network for search: %s", err);
-    }
-    return e->model;
-}
-
-mcts_search *gtp_search_get(gtp_engine *e, gtp_text *r)
-{
-    char err[512];
-    if (!gtp_model_get(e, r))
+    if (!e->search && !(e->search = teach_search_player_new(e->engine, err, sizeof err))) {
+        gtp_text_printf(r, "cannot start the search: %s", err);
         return NULL;
-    if (!e->search) {
-        e->search = mcts_new(e->model, &e->params, err, sizeof err);
-        if (!e->search) {
-            gtp_text_printf(r, "cannot start the search: %s", err);
-            return NULL;
-        }
-        e->params_changed = false;
     }
-    if (e->params_changed) {
-        if (!mcts_set_params(e->search, &e->params, err, sizeof err)) {
-            gtp_text_printf(r, "cannot apply the search settings: %s", err);
-            return NULL;
-        }
-        e->params_changed = false;
+    if (!teach_search_player_set_params(e->search, teach_engine_params(e->engine), err,
+                                        sizeof err)) {
+        gtp_text_printf(r, "cannot apply the search settings: %s", err);
+        return NULL;
     }
     return e->search;
 }
 
-/* ---- running ----------------------------------------------------------------------------- */
+teach_player *gtp_player_get(gtp_engine *e, gtp_text *r)
+{
+    if (e->tsumego_s <= 0)
+        return gtp_search_get(e, r);
+    teach_player *fallback = NULL;
+    if (teach_engine_num_nets(e->engine) > 0 && !(fallback = gtp_search_get(e, r)))
+        return NULL;
+    teach_tsumego *t = gtp_tsumego_get(e, r);
+    if (!t)
+        return NULL;
+    char err[256];
+    if (!e->tsumego_player &&
+        !(e->tsumego_player = teach_tsumego_player_new(t, e->tsumego_s, fallback, err,
+                                                       sizeof err)))
+        gtp_fail(r, err);
+    return e->tsumego_player;
+}
 
-typedef struct run_ctx {
+/* ---- thinking ---------------------------------------------------------------------------- */
+
+typedef struct think_ctx {
     gtp_engine *e;
     mcts_progress_fn cb;
     void *ctx;
     double interval_s, next_s;
     bool any_input;   /* new input or its end stops the run (analysis); else nothing does */
-} run_ctx;
+} think_ctx;
 
 /* Move generation always runs to its limits (a script read from a file may well end while the
  * first genmove runs); analyses, which have none, end with new input or the end of it. */
-static bool input_stops(gtp_engine *e, bool any_input)
+static bool on_progress(const mcts_analysis *a, void *ctx)
 {
-    return any_input && e->input && gtp_input_pending(e->input);
-}
-
-static bool run_progress(const mcts_analysis *a, void *ctx)
-{
-    run_ctx *rc = ctx;
-    if (input_stops(rc->e, rc->any_input))
+    think_ctx *tc = ctx;
+    if (tc->any_input && tc->e->input && line_reader_pending(tc->e->input))
         return false;
-    if (!rc->cb || rc->interval_s <= 0 || go_now_s() < rc->next_s)
+    if (!tc->cb || tc->interval_s <= 0 || go_now_s() < tc->next_s)
         return true;
-    rc->next_s += rc->interval_s;
-    return rc->cb(a, rc->ctx);
+    tc->next_s += tc->interval_s;
+    return tc->cb(a, tc->ctx);
 }
 
-bool gtp_search_interrupted(gtp_engine *e)
+bool gtp_think(gtp_engine *e, teach_player *p, const mcts_limits *lim, mcts_progress_fn cb,
+               void *ctx, bool any_input, int *move, gtp_text *r)
 {
-    return input_stops(e, true);
-}
-
-static bool search_run(gtp_engine *e, mcts_search *s, const mcts_limits *lim,
-                       mcts_progress_fn cb, void *ctx, bool any_input, gtp_text *r)
-{
-    mcts_set_position(s, &e->game);
+    char err[512];
+    if (!teach_player_set_position(p, &e->game, err, sizeof err))
+        return gtp_fail(r, err);
     mcts_limits l = *lim;
-    run_ctx rc = {e, cb, ctx, lim->report_interval_cs / 100.0, 0, any_input};
-    rc.next_s = go_now_s() + rc.interval_s;
+    think_ctx tc = {e, cb, ctx, lim->report_interval_cs / 100.0, 0, any_input};
+    tc.next_s = go_now_s() + tc.interval_s;
     l.report_interval_cs = lim->report_interval_cs > 0 && lim->report_interval_cs < GTP_POLL_CS
                                ? lim->report_interval_cs
                                : GTP_POLL_CS;
-    char err[512];
-    if (!mcts_run(s, &l, run_progress, &rc, err, sizeof err)) {
-        gtp_text_printf(r, "search failed: %s", err);
-        return false;
-    }
-    return true;
+    bool ok;
+    if (move)
+        ok = teach_player_genmove(p, &l, on_progress, &tc, move, err, sizeof err) ==
+             TEACH_MOVE_CHOSEN;
+    else
+        ok = teach_player_analyze(p, &l, on_progress, &tc, err, sizeof err);
+    if (!ok)
+        gtp_text_printf(r, "%s%s", teach_player_is_search(p) ? "search failed: " : "", err);
+    return ok;
 }
 
-bool gtp_search_run(gtp_engine *e, mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb,
-                    void *ctx, bool any_input, gtp_text *r)
+mcts_limits gtp_move_limits(gtp_engine *e)
 {
-    return search_run(e, s, lim, cb, ctx, any_input, r);
+    go_color c = e->game.board.to_move;
+    double budget = teach_move_budget_s(&e->time, &e->clock[c], e->game.board.size,
+                                        e->game.num_moves);
+    return teach_move_limits(teach_engine_params(e->engine), budget);
 }
 
-/* Seconds to spend on this move from the clock the controller described, 0 for no limit.
- * Main time is spread over the moves likely left (at least 20), with a share of the overtime
- * added; in overtime a period is spread over its stones (Canadian) or mostly used (byo-yomi). */
-static double move_budget_s(const gtp_engine *e, go_color c)
+bool gtp_play_chosen(gtp_engine *e, int move, go_color c, char *buf, int len)
 {
-    const gtp_time_control *t = &e->time;
-    if (t->system == GTP_TIME_NONE)
-        return 0;
-    const gtp_clock *k = &e->clock[c];
-    int size = e->game.board.size;
-    double lag = 0.3;
-    double budget;
-    if (k->known && k->stones_left > 0) {
-        if (t->system == GTP_TIME_BYOYOMI)
-            budget = 0.8 * k->time_left_s - lag;
-        else
-            budget = 0.9 * k->time_left_s / k->stones_left - lag;
-    } else {
-        double left = k->known ? k->time_left_s : t->main_time_s;
-        double moves_left = 0.5 * (0.6 * size * size - e->game.num_moves);
-        if (moves_left < 20)
-            moves_left = 20;
-        budget = left / moves_left;
-        if (t->system == GTP_TIME_BYOYOMI && t->periods > 0)
-            budget += 0.5 * t->period_time_s;
-        else if (t->system == GTP_TIME_CANADIAN && t->period_stones > 0)
-            budget += 0.5 * t->period_time_s / t->period_stones;
-        if (t->system == GTP_TIME_ABSOLUTE && budget > left - 2 * lag)
-            budget = left - 2 * lag;
-        budget -= lag;
-    }
-    return budget < 0.05 ? 0.05 : budget;
-}
-
-mcts_limits gtp_search_move_limits(gtp_engine *e)
-{
-    mcts_limits lim = {0};
-    const mcts_params *p = &e->params;
-    double budget = move_budget_s(e, e->game.board.to_move);
-    if (budget > 0) {
-        int64_t ms = (int64_t)(budget * 1000.0);
-        if (p->max_time_ms <= 0 || ms < p->max_time_ms)
-            lim.max_time_ms = ms > 0 ? ms : 1;
-    }
-    if (p->max_visits <= 0 && p->max_playouts <= 0 && p->max_time_ms <= 0 && budget <= 0)
-        lim.max_visits = GTP_DEFAULT_VISITS;
-    return lim;
-}
-
-bool gtp_search_play_chosen(gtp_engine *e, mcts_search *s, go_color c, char *buf, int len)
-{
-    int move = mcts_choose_move(s);
     if (move == MCTS_RESIGN) {
         snprintf(buf, (size_t)len, "resign");
         return true;
@@ -328,37 +135,26 @@ bool gtp_cmd_genmove(gtp_engine *e, const gtp_args *a, gtp_text *r)
     go_color c;
     if (!gtp_parse_color(a->argv[0], &c))
         return gtp_fail(r, "syntax error");
-    if (e->tsumego_s > 0) {
-        int got = gtp_tsumego_genmove(e, c, r);
-        if (got >= 0)
-            return got == 1;
-    }
-    mcts_search *s = gtp_search_get(e, r);
-    if (!s)
+    teach_player *p = gtp_player_get(e, r);
+    if (!p)
         return false;
     if (e->game.board.to_move != c)
         go_game_set_to_move(&e->game, c);
-    if (e->tree_filtered) {
-        mcts_clear_tree(s);   /* grown under an analysis' avoid/allow lists */
-        e->tree_filtered = false;
-    }
-    mcts_limits lim = gtp_search_move_limits(e);
-    if (!search_run(e, s, &lim, NULL, NULL, false, r))
+    mcts_limits lim = gtp_move_limits(e);
+    int move;
+    if (!gtp_think(e, p, &lim, NULL, NULL, false, &move, r))
         return false;
-    char move[16];
-    if (!gtp_search_play_chosen(e, s, c, move, sizeof move))
+    char buf[16];
+    if (!gtp_play_chosen(e, move, c, buf, sizeof buf))
         return gtp_fail(r, "the search chose an illegal move");
-    gtp_text_add(r, move);
+    gtp_text_add(r, buf);
     return true;
 }
 
 bool gtp_cmd_clear_cache(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    if (e->search) {
-        e->tree_filtered = false;
-        mcts_clear_tree(e->search);
-        mcts_clear_cache(e->search);
-    }
+    if (e->search)
+        teach_search_player_clear(e->search);
     return true;
 }
 
@@ -366,7 +162,7 @@ bool gtp_cmd_clear_cache(gtp_engine *e, const gtp_args *a, gtp_text *r)
 bool gtp_cmd_stop(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     if (e->search)
-        mcts_stop(e->search);
+        teach_player_stop(e->search);
     return true;
 }
 
@@ -385,11 +181,12 @@ bool gtp_cmd_kata_list_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
 bool gtp_cmd_kata_get_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     char buf[64];
+    const mcts_params *p = teach_engine_params(e->engine);
     if (!strcasecmp(a->argv[0], "maxTime")) {
-        gtp_text_printf(r, "%g", e->params.max_time_ms / 1000.0);
+        gtp_text_printf(r, "%g", p->max_time_ms / 1000.0);
         return true;
     }
-    if (!mcts_params_get(&e->params, a->argv[0], buf, sizeof buf))
+    if (!mcts_params_get(p, a->argv[0], buf, sizeof buf))
         return gtp_fail(r, "unknown parameter");
     /* Shortest text that reads back the same double ("0.05", not 0.050000000000000003). */
     char *end;
@@ -403,9 +200,8 @@ bool gtp_cmd_kata_get_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
 bool gtp_cmd_kata_set_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     char err[256];
-    if (!gtp_set_param(&e->params, a->argv[0], a->argv[1], err, sizeof err))
+    if (!teach_engine_set_param(e->engine, a->argv[0], a->argv[1], err, sizeof err))
         return gtp_fail(r, err);
-    e->params_changed = true;
     return true;
 }
 
@@ -455,9 +251,8 @@ bool gtp_cmd_lz_setoption(gtp_engine *e, const gtp_args *a, gtp_text *r)
             snprintf(buf, sizeof buf, "%.17g", v * scale);
         else
             snprintf(buf, sizeof buf, "%s", value);
-        if (!mcts_params_set(&e->params, lz_options[i].name, buf, err, sizeof err))
+        if (!teach_engine_set_param(e->engine, lz_options[i].name, buf, err, sizeof err))
             return gtp_fail(r, err);
-        e->params_changed = true;
         return true;
     }
     gtp_text_printf(r, "unknown option: %s", name);
@@ -466,49 +261,17 @@ bool gtp_cmd_lz_setoption(gtp_engine *e, const gtp_args *a, gtp_text *r)
 
 /* ---- scoring ----------------------------------------------------------------------------- */
 
-/* Marks dead stones (dead[p]) and stones in seki (seki[p], either may be NULL) from the first
- * network's ownership averaged over the 8 symmetries, Benson's pass-alive areas overriding it.
- * Returns false (nothing marked) when the first net has no ownership head or cannot run. */
+/* teach_mark_status on the first network, when it is KataGo's (Leela Zero nets have no
+ * ownership head). */
 static bool mark_status(gtp_engine *e, bool *dead, bool *seki)
 {
-    if (e->num_nets == 0 || e->nets[0]->family != NN_FAMILY_KATA)
+    const nn_desc *d = teach_engine_desc(e->engine, 0);
+    if (!d || d->family != NN_FAMILY_KATA)
         return false;
     gtp_text ignore = {0};
-    mcts_search *s = gtp_search_get(e, &ignore);
+    teach_player *s = gtp_search_get(e, &ignore);
     free(ignore.data);
-    if (!s)
-        return false;
-    char err[256];
-    nn_context *ctx = nn_context_new(e->model, 8, err, sizeof err);
-    if (ctx)
-        nn_context_set_profile(ctx, mcts_profile(s));
-    nn_result *res = malloc(sizeof *res);
-    bool ok = ctx && res &&
-              nn_eval_average(ctx, &e->game, 0xff, NN_DEFAULT_POLICY_OPTIMISM, res, err,
-                              sizeof err) &&
-              res->has_ownership;
-    if (ok) {
-        const go_board *b = &e->game.board;
-        uint8_t area[GO_POINTS];
-        go_benson_area(b, e->game.rules.multi_stone_suicide, area);
-        int size = b->size;
-        for (int y = 0; y < size; y++)
-            for (int x = 0; x < size; x++) {
-                int p = go_point_at(x, y);
-                go_color c = b->color[p];
-                if (c != GO_BLACK && c != GO_WHITE)
-                    continue;
-                double own = res->white_ownership[y * size + x] * (c == GO_WHITE ? 1 : -1);
-                bool is_dead = area[p] != GO_EMPTY ? area[p] != c : own < GTP_DEAD_OWNERSHIP;
-                if (dead)
-                    dead[p] = is_dead;
-                if (seki)
-                    seki[p] = !is_dead && area[p] == GO_EMPTY && fabs(own) < GTP_SEKI_OWNERSHIP;
-            }
-    }
-    free(res);
-    nn_context_free(ctx);
-    return ok;
+    return s && teach_mark_status(s, &e->game, dead, seki);
 }
 
 bool gtp_cmd_final_score(gtp_engine *e, const gtp_args *a, gtp_text *r)

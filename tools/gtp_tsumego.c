@@ -16,60 +16,30 @@
  * refutation. When the problem is settled (no weak defender group left: it lives
  * unconditionally or was captured) genmove passes; on a position that is no corner or side
  * problem it plays the network's search as usual. A loaded network guides the solver
- * (tools/tsumego_net.h); without one the solver works alone. */
+ * (teach/tsumego.h); without one the solver works alone. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "go/tsumego.h"
 #include "tools/gtp_internal.h"
-#include "tools/tsumego_net.h"
 
 #define TSUMEGO_DEFAULT_S 10.0
 
-/* A table (go_tsumego_limits.tt_log2: 2^k x 16 bytes, three positions in 64) for what a solve
- * of secs can fill at about 20 M positions a second, from 64 KB up to the solver's default of
- * 32 MB: a short solve (the fuzz target makes many) need not map and clear the whole default. */
-static int table_log2(double secs)
+teach_tsumego *gtp_tsumego_get(gtp_engine *e, gtp_text *r)
 {
-    int k = 12;
-    while (k < 21 && 0.75 * (double)(1u << k) < secs * 2e7)
-        k++;
-    return k;
-}
-
-/* Solves p within secs: full (every first move, as tsumego_solve reports) or the first move
- * only (genmove). Guided by the first network when one is loaded. False with the reason in r. */
-static bool solve(gtp_engine *e, const go_tsumego_problem *p, double secs, bool full,
-                  go_tsumego_solution *out, gtp_text *r)
-{
-    if (e->tsumego_max_s > 0 && secs > e->tsumego_max_s)
-        secs = e->tsumego_max_s;
-    go_tsumego_limits lim = {.time_s = secs, .first_move_only = !full,
-                             .tt_log2 = table_log2(secs)};
-    if (e->num_nets == 0) {
-        if (go_tsumego_solve(p, &lim, out))
-            return true;
-        return gtp_fail(r, "out of memory");
-    }
+    if (e->tsumego)
+        return e->tsumego;
     char err[512];
+    e->tsumego = teach_tsumego_new(teach_engine_model(e->engine, 0), NULL, err, sizeof err);
     if (!e->tsumego) {
-        nn_model *m = gtp_model_get(e, r);
-        if (!m)
-            return false;
-        e->tsumego = tsumego_net_new(m, err, sizeof err);
-        if (!e->tsumego) {
-            gtp_text_printf(r, "cannot start the tsumego solver: %s", err);
-            return false;
-        }
-        /* genmove resists a right move the hardest way it can; tsumego_solve names no move
-         * for a failure */
-        tsumego_net_set_stubborn(e->tsumego, true);
+        gtp_text_printf(r, "cannot start the tsumego solver: %s", err);
+        return NULL;
     }
-    if (tsumego_net_solve(e->tsumego, p, &lim, out, err, sizeof err))
-        return true;
-    gtp_text_printf(r, "the tsumego solver failed: %s", err);
-    return false;
+    /* genmove resists a right move the hardest way it can; tsumego_solve names no move for a
+     * failure */
+    teach_tsumego_set_stubborn(e->tsumego, true);
+    teach_tsumego_set_max_time(e->tsumego, e->tsumego_max_s);
+    return e->tsumego;
 }
 
 /* The moves of a solution for its answer: the proven correct ones, or the guess. */
@@ -109,72 +79,31 @@ bool gtp_cmd_tsumego_solve(gtp_engine *e, const gtp_args *a, gtp_text *r)
                                "[seconds, up to 86400])");
         }
     }
+    teach_tsumego *t = gtp_tsumego_get(e, r);
     go_tsumego_problem *p = malloc(sizeof *p);
     go_tsumego_solution *s = malloc(sizeof *s);
     char err[256];
     go_tsumego_refusal why;
-    bool ok = p && s;
-    if (!ok)
+    bool ok = t && p && s;
+    if (t && !ok)
         gtp_fail(r, "out of memory");
-    else if (!(ok = go_tsumego_setup_why(&e->game.board, c, goal, p, &why, err, sizeof err)))
+    else if (ok && !(ok = teach_tsumego_setup(&e->game.board, c, goal, GO_TSUMEGO_GOAL_AUTO, p,
+                                              NULL, &why, err, sizeof err)))
         gtp_text_printf(r, "%s: %s",
                         why == GO_TSUMEGO_REFUSED_SETTLED ? "settled" : "not a tsumego", err);
-    else if ((ok = solve(e, p, secs, true, s, r))) {
-        gtp_text_printf(r, "%s %s %s", c == GO_BLACK ? "black" : "white",
-                        s->problem.goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
-                        go_tsumego_result_name(s->status.result));
-        add_moves(r, s, e->game.board.size);
-        go_tsumego_solution_free(s);
+    else if (ok) {
+        go_tsumego_limits lim = {.time_s = secs, .tt_log2 = teach_tsumego_table_log2(secs)};
+        if (!(ok = teach_tsumego_solve(t, p, &lim, s, err, sizeof err))) {
+            gtp_text_printf(r, "the tsumego solver failed: %s", err);
+        } else {
+            gtp_text_printf(r, "%s %s %s", c == GO_BLACK ? "black" : "white",
+                            s->problem.goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
+                            go_tsumego_result_name(s->status.result));
+            add_moves(r, s, e->game.board.size);
+            go_tsumego_solution_free(s);
+        }
     }
     free(p);
     free(s);
     return ok;
-}
-
-int gtp_tsumego_genmove(gtp_engine *e, go_color c, gtp_text *r)
-{
-    if (e->game.board.to_move != c)
-        go_game_set_to_move(&e->game, c);
-    double secs = e->tsumego_s;
-    mcts_limits clock = gtp_search_move_limits(e);
-    if (clock.max_time_ms > 0 && (double)clock.max_time_ms / 1000.0 < secs)
-        secs = (double)clock.max_time_ms / 1000.0;
-    go_tsumego_problem *p = malloc(sizeof *p);
-    go_tsumego_solution *s = malloc(sizeof *s);
-    go_tsumego_refusal why = GO_TSUMEGO_REFUSED_OTHER;
-    char err[256];
-    int move = GO_PASS, got = 1;
-    if (!p || !s) {
-        got = 0;
-        gtp_fail(r, "out of memory");
-    } else if (!go_tsumego_setup_why(&e->game.board, c, GO_TSUMEGO_GOAL_AUTO, p, &why, err,
-                                     sizeof err)) {
-        /* settled: nothing left to play for; no problem at all: the search's move */
-        bool search = why == GO_TSUMEGO_REFUSED_SHAPE && e->num_nets > 0;
-        got = why == GO_TSUMEGO_REFUSED_SETTLED ? 1 : search ? -1 : 0;
-        if (got == 0)
-            gtp_text_printf(r, "not a tsumego: %s%s", err,
-                            why == GO_TSUMEGO_REFUSED_SHAPE ? " (and no network to search with)"
-                                                            : "");
-    } else if (!solve(e, p, secs, false, s, r)) {
-        got = 0;
-    } else {
-        move = s->best_move;
-        go_tsumego_solution_free(s);
-    }
-    free(p);
-    free(s);
-    if (got != 1)
-        return got;
-    if (go_game_play(&e->game, move, c) != GO_MOVE_OK) {
-        /* the game's superko forbids what the region's rules allow: the search chooses, or
-         * without a network the solver's side passes */
-        if (e->num_nets > 0)
-            return -1;
-        move = GO_PASS;
-        go_game_play(&e->game, move, c);
-    }
-    char v[8];
-    gtp_text_add(r, go_point_to_gtp(e->game.board.size, move, v));
-    return 1;
 }

@@ -1,18 +1,17 @@
-/* tools/gtp_input.c -- the line reader behind `shido gtp` and `shido analysis`: blocking reads
- * between commands, non-blocking looks while a search runs (any new line stops an analysis). */
+/* tools/line_reader.c -- the line reader (line_reader.h). */
+#include "tools/line_reader.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/gtp_internal.h"
-
-/* Stands in the buffer for the dropped tail of a line over GTP_MAX_LINE (control characters
+/* Stands in the buffer for the dropped tail of a line over LINE_READER_MAX (control characters
  * never reach the buffer otherwise). */
 #define TOO_LONG_MARK '\x01'
 
-bool gtp_input_init(gtp_input *in, FILE *f)
+bool line_reader_init(line_reader *in, FILE *f)
 {
     memset(in, 0, sizeof *in);
     in->f = f;
@@ -22,14 +21,14 @@ bool gtp_input_init(gtp_input *in, FILE *f)
     return in->buf != NULL;
 }
 
-void gtp_input_free(gtp_input *in)
+void line_reader_free(line_reader *in)
 {
     free(in->buf);
     in->buf = NULL;
 }
 
 /* Length of the unfinished line at the end of the buffer. */
-static size_t partial_len(const gtp_input *in)
+static size_t partial_len(const line_reader *in)
 {
     size_t n = 0;
     while (n < in->len && in->buf[in->len - 1 - n] != '\n')
@@ -38,15 +37,15 @@ static size_t partial_len(const gtp_input *in)
 }
 
 /* Appends bytes, dropping control characters other than HT and LF (a NUL would cut the line)
- * and the part of a line beyond GTP_MAX_LINE. */
-static bool append(gtp_input *in, const char *bytes, size_t n)
+ * and the part of a line beyond LINE_READER_MAX. */
+static bool append(line_reader *in, const char *bytes, size_t n)
 {
     size_t cur = partial_len(in);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)bytes[i];
         if ((c < 32 && c != '\t' && c != '\n') || c == 127)
             continue;
-        if (c != '\n' && cur >= GTP_MAX_LINE) {
+        if (c != '\n' && cur >= LINE_READER_MAX) {
             if (!in->too_long) {
                 c = TOO_LONG_MARK;
                 in->too_long = true;
@@ -73,7 +72,7 @@ static bool append(gtp_input *in, const char *bytes, size_t n)
 }
 
 /* Reads one chunk (blocking). Returns false at the end of input or on an error. */
-static bool read_more(gtp_input *in)
+static bool read_more(line_reader *in)
 {
     char chunk[4096];
     size_t n = 0;
@@ -98,12 +97,12 @@ static bool read_more(gtp_input *in)
     return append(in, chunk, n);
 }
 
-static bool has_line(const gtp_input *in)
+static bool has_line(const line_reader *in)
 {
     return in->len > 0 && memchr(in->buf, '\n', in->len) != NULL;
 }
 
-const char *gtp_input_next(gtp_input *in, bool *too_long)
+const char *line_reader_next(line_reader *in, bool *too_long)
 {
     /* The line handed out last time is still at the front: drop it. */
     char *nl = in->len ? memchr(in->buf, 0, in->len) : NULL;
@@ -128,7 +127,7 @@ const char *gtp_input_next(gtp_input *in, bool *too_long)
     return in->buf;
 }
 
-bool gtp_input_pending(gtp_input *in)
+bool line_reader_pending(line_reader *in)
 {
     if (in->fd < 0)
         return false;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test:
+#   0. the layer order of the sources (tools/layers.sh);
 #   1. the CUDA backend compiles and links (when the CUDA toolkit is present; GPU tests skip
 #      without a device);
 #   2. the libFuzzer targets build with clang and each runs a short smoke round on its corpus;
@@ -10,6 +11,9 @@ cd "$(dirname "$0")/.."
 source tools/deps.sh
 shido_install_deps "${SHIDO_BUILD_PACKAGES[@]}" gnugo clang libclang-rt-dev
 export CK_COLOR=never
+
+echo "== layer order"
+bash tools/layers.sh
 
 nvcc=$(command -v nvcc || true)
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc

@@ -24,41 +24,65 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "go/clock.h"
 #include "go/game.h"
 #include "go/sgf.h"
 #include "go/tsumego.h"
-#include "nn/nn.h"
-#include "tools/tsumego_net.h"
+#include "teach/engine.h"
+#include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
 #include "tools/tsumego_records.h"
-#include "go/clock.h"
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
 
 /* --- the network --- */
 
-/* Loads the model of --model (NULL path: none). Returns false after printing the reason. */
-static bool load_model(const char *cmd, const char *path, nn_model **m)
+/* The engine of the shared options: the network of -w (at most one) on --backend, the search
+ * tunables of --set / --config for the guide's search. NULL after printing the reason. */
+static teach_engine *load_engine(const char *cmd, const teach_options *o)
 {
-    *m = NULL;
-    if (!path)
-        return true;
     char err[512];
-    *m = nn_model_load(path, NULL, err, sizeof err);
-    if (!*m)
+    if (o->num_weights > 1) {
+        fprintf(stderr, "shido tsumego %s: one network guides the solver (-w FILE)\n", cmd);
+        return NULL;
+    }
+    teach_engine *e = teach_engine_new(o, err, sizeof err);
+    if (!e)
         fprintf(stderr, "shido tsumego %s: %s\n", cmd, err);
-    return *m != NULL;
+    return e;
+}
+
+/* A solver for one thread: guided by the engine's network when it has one. NULL after printing
+ * the reason. */
+static teach_tsumego *new_solver(const char *cmd, teach_engine *e)
+{
+    char err[512];
+    teach_tsumego *t = teach_tsumego_new(teach_engine_model(e, 0), teach_engine_params(e), err,
+                                         sizeof err);
+    if (!t)
+        fprintf(stderr, "shido tsumego %s: %s: %s\n", cmd, teach_engine_net_name(e, 0), err);
+    return t;
+}
+
+static const char *goal_source_text(teach_goal_source from)
+{
+    return from == TEACH_GOAL_GIVEN    ? "given"
+           : from == TEACH_GOAL_STATED ? "from the problem's comment"
+                                       : "inferred";
 }
 
 /* --- solve --- */
 
-static int usage_solve(void)
+/* The usage on f: standard output for --help (status 0), else standard error (status 2). */
+static int usage_solve(FILE *f)
 {
-    fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] "
-                    "[--tt LOG2] [--out TREE.sgf] [--frame] [--model NET]\n"
-                    "  --model  a network that orders the first moves and, when nothing is proven, "
-                    "searches for the guess\n");
-    return 2;
+    fprintf(f, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] [--tt LOG2] "
+               "[--out TREE.sgf] [--frame] [-w NET] [--backend NAME] [--set NAME=VALUE]... "
+               "[--config FILE]\n"
+               "  -w NET   a network that orders the first moves and, when nothing is proven, "
+               "searches for the guess (--set / --config: that search's tunables)\n%s",
+            teach_options_help());
+    return f == stdout ? 0 : 2;
 }
 
 static void print_status(const char *who, const go_tsumego_status *s, go_color mover)
@@ -67,33 +91,30 @@ static void print_status(const char *who, const go_tsumego_status *s, go_color m
     printf("%s: %s\n", who, go_tsumego_status_text(s, mover, buf, sizeof buf));
 }
 
-/* go_tsumego_setup with the goal given on the command line, else the one the problem's
- * statement names (hint), else inferred. A hint the position cannot take (no weak group of the
- * mover to live with, none of the opponent's to kill) gives way to the inferred goal. Returns
- * the source of the goal in *from ("given", "from the problem's comment", "inferred"). */
-static bool setup_with_hint(const go_board *b, go_color to_play, go_tsumego_goal given,
-                            go_tsumego_goal hint, go_tsumego_problem *p, char *err, int err_len,
-                            const char **from)
-{
-    if (given != GO_TSUMEGO_GOAL_AUTO || hint == GO_TSUMEGO_GOAL_AUTO) {
-        bool ok = go_tsumego_setup(b, to_play, given, p, err, err_len);
-        *from = given != GO_TSUMEGO_GOAL_AUTO ? "given" : "inferred";
-        return ok;
-    }
-    *from = "from the problem's comment";
-    if (go_tsumego_setup(b, to_play, hint, p, err, err_len))
-        return true;
-    *from = "inferred";
-    return go_tsumego_setup(b, to_play, GO_TSUMEGO_GOAL_AUTO, p, err, err_len);
-}
-
 static int cmd_solve(int argc, char **argv)
 {
-    const char *path = NULL, *out_path = NULL, *model_path = NULL;
+    const char *path = NULL, *out_path = NULL;
+    teach_options opts;
+    teach_options_init(&opts);
+    char err[512];
     go_tsumego_limits lim = {0};
     go_tsumego_goal goal = GO_TSUMEGO_GOAL_AUTO;
     bool show_frame = false;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return usage_solve(stdout);
+        int got = teach_options_parse(&opts, argc, argv, &i, err, sizeof err);
+        if (got < 0) {
+            fprintf(stderr, "shido tsumego solve: %s\n", err);
+            return 2;
+        }
+        if (got > 0 && opts.threads) {
+            fprintf(stderr, "shido tsumego solve: a solve runs on one thread (--threads is "
+                            "tsumego bench's)\n");
+            return 2;
+        }
+        if (got > 0)
+            continue;
         if (!strcmp(argv[i], "--time") && i + 1 < argc) {
             lim.time_s = atof(argv[++i]);
             if (!(lim.time_s > 0 && lim.time_s <= 86400)) {
@@ -107,7 +128,7 @@ static int cmd_solve(int argc, char **argv)
             else if (!strcmp(g, "live"))
                 goal = GO_TSUMEGO_GOAL_LIVE;
             else
-                return usage_solve();
+                return usage_solve(stderr);
         } else if (!strcmp(argv[i], "--tt") && i + 1 < argc) {
             lim.tt_log2 = atoi(argv[++i]);
             if (lim.tt_log2 < 10 || lim.tt_log2 > 30) {
@@ -118,17 +139,14 @@ static int cmd_solve(int argc, char **argv)
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--frame")) {
             show_frame = true;
-        } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
-            model_path = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {
-            return usage_solve();
+            return usage_solve(stderr);
         }
     }
     if (!path)
-        return usage_solve();
-    char err[512];
+        return usage_solve(stderr);
     go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
     if (!col) {
         fprintf(stderr, "shido tsumego solve: %s\n", err);
@@ -149,28 +167,24 @@ static int cmd_solve(int argc, char **argv)
     go_board board = game.board;
     go_game_free(&game);
     go_tsumego_problem prob;
-    const char *from;
-    if (!setup_with_hint(&board, board.to_move, goal, hint, &prob, err, sizeof err, &from)) {
+    teach_goal_source from;
+    if (!teach_tsumego_setup(&board, board.to_move, goal, hint, &prob, &from, NULL, err,
+                             sizeof err)) {
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
         return 1;
     }
-    nn_model *model;
-    if (!load_model("solve", model_path, &model))
-        return 1;
+    teach_engine *engine = load_engine("solve", &opts);
+    teach_tsumego *solver = engine ? new_solver("solve", engine) : NULL;
     go_tsumego_solution sol;
-    bool searched = false; /* a failure answered with the network's search */
-    if (model) {
-        tsumego_net *net = tsumego_net_new(model, err, sizeof err);
-        bool got = net && tsumego_net_solve(net, &prob, &lim, &sol, err, sizeof err);
-        searched = got && tsumego_net_failure_searched(net);
-        tsumego_net_free(net);
-        nn_model_free(model);
-        if (!got) {
-            fprintf(stderr, "shido tsumego solve: %s: %s\n", model_path, err);
-            return 1;
-        }
-    } else if (!go_tsumego_solve(&prob, &lim, &sol)) {
-        fprintf(stderr, "shido tsumego solve: out of memory\n");
+    bool got = solver && teach_tsumego_solve(solver, &prob, &lim, &sol, err, sizeof err);
+    bool guided = got && teach_tsumego_guided(solver);
+    bool searched = got && teach_tsumego_failure_searched(solver); /* a failure answered with
+                                                                      the network's search */
+    if (solver && !got)
+        fprintf(stderr, "shido tsumego solve: %s\n", err);
+    teach_tsumego_free(solver);
+    if (!got) {
+        teach_engine_free(engine);
         return 1;
     }
     const go_tsumego_problem *p = &sol.problem;
@@ -180,12 +194,13 @@ static int cmd_solve(int argc, char **argv)
     const char *them = p->to_play == GO_BLACK ? "White" : "Black";
     printf("problem: %s to %s (%s), region %s-%s, %d target stones\n", me,
            p->goal == GO_TSUMEGO_GOAL_KILL ? "kill" : "live",
-           p->goal_inferred ? "inferred" : from,
+           p->goal_inferred ? "inferred" : goal_source_text(from),
            vertex(size, go_point_at(p->x0, p->y0), v0), vertex(size, go_point_at(p->x1, p->y1), v1),
            p->num_targets);
-    if (model_path)
+    if (guided)
         printf("guided by the network %s (policy order; a search for the guess when nothing is "
-               "proven)\n", model_path);
+               "proven)\n", teach_engine_net_name(engine, 0));
+    teach_engine_free(engine);
     if (show_frame) {
         char pic[4096];
         go_board_to_ascii(&p->framed, pic, sizeof pic);
@@ -330,7 +345,8 @@ typedef struct bench_job {
     bench_result *res;
     int count, next, done, correct;
     go_tsumego_limits lim;
-    tsumego_net **nets; /* one per thread with --model, NULL without */
+    teach_tsumego **solvers; /* one per thread */
+    bool guided;             /* a network guides them */
     tsumego_oracle **oracles; /* one per thread with --oracle, NULL without */
     int next_net;
     pthread_mutex_t lock;
@@ -348,10 +364,10 @@ static int ask_oracle(tsumego_oracle *o, const tsumego_record *r, const go_tsume
     return got;
 }
 
-/* Solves one record, guided by net when not NULL (see tools/tsumego_net.h): the network's time
- * counts in the problem's. With an oracle, an outright win proven is put to it (not timed). */
-static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, tsumego_net *net,
-                         tsumego_oracle *oracle, bench_result *out)
+/* Solves one record with the thread's solver (network-guided or not: the network's time counts
+ * in the problem's). With an oracle, an outright win proven is put to it (not timed). */
+static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim,
+                         teach_tsumego *solver, tsumego_oracle *oracle, bench_result *out)
 {
     memset(out, 0, sizeof *out);
     out->oracle = out->oracle_pass = -2;
@@ -359,21 +375,19 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim, 
     go_board b;
     go_tsumego_problem prob;
     char err[256];
-    const char *from;
+    teach_goal_source from;
     if (r->unreadable || !tsumego_record_board(r, &b) ||
-        !setup_with_hint(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &prob, err, sizeof err,
-                         &from)) {
+        !teach_tsumego_setup(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &prob, &from, NULL,
+                             err, sizeof err)) {
         out->time_s = go_now_s() - t0;
         return;
     }
     out->setup_ok = true;
     out->goal = prob.goal;
-    out->goal_from_comment = !prob.goal_inferred && strcmp(from, "inferred");
+    out->goal_from_comment = !prob.goal_inferred && from == TEACH_GOAL_STATED;
     go_tsumego_solution sol;
-    bool solved = net ? tsumego_net_solve(net, &prob, lim, &sol, err, sizeof err)
-                      : go_tsumego_solve(&prob, lim, &sol);
-    if (!solved) {
-        fprintf(stderr, "\nshido tsumego bench: %s: %s\n", r->id, net ? err : "out of memory");
+    if (!teach_tsumego_solve(solver, &prob, lim, &sol, err, sizeof err)) {
+        fprintf(stderr, "\nshido tsumego bench: %s: %s\n", r->id, err);
         out->failed = true;
         out->time_s = go_now_s() - t0;
         return;
@@ -410,7 +424,7 @@ static void *bench_worker(void *arg)
 {
     bench_job *job = arg;
     pthread_mutex_lock(&job->lock);
-    tsumego_net *net = job->nets ? job->nets[job->next_net] : NULL;
+    teach_tsumego *solver = job->solvers[job->next_net];
     tsumego_oracle *oracle = job->oracles ? job->oracles[job->next_net] : NULL;
     job->next_net++;
     pthread_mutex_unlock(&job->lock);
@@ -420,7 +434,7 @@ static void *bench_worker(void *arg)
         pthread_mutex_unlock(&job->lock);
         if (i >= job->count)
             break;
-        solve_record(&job->recs[i], &job->lim, net, oracle, &job->res[i]);
+        solve_record(&job->recs[i], &job->lim, solver, oracle, &job->res[i]);
         pthread_mutex_lock(&job->lock);
         job->done++;
         job->correct += job->res[i].correct;
@@ -431,29 +445,31 @@ static void *bench_worker(void *arg)
     return NULL;
 }
 
-static int usage_bench(void)
+static int usage_bench(FILE *f)
 {
-    fprintf(stderr, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
-                    "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-                    "[--tt LOG2] [--max-nodes N] [--model NET] [--id TEXT]... [--list] "
-                    "[--results FILE] [--oracle CMD]\n"
-                    "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
-                    "\"AW\", \"solutions\", \"comment\"}\n"
-                    "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
-                    "the correct first moves are the variations marked RIGHT / Correct / 正解 in a "
-                    "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
-                    "  --model  a network that orders the first moves and, when nothing is proven, "
-                    "searches for the guess\n"
-                    "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
-                    "before --sample and --limit)\n"
-                    "  --list   one line per problem: right or wrong, the move, time, nodes and the "
-                    "goal\n"
-                    "  --results FILE  the same per problem as JSON Lines (\"-\": standard "
-                    "output, the lines and the summary then going to standard error)\n"
-                    "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
-                    "gtp\") that reads each answer proven to win outright on the framed board: "
-                    "does it reach the goal, and does passing instead fail\n");
-    return 2;
+    fprintf(f, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
+               "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
+               "[--tt LOG2] [--max-nodes N] [-w NET] [--backend NAME] [--id TEXT]... [--list] "
+               "[--results FILE] [--oracle CMD]\n"
+               "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
+               "\"AW\", \"solutions\", \"comment\"}\n"
+               "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
+               "the correct first moves are the variations marked RIGHT / Correct / 正解 in a "
+               "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
+               "  -w NET   a network that orders the first moves and, when nothing is proven, "
+               "searches for the guess (--set / --config: that search's tunables)\n"
+               "  --threads N  problems solved at once, each on its own thread\n"
+               "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
+               "before --sample and --limit)\n"
+               "  --list   one line per problem: right or wrong, the move, time, nodes and the "
+               "goal\n"
+               "  --results FILE  the same per problem as JSON Lines (\"-\": standard "
+               "output, the lines and the summary then going to standard error)\n"
+               "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
+               "gtp\") that reads each answer proven to win outright on the framed board: "
+               "does it reach the goal, and does passing instead fail\n%s",
+            teach_options_help());
+    return f == stdout ? 0 : 2;
 }
 
 /* Reads the problems of one JSON Lines file. */
@@ -608,14 +624,15 @@ static bool write_result(FILE *out, const char *path, const tsumego_record *rec,
 
 /* Runs the problems bp picks from one source; *ran counts them. A file none of whose ids
  * matches --id is skipped with a note (another file may hold the problems). */
-static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsumego_net **nets,
-                      tsumego_oracle **oracles, int threads, const bench_pick *bp,
-                      const bench_report *rep, int *ran)
+static int bench_file(const bench_source *src, const go_tsumego_limits *lim, bool guided,
+                      teach_tsumego **solvers, tsumego_oracle **oracles, int threads,
+                      const bench_pick *bp, const bench_report *rep, int *ran)
 {
     int rc = 0;
     bench_job job = {0};
     const char *path = src->path;
-    job.nets = nets;
+    job.solvers = solvers;
+    job.guided = guided;
     job.oracles = oracles;
     job.recs = src->sgf ? read_sgf_source(path, &job.count) : read_jsonl(path, &job.count);
     if (!job.recs)
@@ -710,7 +727,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, tsu
             "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
             "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
             "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
-            path, job.count, lim->time_s, threads, nets ? ", network-guided" : "",
+            path, job.count, lim->time_s, threads, guided ? ", network-guided" : "",
             100.0 * correct / n, 100.0 * proven / n,
             correct ? 100.0 * proven_correct / correct : 0.0,
             wrong_proven + wrong_framed + wrong_open, wrong_proven, wrong_framed, wrong_open,
@@ -734,17 +751,27 @@ static int cmd_bench(int argc, char **argv)
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
     bench_report rep = {.text = stdout};
-    const char *model_path = NULL, *oracle_cmd = NULL, *results_path = NULL;
+    const char *oracle_cmd = NULL, *results_path = NULL;
+    teach_options opts;
+    teach_options_init(&opts);
+    char err[1024];
     go_tsumego_limits lim = {.time_s = 10.0, .first_move_only = true, .tt_log2 = 22};
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return usage_bench(stdout);
+        int got = teach_options_parse(&opts, argc, argv, &i, err, sizeof err);
+        if (got < 0) {
+            fprintf(stderr, "shido tsumego bench: %s\n", err);
+            return 2;
+        }
+        if (got > 0)
+            continue;
         if ((!strcmp(argv[i], "--jsonl") || !strcmp(argv[i], "--sgf")) && i + 1 < argc &&
             nfiles < 16) {
             files[nfiles].sgf = !strcmp(argv[i], "--sgf");
             files[nfiles++].path = argv[++i];
         } else if (!strcmp(argv[i], "--time-per-problem") && i + 1 < argc)
             lim.time_s = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
             bp.limit = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sample") && i + 1 < argc)
@@ -757,8 +784,6 @@ static int cmd_bench(int argc, char **argv)
             lim.tt_log2 = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc)
             lim.max_nodes = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--model") && i + 1 < argc)
-            model_path = argv[++i];
         else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--list"))
@@ -766,10 +791,12 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(argv[i], "--results") && i + 1 < argc && argv[i + 1][0])
             results_path = argv[++i];
         else
-            return usage_bench();
+            return usage_bench(stderr);
     }
     if (!nfiles)
-        return usage_bench();
+        return usage_bench(stderr);
+    if (opts.threads)
+        threads = opts.threads;
     if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || bp.limit < 0 ||
         bp.sample < 0 || lim.tt_log2 < 10 || lim.tt_log2 > 30) {
         fprintf(stderr, "shido tsumego bench: --time-per-problem in (0, 3600], --threads in "
@@ -784,26 +811,14 @@ static int cmd_bench(int argc, char **argv)
             return 1;
         }
     }
-    nn_model *model;
-    if (!load_model("bench", model_path, &model)) {
-        if (rep.results && rep.results != stdout)
-            fclose(rep.results);
-        return 1;
-    }
-    tsumego_net **nets = model ? calloc((size_t)threads, sizeof *nets) : NULL;
-    int rc = model && !nets;
-    for (int t = 0; nets && t < threads && !rc; t++) {
-        char err[512];
-        nets[t] = tsumego_net_new(model, err, sizeof err);
-        if (!nets[t]) {
-            fprintf(stderr, "shido tsumego bench: %s: %s\n", model_path, err);
-            rc = 1;
-        }
-    }
+    teach_engine *engine = load_engine("bench", &opts);
+    teach_tsumego **solvers = engine ? calloc((size_t)threads, sizeof *solvers) : NULL;
+    int rc = !solvers;
+    for (int t = 0; solvers && t < threads && !rc; t++)
+        rc = !(solvers[t] = new_solver("bench", engine));
     tsumego_oracle **oracles = oracle_cmd && !rc ? calloc((size_t)threads, sizeof *oracles) : NULL;
     rc |= oracle_cmd && !oracles;
     for (int t = 0; oracles && t < threads && !rc; t++) {
-        char err[1024];
         oracles[t] = tsumego_oracle_start(oracle_cmd, err, sizeof err);
         if (!oracles[t]) {
             fprintf(stderr, "shido tsumego bench: --oracle %s\n", err);
@@ -812,16 +827,17 @@ static int cmd_bench(int argc, char **argv)
     }
     int ran = 0;
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(&files[f], &lim, nets, oracles, threads, &bp, &rep, &ran);
+        rc |= bench_file(&files[f], &lim, teach_engine_num_nets(engine) > 0, solvers, oracles,
+                         threads, &bp, &rep, &ran);
     if (!rc && bp.nids && ran == 0)
         rc = 1; /* no file held a problem asked for */
-    for (int t = 0; nets && t < threads; t++)
-        tsumego_net_free(nets[t]);
-    free(nets);
+    for (int t = 0; solvers && t < threads; t++)
+        teach_tsumego_free(solvers[t]);
+    free(solvers);
     for (int t = 0; oracles && t < threads; t++)
         tsumego_oracle_stop(oracles[t]);
     free(oracles);
-    nn_model_free(model);
+    teach_engine_free(engine);
     if (rep.results) {
         /* a full disk shows at the flush: the records would be incomplete */
         bool bad = fflush(rep.results) != 0 || ferror(rep.results);

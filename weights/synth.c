@@ -276,3 +276,26 @@ bool weights_synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed)
     k->meta_encoder_version = 1;
     return true;
 }
+
+static const weights_synth_net standard[] = {
+    {"synthetic lz-b10c128", true, 10, 128, {0}},
+    {"synthetic lz-b40c256", true, 40, 256, {0}},
+    {"synthetic kata-b6c96 (v8)", false, 0, 0,
+     {8, false, 6, 96, 96, 64, 32, 3, 5, 32, 32, 32, 64, NN_ACT_RELU}},
+    {"synthetic kata-b18c384nbt (v15)", false, 0, 0,
+     {15, true, 18, 384, 192, 128, 64, 3, 3, 48, 48, 96, 128, NN_ACT_MISH}},
+    {"synthetic kata-b28c512nbt (v15)", false, 0, 0,
+     {15, true, 28, 512, 256, 192, 64, 3, 3, 64, 64, 128, 144, NN_ACT_MISH}},
+};
+
+const weights_synth_net *weights_synth_standard(int *n)
+{
+    *n = (int)(sizeof standard / sizeof standard[0]);
+    return standard;
+}
+
+nn_desc *weights_synth_make(const weights_synth_net *s, unsigned seed)
+{
+    return s->lz ? weights_synth_lz(s->lz_blocks, s->lz_filters, seed)
+                 : weights_synth_kata(&s->kata, seed);
+}

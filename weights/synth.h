@@ -33,4 +33,19 @@ nn_desc *weights_synth_kata(const weights_synth_kata_shape *s, unsigned seed);
  * hidden -> hidden (mish) -> trunk channels. False when d is not such a net or out of memory. */
 bool weights_synth_kata_add_meta(nn_desc *d, int hidden, unsigned seed);
 
+/* One of the standard shapes a benchmark runs on a machine with no weight files. */
+typedef struct weights_synth_net {
+    const char *name;       /* "synthetic kata-b18c384nbt (v15)" */
+    bool lz;                /* a Leela Zero net of lz_blocks x lz_filters, else kata */
+    int lz_blocks, lz_filters;
+    weights_synth_kata_shape kata;
+} weights_synth_net;
+
+/* The standard shapes of each family, in a fixed order: Leela Zero 10x128 and 40x256, KataGo
+ * b6c96 (v8), b18c384nbt and b28c512nbt (v15, mish). *n receives their number. Static storage. */
+const weights_synth_net *weights_synth_standard(int *n);
+
+/* The net of shape s; NULL when out of memory. Free with nn_desc_free. */
+nn_desc *weights_synth_make(const weights_synth_net *s, unsigned seed);
+
 #endif

@@ -1,0 +1,367 @@
+/* teach/engine.c -- the shared options, config files, and the engine's networks (engine.h). */
+#include "teach/engine.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Positions one raw evaluation context takes: the eight symmetries of one position. */
+#define EVAL_BATCH 8
+
+struct teach_engine {
+    int num_nets;
+    nn_model *model[TEACH_MAX_NETS];
+    char *name[TEACH_MAX_NETS];
+    nn_context *ctx[TEACH_MAX_NETS];   /* teach_engine_eval's, made on first use */
+    char backend[TEACH_BACKEND_LEN];
+    mcts_params params;
+    unsigned version;
+    nn_kata_profile profile;           /* of params.human_sl_profile, when set */
+    bool has_profile;
+};
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+void teach_options_init(teach_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->params = mcts_params_default();
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+bool teach_set_param(mcts_params *p, const char *name, const char *value, char *err, int err_len)
+{
+    if (!strcasecmp(name, "maxTime")) {
+        char *end;
+        double s = strtod(value, &end);
+        if (end == value || *end || !isfinite(s) || s < 0 || s > 1e9) {
+            snprintf(err, (size_t)err_len, "bad value '%s' for maxTime (seconds)", value);
+            return false;
+        }
+        char ms[32];
+        snprintf(ms, sizeof ms, "%.0f", s * 1000.0);
+        return mcts_params_set(p, "max_time_ms", ms, err, err_len);
+    }
+    return mcts_params_set(p, name, value, err, err_len);
+}
+
+bool teach_read_config(mcts_params *p, const char *path, char *err, int err_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, (size_t)err_len, "%s: cannot open the config file", path);
+        return false;
+    }
+    char line[1024], why[256];
+    bool ok = true;
+    for (int num = 1; ok && fgets(line, sizeof line, f); num++) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, (size_t)err_len, "%s:%d: expected 'name = value'", path, num);
+            ok = false;
+            break;
+        }
+        *eq = 0;
+        char *name = trim(s), *value = trim(eq + 1);
+        if (!teach_set_param(p, name, value, why, sizeof why)) {
+            snprintf(err, (size_t)err_len, "%s:%d: %s", path, num, why);
+            ok = false;
+        }
+    }
+    if (ok && ferror(f)) {
+        snprintf(err, (size_t)err_len, "%s: read error", path);
+        ok = false;
+    }
+    fclose(f);
+    return ok;
+}
+
+bool teach_backend_check(const char *name, char *err, int err_len)
+{
+    const char *const *names = nn_backend_names();
+    char list[128] = "";
+    size_t name_len = strcspn(name, ":");
+    for (int i = 0; names[i]; i++) {
+        if (strlen(names[i]) == name_len && !strncmp(names[i], name, name_len))
+            return true;
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", i ? " " : "", names[i]);
+    }
+    snprintf(err, (size_t)err_len, "unknown backend (this build has: %s)", list);
+    return false;
+}
+
+/* The shared options that take a value; `alias` lists the old spellings of each. */
+enum { OPT_WEIGHTS, OPT_BACKEND, OPT_THREADS, OPT_VISITS, OPT_CONFIG, OPT_SET };
+static const struct {
+    const char *name, *alias[3];
+} options[] = {
+    [OPT_WEIGHTS] = {"--weights", {"-w", "--model", "-model"}},
+    [OPT_BACKEND] = {"--backend", {NULL}},
+    [OPT_THREADS] = {"--threads", {NULL}},
+    [OPT_VISITS] = {"--visits", {NULL}},
+    [OPT_CONFIG] = {"--config", {"-config", NULL}},
+    [OPT_SET] = {"--set", {NULL}},
+};
+#define NUM_OPTIONS ((int)(sizeof options / sizeof options[0]))
+
+/* Which option arg names, and where its value is written with '=' (NULL when not). -1 for none. */
+static int find_option(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    for (int k = 0; k < NUM_OPTIONS; k++) {
+        size_t n = strlen(options[k].name);
+        if (!strcmp(arg, options[k].name))
+            return k;
+        if (!strncmp(arg, options[k].name, n) && arg[n] == '=') {
+            *inline_value = arg + n + 1;
+            return k;
+        }
+        for (int a = 0; a < 3 && options[k].alias[a]; a++)
+            if (!strcmp(arg, options[k].alias[a]))
+                return k;
+    }
+    return -1;
+}
+
+int teach_options_parse(teach_options *o, int argc, char **argv, int *i, char *err, int err_len)
+{
+    const char *opt = argv[*i], *v;
+    int k = find_option(opt, &v);
+    if (k < 0)
+        return 0;
+    if (!v) {
+        if (*i + 1 >= argc) {
+            snprintf(err, (size_t)err_len, "option '%s' needs a value", opt);
+            return -1;
+        }
+        v = argv[++*i];
+    }
+    char why[512] = "";
+    bool ok = true;
+    switch (k) {
+    case OPT_WEIGHTS:
+        if (!*v) {
+            snprintf(why, sizeof why, "expected a file name");
+            ok = false;
+        } else if (o->num_weights == TEACH_MAX_NETS) {
+            snprintf(why, sizeof why, "too many networks (at most %d)", TEACH_MAX_NETS);
+            ok = false;
+        } else {
+            o->weights[o->num_weights++] = v;
+        }
+        break;
+    case OPT_BACKEND:
+        ok = teach_backend_check(v, why, sizeof why);
+        if (ok && strlen(v) >= sizeof o->backend) {
+            snprintf(why, sizeof why, "too long");
+            ok = false;
+        }
+        if (ok)
+            snprintf(o->backend, sizeof o->backend, "%s", v);
+        break;
+    case OPT_THREADS:
+        ok = mcts_params_set(&o->params, "num_threads", v, why, sizeof why);
+        if (ok)
+            o->threads = o->params.num_threads;
+        break;
+    case OPT_VISITS:
+        ok = mcts_params_set(&o->params, "max_visits", v, why, sizeof why);
+        break;
+    case OPT_CONFIG:
+        if (!teach_read_config(&o->params, v, err, err_len))
+            return -1;
+        break;
+    default: {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", v);
+        char *eq = strchr(buf, '=');
+        if (!eq) {
+            snprintf(why, sizeof why, "expected NAME=VALUE");
+            ok = false;
+        } else {
+            *eq = 0;
+            ok = teach_set_param(&o->params, trim(buf), trim(eq + 1), why, sizeof why);
+        }
+        break;
+    }
+    }
+    if (!ok) {
+        snprintf(err, (size_t)err_len, "%s %s: %s", opt, v, why);
+        return -1;
+    }
+    return 1;
+}
+
+const char *teach_options_synopsis(void)
+{
+    return "[-w FILE]... [--backend NAME] [--threads T] [--visits N] [--config FILE] "
+           "[--set NAME=VALUE]...";
+}
+
+const char *teach_options_help(void)
+{
+    return "  -w, --weights FILE  a network: Leela Zero or KataGo (.txt, .bin, gzipped or not)\n"
+           "  --backend NAME      cpu, ref or cuda, with options after a colon (cuda:fp32)\n"
+           "  --threads T         threads (search threads, or the command's workers)\n"
+           "  --visits N          visits per search (max_visits)\n"
+           "  --config FILE       `name = value` lines of search tunables ('#' comments)\n"
+           "  --set NAME=VALUE    one search tunable (kata-list-params lists them)\n"
+           "  (older spellings still read: --model and -model for -w, -config for --config)\n";
+}
+
+/* ---- the engine --------------------------------------------------------------------------- */
+
+/* Parses the profile the tunables name, if any, into e->profile. */
+static bool take_profile(teach_engine *e, char *err, int err_len)
+{
+    e->has_profile = e->params.human_sl_profile[0] != 0;
+    return !e->has_profile ||
+           nn_kata_profile_parse(e->params.human_sl_profile, &e->profile, err, err_len);
+}
+
+static bool add_model(teach_engine *e, nn_model *m, const char *name, char *err, int err_len)
+{
+    char *copy = strdup(name);
+    if (!copy) {
+        snprintf(err, (size_t)err_len, "%s: out of memory", name);
+        nn_model_free(m);
+        return false;
+    }
+    e->model[e->num_nets] = m;
+    e->name[e->num_nets++] = copy;
+    return true;
+}
+
+teach_engine *teach_engine_new(const teach_options *o, char *err, int err_len)
+{
+    teach_options defaults;
+    if (!o) {
+        teach_options_init(&defaults);
+        o = &defaults;
+    }
+    teach_engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    snprintf(e->backend, sizeof e->backend, "%s", o->backend);
+    e->params = o->params;
+    bool ok = take_profile(e, err, err_len);
+    for (int i = 0; ok && i < o->num_weights; i++) {
+        nn_model *m = nn_model_load(o->weights[i], e->backend[0] ? e->backend : NULL, err,
+                                    err_len);
+        ok = m && add_model(e, m, o->weights[i], err, err_len);
+    }
+    if (!ok) {
+        teach_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void teach_engine_free(teach_engine *e)
+{
+    if (!e)
+        return;
+    for (int i = 0; i < e->num_nets; i++) {
+        nn_context_free(e->ctx[i]);
+        nn_model_free(e->model[i]);
+        free(e->name[i]);
+    }
+    free(e);
+}
+
+bool teach_engine_add_desc(teach_engine *e, nn_desc *d, const char *name, char *err, int err_len)
+{
+    if (e->num_nets == TEACH_MAX_NETS) {
+        snprintf(err, (size_t)err_len, "%s: too many networks (at most %d)", name,
+                 TEACH_MAX_NETS);
+        nn_desc_free(d);
+        return false;
+    }
+    nn_model *m = nn_model_from_desc(d, e->backend[0] ? e->backend : NULL, err, err_len);
+    return m && add_model(e, m, name, err, err_len);
+}
+
+int teach_engine_num_nets(const teach_engine *e) { return e->num_nets; }
+
+nn_model *teach_engine_model(teach_engine *e, int i)
+{
+    return i >= 0 && i < e->num_nets ? e->model[i] : NULL;
+}
+
+const char *teach_engine_net_name(const teach_engine *e, int i)
+{
+    return i >= 0 && i < e->num_nets ? e->name[i] : NULL;
+}
+
+const nn_desc *teach_engine_desc(const teach_engine *e, int i)
+{
+    return i >= 0 && i < e->num_nets ? nn_model_desc(e->model[i]) : NULL;
+}
+
+const char *teach_engine_backend(const teach_engine *e) { return e->backend; }
+
+const mcts_params *teach_engine_params(const teach_engine *e) { return &e->params; }
+
+unsigned teach_engine_params_version(const teach_engine *e) { return e->version; }
+
+bool teach_engine_set_param(teach_engine *e, const char *name, const char *value, char *err,
+                            int err_len)
+{
+    mcts_params p = e->params;
+    if (!teach_set_param(&p, name, value, err, err_len))
+        return false;
+    teach_engine_set_params(e, &p);
+    return true;
+}
+
+void teach_engine_set_params(teach_engine *e, const mcts_params *p)
+{
+    e->params = *p;
+    e->version++;
+    char ignore[256];
+    /* mcts_params_set checked the name; a profile that no longer parses is reported by the
+     * evaluations that need it */
+    if (!take_profile(e, ignore, sizeof ignore))
+        e->has_profile = false;
+}
+
+bool teach_engine_eval(teach_engine *e, int net, const go_game *g, int sym, double optimism,
+                       nn_result *out, char *err, int err_len)
+{
+    if (net < 0 || net >= e->num_nets) {
+        snprintf(err, (size_t)err_len, "no network %d (%d loaded)", net + 1, e->num_nets);
+        return false;
+    }
+    if (sym != TEACH_SYM_AVERAGE && (sym < 0 || sym > 7)) {
+        snprintf(err, (size_t)err_len, "symmetry %d out of range 0..7", sym);
+        return false;
+    }
+    if (!e->ctx[net] && !(e->ctx[net] = nn_context_new(e->model[net], EVAL_BATCH, err, err_len)))
+        return false;
+    nn_context_set_profile(e->ctx[net], e->has_profile ? &e->profile : NULL);
+    if (sym == TEACH_SYM_AVERAGE)
+        return nn_eval_average(e->ctx[net], g, 0xff, optimism, out, err, err_len);
+    nn_query q = {g, sym, optimism, NULL};
+    return nn_eval(e->ctx[net], 1, &q, out, err, err_len);
+}
