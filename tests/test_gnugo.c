@@ -32,6 +32,7 @@
 
 #include "go/board.h"
 #include "go/game.h"
+#include "go/hash.h"
 #include "go/rules.h"
 #include "gnugo_pipe.h"
 #include "go/clock.h"
@@ -118,14 +119,6 @@ typedef struct run {
     int status[GNUGO_MAX_BATCH];
     char *failure; /* set on the first mismatch */
 } run;
-
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 static uint32_t rand_below(run *r, uint32_t n)
 {
@@ -572,8 +565,9 @@ static void *worker_main(void *arg)
         r->eng = &w->eng[r->variant];
         r->st = &w->stats[r->variant][si];
         r->size = gnugo_sizes[si];
-        r->game_seed = splitmix64(shared.seed ^ ((uint64_t)r->variant << 40) ^
-                                  ((uint64_t)r->size << 32) ^ (uint64_t)r->game_no);
+        uint64_t state = shared.seed ^ ((uint64_t)r->variant << 40) ^
+                         ((uint64_t)r->size << 32) ^ (uint64_t)r->game_no;
+        r->game_seed = go_splitmix64(&state);
         r->rng = r->game_seed | 1;
         /* Scoring plays no part here; ko and suicide are GNU Go's. */
         go_rules rules;
