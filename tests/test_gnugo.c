@@ -34,10 +34,10 @@
 #include "go/game.h"
 #include "go/hash.h"
 #include "go/rules.h"
-#include "gnugo_pipe.h"
 #include "go/clock.h"
+#include "tests/common.h"
+#include "tests/gnugo_pipe.h"
 
-#define GNUGO_DEFAULT_PATH "/usr/games/gnugo"
 #define GNUGO_DEFAULT_GAMES 250
 #define GNUGO_DEFAULT_SEED 0x5eed0f60u
 #define GNUGO_REPLY_TIMEOUT_MS 60000
@@ -654,11 +654,9 @@ START_TEST(random_games_match_gnugo)
 {
     const char *path = getenv("SHIDO_GNUGO");
     if (!path || !*path)
-        path = GNUGO_DEFAULT_PATH;
-    if (access(path, X_OK) != 0) {
-        printf("SKIP: test_gnugo: %s is not an executable GNU Go; nothing compared\n", path);
+        path = TEST_GNUGO;
+    if (!test_gnugo_present(path, "test_gnugo: nothing compared"))
         return;
-    }
     signal(SIGPIPE, SIG_IGN);
     bool bad = false;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -720,11 +718,4 @@ Suite *gnugo_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(gnugo_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(gnugo_suite()); }
