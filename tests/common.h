@@ -213,6 +213,23 @@ static inline void test_game_random(go_game *g, int size, int moves, unsigned se
     }
 }
 
+/* The largest difference between two results of one position in the policy, whose illegal moves
+ * (NAN) must agree, and in the ownership; fails the test on another board size or legality. */
+static inline double test_result_diff(const nn_result *a, const nn_result *b)
+{
+    ck_assert_int_eq(a->size, b->size);
+    int area = a->size * a->size;
+    double d = 0;
+    for (int i = 0; i <= area; i++) {
+        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
+        if (!isnan(a->policy[i]))
+            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
+    }
+    for (int i = 0; i < area; i++)
+        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
+    return d;
+}
+
 /* ---- the GTP feed --------------------------------------------------------------------------- */
 
 /* Feeds the lines of script (one or more commands, '\n' between them) to e one by one through

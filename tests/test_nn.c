@@ -106,24 +106,17 @@ END_TEST
 
 /* ---- batches against single positions --------------------------------------------------------- */
 
+/* The largest difference between two results in the policy and ownership (test_result_diff), the
+ * probabilities, and the score values and time left / 100. */
 static double max_diff(const nn_result *a, const nn_result *b)
 {
-    ck_assert_int_eq(a->size, b->size);
-    int area = a->size * a->size;
-    double d = 0;
+    double d = test_result_diff(a, b);
     const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
                          a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
     const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
                          b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
     for (int i = 0; i < 6; i++)
         d = fmax(d, fabs(va[i] - vb[i]));
-    for (int i = 0; i <= area; i++) {
-        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
-        if (!isnan(a->policy[i]))
-            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
-    }
-    for (int i = 0; i < area; i++)
-        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
     return d;
 }
 
