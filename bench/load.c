@@ -42,6 +42,7 @@
 #include "weights/desc_lz.h"
 #include "weights/weights.h"
 #include "go/clock.h"
+#include "go/hash.h"
 
 #define LZ_BLOCKS 40
 #define LZ_FILTERS 256
@@ -55,13 +56,8 @@
 
 /* ---- deterministic weights ----------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+/* The first word of the SplitMix64 stream in state x. */
+static uint64_t mix(uint64_t x) { return go_splitmix64(&x); }
 
 /* The random word for value i of layer (or line) id. */
 static uint64_t word(uint32_t id, uint64_t i) { return mix(((uint64_t)id << 40) ^ i); }

@@ -7,19 +7,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "go/hash.h"
+
 const int go_dir4[4] = {-1, 1, -GO_STRIDE, GO_STRIDE};
 
 static uint64_t zobrist[3][GO_POINTS];
 static uint64_t zobrist_wtm;
 static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* The keys are a pure function of a fixed seed; pthread_once makes the table visible to every
  * thread (search threads create boards concurrently). */
@@ -28,8 +22,8 @@ static void zobrist_fill(void)
     uint64_t s = 0x5348494430303031ull; /* "SHID0001" */
     for (int c = 0; c < 3; c++)
         for (int p = 0; p < GO_POINTS; p++)
-            zobrist[c][p] = splitmix64(&s);
-    zobrist_wtm = splitmix64(&s);
+            zobrist[c][p] = go_splitmix64(&s);
+    zobrist_wtm = go_splitmix64(&s);
 }
 
 static void zobrist_init(void)

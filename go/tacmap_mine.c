@@ -20,6 +20,7 @@
 
 #include "go/bwgraph.h"
 #include "go/clock.h"
+#include "go/hash.h"
 
 #define CHUNK 256                 /* maps per unit of work */
 #define REFINE_OVERLAP 0.9        /* near-duplicates left out of the pool of maps to intersect */
@@ -148,6 +149,8 @@ bool go_tm_mine_set_add(go_tm_mine_set *s, const go_board *b, int move, go_color
     return true;
 }
 
+/* Stafford's variant 14, not go/hash.h's variant 13: the signatures and the random maps drawn
+ * from a seed are made with this one. */
 static uint64_t mix64(uint64_t x)
 {
     x ^= x >> 31;
@@ -401,7 +404,7 @@ static void *worker_main(void *arg)
         long k = atomic_fetch_add(&j->next_chunk, 1);
         if (k >= num_chunks)
             return NULL;
-        uint64_t rng = mix64(j->params->seed * 0x9e3779b97f4a7c15ull + (uint64_t)k) | 1;
+        uint64_t rng = mix64(j->params->seed * GO_HASH_GOLDEN + (uint64_t)k) | 1;
         long end = (k + 1) * CHUNK < j->total ? (k + 1) * CHUNK : j->total;
         for (long t = k * CHUNK; t < end; t++) {
             if (t < j->num_enum)

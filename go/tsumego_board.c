@@ -3,15 +3,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "go/hash.h"
 #include "go/tsumego_internal.h"
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 void ts_geom_init(ts_geom *g, int size, const uint8_t *region, go_color attacker)
 {
@@ -35,15 +28,15 @@ void ts_geom_init(ts_geom *g, int size, const uint8_t *region, go_color attacker
     uint64_t seed = 0x5453554D45474F31ull; /* "TSUMEGO1" */
     for (int c = 0; c < 3; c++)
         for (int i = 0; i < TS_MAX_POINTS; i++)
-            g->zob[c][i] = splitmix64(&seed);
+            g->zob[c][i] = go_splitmix64(&seed);
     for (int i = 0; i < TS_MAX_POINTS; i++)
-        g->zob_ko[i] = splitmix64(&seed);
-    g->zob_white = splitmix64(&seed);
-    g->zob_passed[1] = splitmix64(&seed);
-    g->zob_passed[2] = splitmix64(&seed);
+        g->zob_ko[i] = go_splitmix64(&seed);
+    g->zob_white = go_splitmix64(&seed);
+    g->zob_passed[1] = go_splitmix64(&seed);
+    g->zob_passed[2] = go_splitmix64(&seed);
     for (int c = 0; c < 3; c++)
         for (int k = 0; k <= TS_UNLIMITED; k++)
-            g->zob_budget[c][k] = k ? splitmix64(&seed) : 0;
+            g->zob_budget[c][k] = k ? go_splitmix64(&seed) : 0;
 }
 
 void ts_pos_copy(const ts_geom *g, ts_pos *dst, const ts_pos *src)

@@ -4,28 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "go/hash.h"
 #include "mcts/internal.h"
-
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /* Everything the inputs of either net family read: both read the last 8 positions at most
  * (Leela Zero) or the last 5 moves (KataGo), the ko ban, komi and the rules. */
 static uint64_t position_key(const go_game *g)
 {
     const go_board *b = &g->board;
-    uint64_t h = mix64(b->hash ^ (uint64_t)b->size * 0x9e3779b97f4a7c15ULL);
-    h = mix64(h ^ ((uint64_t)b->to_move << 8) ^ ((uint64_t)b->ko_point << 16) ^
-              ((uint64_t)b->ko_color << 32) ^ ((uint64_t)g->consecutive_passes << 40));
+    uint64_t h = go_hash_mix64(b->hash ^ (uint64_t)b->size * GO_HASH_GOLDEN);
+    h = go_hash_mix64(h ^ ((uint64_t)b->to_move << 8) ^ ((uint64_t)b->ko_point << 16) ^
+                      ((uint64_t)b->ko_color << 32) ^ ((uint64_t)g->consecutive_passes << 40));
     for (int i = 1; i <= 8 && i <= g->num_moves; i++) {
         const go_move *m = &g->moves[g->num_moves - i];
-        h = mix64(h ^ g->hashes[g->num_moves - i] ^ ((uint64_t)m->point << 2 | m->color));
+        h = go_hash_mix64(h ^ g->hashes[g->num_moves - i] ^
+                          ((uint64_t)m->point << 2 | m->color));
     }
     uint64_t komi_bits;
     double komi = g->komi;
@@ -34,18 +27,19 @@ static uint64_t position_key(const go_game *g)
     uint64_t rules = (uint64_t)r->ko | (uint64_t)r->scoring << 4 | (uint64_t)r->tax << 8 |
                      (uint64_t)r->multi_stone_suicide << 12 | (uint64_t)r->button << 13 |
                      (uint64_t)r->white_handicap_bonus << 16 | (uint64_t)g->handicap << 24;
-    return mix64(h ^ komi_bits ^ mix64(rules));
+    return go_hash_mix64(h ^ komi_bits ^ go_hash_mix64(rules));
 }
 
 uint64_t mcts_position_key(const go_game *g, int symmetry)
 {
-    uint64_t k = mix64(position_key(g) + (uint64_t)(symmetry + 1) * 0x632be59bd9b4e019ULL);
+    uint64_t k =
+        go_hash_mix64(position_key(g) + (uint64_t)(symmetry + 1) * 0x632be59bd9b4e019ULL);
     return k ? k : 1;   /* 0 marks an empty slot */
 }
 
 int mcts_position_symmetry(const go_game *g, uint64_t seed)
 {
-    return (int)(mix64(position_key(g) ^ mix64(seed)) & 7);
+    return (int)(go_hash_mix64(position_key(g) ^ go_hash_mix64(seed)) & 7);
 }
 
 bool mcts_cache_init(mcts_cache *c, int num_entries)

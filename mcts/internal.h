@@ -173,7 +173,7 @@ void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts
 bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g,
                    double optimism, nn_result *r, char *err, int err_len);
 
-/* A uniform draw in (0, 1) from a splitmix64 state. */
+/* A uniform draw in (0, 1) from a go_splitmix64 state (go/hash.h). */
 double mcts_rng_uniform(uint64_t *state);
 
 /* The root's priors and allowed moves for this position (mcts.c); evaluates the root. */

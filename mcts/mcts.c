@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "go/hash.h"
 #include "go/score.h"
 #include "mcts/internal.h"
 
@@ -123,7 +124,7 @@ mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_
     s->has_profile = has_profile;
     s->p = *p;
     if (s->p.seed == 0)
-        s->p.seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)s;
+        s->p.seed = (uint64_t)time(NULL) * GO_HASH_GOLDEN ^ (uint64_t)(uintptr_t)s;
     s->rng = s->p.seed;
     s->has_ownership = s->has_score = nn_model_family(model) == NN_FAMILY_KATA;
     if (!mcts_cache_init(&s->cache, p->nn_cache_size)) {
@@ -290,17 +291,9 @@ bool mcts_set_position(mcts_search *s, const go_game *g)
 
 /* ---------------------------------------------------------------- the root before a run */
 
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 double mcts_rng_uniform(uint64_t *state)
 {
-    return ((double)(rng_next(state) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    return ((double)(go_splitmix64(state) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
 /* Gamma(alpha, 1) by Marsaglia and Tsang, with the alpha < 1 boost. */

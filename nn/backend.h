@@ -1,4 +1,4 @@
-/* nn/backend.h -- the internal vtable every backend fills (nn/ref, nn/cpu, later nn/cuda).
+/* nn/backend.h -- the internal vtable every backend fills (nn/ref, nn/cpu, nn/cuda).
  *
  * A backend sees only the description and float planes: nn/nn.c computes the input planes (in
  * the net's orientation, the symmetry applied), calls forward on a batch of positions of one
@@ -51,7 +51,9 @@ typedef struct nn_backend_ops {
     bool (*forward)(void *ctx, const nn_backend_batch *b, char *err, int err_len);
 } nn_backend_ops;
 
-/* The backends of this build, in nn_backend_names' order. */
+/* The backends of this build. nn/nn.c's registry (nn_backend_names) lists them cuda, cpu, ref:
+ * the first one that runs here is the default, and a backend that cannot run falls back along
+ * that order. */
 extern const nn_backend_ops nn_ref_backend;  /* nn/ref/ref_backend.c */
 extern const nn_backend_ops nn_cpu_backend;  /* nn/cpu/cpu_backend.c */
 #ifdef SHIDO_HAVE_CUDA

@@ -1,6 +1,7 @@
 /* tests/gnugo_pipe.h -- a GTP engine (GNU Go) driven over two pipes, for differential tests.
  *
- * Header-only (the build turns only tests/test_*.c into binaries): include it from one test file.
+ * Header-only (the build turns only tests/test_*.c into binaries): test_gnugo.c and test_score.c
+ * include it.
  * Commands may be pipelined: gnugo_pipe_send writes one or more lines, then gnugo_pipe_recv reads
  * the replies in order. Every read waits at most timeout_ms (poll), so a dead or stuck engine makes
  * the caller fail with a reason in e->err instead of hanging. SIGPIPE must be ignored by the

@@ -1,8 +1,9 @@
 /* tests/shido_pipe.h -- the real `shido` binary (SHIDO_BINARY) run as a child process, for the
  * suites that test the command line and its protocols (GTP, GTP search commands, JSON
  * analysis, usage errors): either kept running with its stdin and stdout on pipes
- * (engine_start, send_line) or run to its end with stdin from a file (pipe_run). Its stderr
- * always goes to a temporary file, so that a chatty child never blocks on a full pipe.
+ * (engine_start, send_line, engine_read_line, engine_wait) or run to its end with stdin from a
+ * file (pipe_run). Its stderr always goes to a temporary file, so that a chatty child never
+ * blocks on a full pipe.
  * Header-only: static inline functions, so that a suite using only some of them gets no
  * warning about the others. */
 #ifndef SHIDO_TESTS_SHIDO_PIPE_H
@@ -15,6 +16,8 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "tests/common.h"
 
 typedef struct engine {
     pid_t pid;
@@ -67,16 +70,6 @@ static inline char *pipe_read_fd(int fd)
     return s;
 }
 
-/* The whole text of the file at path (malloc'd). */
-static inline char *pipe_read_file(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    ck_assert_msg(fd >= 0, "cannot open %s", path);
-    char *s = pipe_read_fd(fd);
-    close(fd);
-    return s;
-}
-
 /* Runs SHIDO_BINARY with args (NULL-terminated, without argv[0]) to its end, with stdin from
  * in_path, in the folder cwd (NULL: this one). Returns its stdout (malloc'd); *err receives its
  * stderr (malloc'd) and *status its wait status. */
@@ -100,7 +93,7 @@ static inline char *pipe_run(const char *const *args, const char *in_path, const
     char *text = pipe_read_fd(out[0]);
     close(out[0]);
     ck_assert_int_eq(waitpid(pid, status, 0), pid);
-    *err = pipe_read_file(err_path);
+    *err = test_read_file(err_path, NULL);
     unlink(err_path);
     return text;
 }
@@ -134,6 +127,38 @@ static inline void send_line(engine *e, const char *line)
 {
     fprintf(e->in, "%s\n", line);
     fflush(e->in);
+}
+
+/* The engine's next line of output without its newline (malloc'd), NULL at the end of output. */
+static inline char *engine_read_line(engine *e)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, e->out);
+    if (n < 0) {
+        free(line);
+        return NULL;
+    }
+    if (n > 0 && line[n - 1] == '\n')
+        line[n - 1] = 0;
+    return line;
+}
+
+/* Waits for the engine to end and asserts that it exited with exit_status. */
+static inline void engine_wait(engine *e, int exit_status)
+{
+    int status;
+    ck_assert_int_eq(waitpid(e->pid, &status, 0), e->pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == exit_status, "status %d", status);
+}
+
+/* Asserts that no line of a child's stderr could be taken for protocol by a GUI: a GTP reply
+ * ('=' or '?') or an analysis line ("info", "play"). */
+static inline void pipe_assert_no_protocol_lines(const char *err)
+{
+    for (const char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
+                      "stderr line: %s", l);
 }
 
 #endif

@@ -19,20 +19,15 @@
 
 #include "tools/analysis_json.h"
 
-#define G170 SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
-
+#include "tests/common.h"
 #include "tests/shido_pipe.h"
 
 /* The next response, parsed (NULL at the end of output). */
 static cJSON *next_response(engine *e)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, e->out);
-    if (n < 0) {
-        free(line);
+    char *line = engine_read_line(e);
+    if (!line)
         return NULL;
-    }
     cJSON *j = cJSON_Parse(line);
     ck_assert_msg(j && cJSON_IsObject(j), "not a JSON object: %s", line);
     free(line);
@@ -51,16 +46,9 @@ static const cJSON *field(const cJSON *o, const char *name)
     return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-static double num(const cJSON *o, const char *name)
-{
-    const cJSON *v = field(o, name);
-    ck_assert_msg(cJSON_IsNumber(v), "%s is not a number", name);
-    return v->valuedouble;
-}
-
 static bool is_int_field(const cJSON *o, const char *name)
 {
-    double v = num(o, name);
+    double v = test_json_num(o, name);
     return v == floor(v);
 }
 
@@ -110,16 +98,16 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
     {
         const cJSON *mv = field(m, "move"), *pv = field(m, "pv");
         ck_assert(cJSON_IsString(mv));
-        ck_assert_msg(is_int_field(m, "visits") && num(m, "visits") >= 1, "%s", text);
-        sum += (long long)num(m, "visits");
-        double w = num(m, "winrate"), p = num(m, "prior");
+        ck_assert_msg(is_int_field(m, "visits") && test_json_num(m, "visits") >= 1, "%s", text);
+        sum += (long long)test_json_num(m, "visits");
+        double w = test_json_num(m, "winrate"), p = test_json_num(m, "prior");
         ck_assert_msg(w >= 0 && w <= 1 && p >= 0 && p <= 1, "winrate %g prior %g", w, p);
         static const char *const floats[] = {"scoreLead", "scoreMean", "scoreStdev", "lcb",
                                              "utility"};
         for (int k = 0; k < 5; k++)
-            ck_assert(isfinite(num(m, floats[k])));
-        ck_assert(num(m, "scoreStdev") >= 0);
-        ck_assert_int_eq((int)num(m, "order"), order++);
+            ck_assert(isfinite(test_json_num(m, floats[k])));
+        ck_assert(test_json_num(m, "scoreStdev") >= 0);
+        ck_assert_int_eq((int)test_json_num(m, "order"), order++);
         ck_assert_msg(cJSON_IsArray(pv) && cJSON_GetArraySize(pv) >= 1 &&
                           !strcmp(cJSON_GetArrayItem(pv, 0)->valuestring, mv->valuestring),
                       "pv of %s", mv->valuestring);
@@ -131,10 +119,11 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
         else
             ck_assert_ptr_null(own);
     }
-    ck_assert_msg(is_int_field(root, "visits") && num(root, "visits") >= sum, "%s", text);
-    double rw = num(root, "winrate");
+    ck_assert_msg(is_int_field(root, "visits") && test_json_num(root, "visits") >= sum, "%s", text);
+    double rw = test_json_num(root, "winrate");
     ck_assert(rw >= 0 && rw <= 1);
-    ck_assert(isfinite(num(root, "scoreLead")) && isfinite(num(root, "utility")));
+    ck_assert(isfinite(test_json_num(root, "scoreLead")) &&
+              isfinite(test_json_num(root, "utility")));
     const cJSON *cp = field(root, "currentPlayer");
     ck_assert(cJSON_IsString(cp) && (!strcmp(cp->valuestring, "B") ||
                                      !strcmp(cp->valuestring, "W")));
@@ -173,7 +162,7 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
 
 static void start(engine *e)
 {
-    const char *args[] = {"analysis", "-w", G170, "--visits", "16", "--threads", "1", NULL};
+    const char *args[] = {"analysis", "-w", TEST_G170, "--visits", "16", "--threads", "1", NULL};
     engine_start(e, args);
 }
 
@@ -184,9 +173,7 @@ static void finish(engine *e)
     while ((r = next_response(e)))
         cJSON_Delete(r);
     fclose(e->out);
-    int status;
-    ck_assert_int_eq(waitpid(e->pid, &status, 0), e->pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    engine_wait(e, 0);
     unlink(e->err_path);
 }
 
@@ -203,11 +190,11 @@ START_TEST(test_katrain_session)
     for (int t = 0; t < 3; t++) {
         cJSON *r = must_next(&e);
         expect_id(r, "A");
-        ck_assert_int_eq((int)num(r, "turnNumber"), 2 * t);
+        ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 2 * t);
         ck_assert(cJSON_IsFalse(field(r, "isDuringSearch")));
         long long sum = check_result(r, 9, true, true, false, stones, 2 * t);
         ck_assert_int_le(sum, 16);
-        ck_assert_int_ge((long long)num(field(r, "rootInfo"), "visits"), 16);
+        ck_assert_int_ge((long long)test_json_num(field(r, "rootInfo"), "visits"), 16);
         ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "B");
         cJSON_Delete(r);
     }
@@ -243,10 +230,10 @@ START_TEST(test_katrain_session)
     cJSON_Delete(r);
     r = must_next(&e);
     expect_id(r, "C");
-    ck_assert_int_eq((int)num(r, "turnNumber"), 1);
+    ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 1);
     static const char *const c_stones[] = {"E5", "C3", "G3", "C7", "G7", "E3", "E7", "C5", "G5"};
     check_result(r, 9, false, false, true, c_stones, 9);
-    ck_assert_int_le((long long)num(field(r, "rootInfo"), "visits"), 8 + 1);
+    ck_assert_int_le((long long)test_json_num(field(r, "rootInfo"), "visits"), 8 + 1);
     ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
     cJSON_Delete(r);
     /* query_version */
@@ -264,7 +251,7 @@ START_TEST(test_katrain_session)
                   "\"includePolicy\":true}");
     r = must_next(&e);
     expect_id(r, "D");
-    ck_assert_int_eq((int)num(r, "turnNumber"), 0);
+    ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 0);
     static const char *const d_stones[] = {"D4", "F6"};
     check_result(r, 9, false, true, false, d_stones, 2);
     ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
@@ -337,7 +324,7 @@ START_TEST(test_terminate)
     cJSON *r = must_next(&e);
     expect_id(r, "T");
     ck_assert(cJSON_IsTrue(field(r, "isDuringSearch")));
-    ck_assert_int_eq((int)num(r, "turnNumber"), 0);
+    ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 0);
     check_result(r, 9, false, false, false, NULL, 0);
     cJSON_Delete(r);
     send_line(&e, "{\"id\":\"stopper\",\"action\":\"terminate\",\"terminateId\":\"T\"}");
@@ -354,11 +341,11 @@ START_TEST(test_terminate)
             expect_id(r, "T");
             if (cJSON_IsTrue(field(r, "isDuringSearch"))) {
                 ck_assert(!final0);
-            } else if ((int)num(r, "turnNumber") == 0) {
+            } else if ((int)test_json_num(r, "turnNumber") == 0) {
                 check_result(r, 9, false, false, false, NULL, 0);
                 final0 = true;
             } else {
-                ck_assert_int_eq((int)num(r, "turnNumber"), 1);
+                ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 1);
                 ck_assert(cJSON_IsTrue(field(r, "noResults")));
                 none1 = true;
             }
@@ -380,9 +367,7 @@ START_TEST(test_terminate)
     cJSON_Delete(r);
     ck_assert_ptr_null(next_response(&e));
     fclose(e.out);
-    int status;
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    engine_wait(&e, 0);
     unlink(e.err_path);
 }
 END_TEST
@@ -495,16 +480,13 @@ START_TEST(test_usage_errors)
     engine_start(&e, no_net);
     fclose(e.in);
     fclose(e.out);
-    int status;
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    engine_wait(&e, 2);
     unlink(e.err_path);
     const char *bad_net[] = {"analysis", "-w", "/nonexistent/net.bin.gz", NULL};
     engine_start(&e, bad_net);
     fclose(e.in);
     fclose(e.out);
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    engine_wait(&e, 1);
     unlink(e.err_path);
 }
 END_TEST
@@ -524,11 +506,4 @@ static Suite *analysis_json_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(analysis_json_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(analysis_json_suite()); }

@@ -9,39 +9,19 @@
 #include "go/game.h"
 #include "go/playout.h"
 #include "go/rules.h"
+#include "tests/common.h"
 
-static int V(int size, const char *vertex)
-{
-    int p = go_point_from_gtp(size, vertex);
-    ck_assert_msg(p > 0, "bad vertex %s", vertex);
-    return p;
-}
-
-static void assert_sound(const go_board *b)
-{
-    char why[256];
-    ck_assert_msg(go_board_check(b, why, sizeof why), "board check: %s", why);
-}
-
-/* A game whose setup position is the diagram, with to_move and rules as given. */
+/* A game whose setup position is the diagram, with to_move and rules as given (komi 7.5). */
 static void game_from(go_game *g, int size, const char *pic, go_color to_move, const char *rules)
 {
-    go_rules r;
-    ck_assert(go_rules_preset(&r, rules));
-    ck_assert(go_game_init(g, size, &r, 7.5f));
-    go_board b;
-    ck_assert_msg(go_board_from_ascii(&b, size, pic), "bad diagram");
-    for (int p = 0; p < GO_POINTS; p++)
-        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
-            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
-    go_game_set_to_move(g, to_move);
-    assert_sound(&g->board);
+    test_game_from(g, size, pic, to_move, rules, 7.5f);
+    test_assert_sound(&g->board);
 }
 
 static void assert_board_is(const go_board *b, const char *pic)
 {
     go_board want;
-    ck_assert(go_board_from_ascii(&want, b->size, pic));
+    test_board_from(&want, b->size, pic);
     for (int p = 0; p < GO_POINTS; p++)
         if (want.color[p] != b->color[p]) {
             char buf[2048], v[8];
@@ -80,7 +60,7 @@ START_TEST(sizes)
     for (int s = GO_MIN_SIZE; s <= GO_MAX_SIZE; s++) {
         ck_assert(go_board_init(&b, s));
         ck_assert_int_eq(b.num_empty, s * s);
-        assert_sound(&b);
+        test_assert_sound(&b);
     }
 }
 END_TEST
@@ -95,12 +75,12 @@ START_TEST(capture_and_liberties)
               ". X O . ."
               ". . . . .",
               GO_BLACK, "japanese");
-    int b2 = V(5, "C3");
-    ck_assert_int_eq(go_board_libs(&g.board, V(5, "B3")), 1);
+    int b2 = test_point(5, "C3");
+    ck_assert_int_eq(go_board_libs(&g.board, test_point(5, "B3")), 1);
     ck_assert_int_eq(go_game_play(&g, b2, GO_BLACK), GO_MOVE_OK);
-    assert_sound(&g.board);
+    test_assert_sound(&g.board);
     ck_assert_int_eq(g.board.captures[GO_BLACK], 1);
-    ck_assert_int_eq(g.board.color[V(5, "B3")], GO_EMPTY);
+    ck_assert_int_eq(g.board.color[test_point(5, "B3")], GO_EMPTY);
     /* the lone black stone at C3 sits in atari inside white's mouth */
     ck_assert_int_eq(go_board_libs(&g.board, b2), 1);
     go_game_free(&g);
@@ -117,22 +97,22 @@ START_TEST(simple_ko)
               ". X O . ."
               ". . . . .",
               GO_WHITE, "japanese");
-    ck_assert_int_eq(go_game_play(&g, V(5, "B3"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "B3"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_WHITE], 1);
-    ck_assert_int_eq(g.board.ko_point, V(5, "C3"));
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_KO);
+    ck_assert_int_eq(g.board.ko_point, test_point(5, "C3"));
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_KO);
     /* a ko threat elsewhere lifts the ban */
-    ck_assert_int_eq(go_game_play(&g, V(5, "E5"), GO_BLACK), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_play(&g, V(5, "E1"), GO_WHITE), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_play(&g, V(5, "C3"), GO_BLACK), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_legal(&g, V(5, "B3"), GO_WHITE), GO_MOVE_KO);
-    assert_sound(&g.board);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "E5"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "E1"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "B3"), GO_WHITE), GO_MOVE_KO);
+    test_assert_sound(&g.board);
     /* undo restores the earlier ban exactly */
     ck_assert(go_game_undo(&g));
-    ck_assert_int_eq(g.board.color[V(5, "C3")], GO_EMPTY);
+    ck_assert_int_eq(g.board.color[test_point(5, "C3")], GO_EMPTY);
     ck_assert(go_game_undo(&g));
     ck_assert(go_game_undo(&g));
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_KO);
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_KO);
     ck_assert(go_game_undo(&g));
     ck_assert(!go_game_undo(&g));
     assert_board_is(&g.board, ". . . . ."
@@ -155,7 +135,7 @@ START_TEST(snapback)
               "O O X . ."
               ". O X . .",
               GO_BLACK, "japanese");
-    ck_assert_int_eq(go_game_play(&g, V(5, "A1"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "A1"), GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_BLACK], 3);
     assert_board_is(&g.board, ". . . . ."
                               ". . . . ."
@@ -173,11 +153,11 @@ START_TEST(snapback)
               ". . O X . .",
               GO_BLACK, "japanese");
     /* Snapback: black throws in at B1, white takes with A1, black retakes five at B1. */
-    ck_assert_int_eq(go_game_play(&g, V(6, "B1"), GO_BLACK), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_play(&g, V(6, "A1"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(6, "B1"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(6, "A1"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_WHITE], 1);
     ck_assert_int_eq(g.board.ko_point, 0); /* two stones recaptured is not a ko */
-    ck_assert_int_eq(go_game_play(&g, V(6, "B1"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(6, "B1"), GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_BLACK], 5);
     assert_board_is(&g.board, ". . . . . ."
                               ". . . . . ."
@@ -185,7 +165,7 @@ START_TEST(snapback)
                               "X X X X . ."
                               ". . . X . ."
                               ". X . X . .");
-    assert_sound(&g.board);
+    test_assert_sound(&g.board);
     go_game_free(&g);
 }
 END_TEST
@@ -199,8 +179,8 @@ START_TEST(suicide_rules)
     go_game g;
     /* single-stone suicide is illegal under every rule set */
     game_from(&g, 4, pic, GO_WHITE, "tromp-taylor");
-    ck_assert_int_eq(go_game_legal(&g, V(4, "B3"), GO_WHITE), GO_MOVE_SUICIDE);
-    ck_assert_int_eq(go_game_legal(&g, V(4, "A4"), GO_WHITE), GO_MOVE_SUICIDE);
+    ck_assert_int_eq(go_game_legal(&g, test_point(4, "B3"), GO_WHITE), GO_MOVE_SUICIDE);
+    ck_assert_int_eq(go_game_legal(&g, test_point(4, "A4"), GO_WHITE), GO_MOVE_SUICIDE);
     go_game_free(&g);
 
     /* multi-stone suicide: white A2+A1 chain fills its last liberty */
@@ -209,17 +189,17 @@ START_TEST(suicide_rules)
                        "O X . ."
                        ". X . .";
     game_from(&g, 4, pic2, GO_WHITE, "tromp-taylor");
-    ck_assert_int_eq(go_game_play(&g, V(4, "A1"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(4, "A1"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_BLACK], 2);
-    ck_assert_int_eq(g.board.color[V(4, "A2")], GO_EMPTY);
-    ck_assert_int_eq(g.board.color[V(4, "A1")], GO_EMPTY);
-    assert_sound(&g.board);
+    ck_assert_int_eq(g.board.color[test_point(4, "A2")], GO_EMPTY);
+    ck_assert_int_eq(g.board.color[test_point(4, "A1")], GO_EMPTY);
+    test_assert_sound(&g.board);
     go_game_free(&g);
     game_from(&g, 4, pic2, GO_WHITE, "japanese");
-    ck_assert_int_eq(go_game_legal(&g, V(4, "A1"), GO_WHITE), GO_MOVE_SUICIDE);
+    ck_assert_int_eq(go_game_legal(&g, test_point(4, "A1"), GO_WHITE), GO_MOVE_SUICIDE);
     go_game_free(&g);
     game_from(&g, 4, pic2, GO_WHITE, "new-zealand");
-    ck_assert_int_eq(go_game_legal(&g, V(4, "A1"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_legal(&g, test_point(4, "A1"), GO_WHITE), GO_MOVE_OK);
     go_game_free(&g);
 
     /* a move that fills its own last liberty but captures is not suicide */
@@ -229,9 +209,9 @@ START_TEST(suicide_rules)
               "X . . ."
               ". . . .",
               GO_BLACK, "japanese");
-    ck_assert_int_eq(go_game_play(&g, V(4, "A4"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(4, "A4"), GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(g.board.captures[GO_BLACK], 2);
-    assert_sound(&g.board);
+    test_assert_sound(&g.board);
     go_game_free(&g);
 }
 END_TEST
@@ -274,7 +254,7 @@ START_TEST(triple_ko_superko)
             if (!legal)
                 break;
             ck_assert_int_eq(go_game_play(&g, legal, c), GO_MOVE_OK);
-            assert_sound(&g.board);
+            test_assert_sound(&g.board);
             moves++;
         }
         if (r == 0)
@@ -298,30 +278,31 @@ START_TEST(superko_direct)
                       ". . . . .";
     go_game g;
     game_from(&g, 5, pic, GO_WHITE, "tromp-taylor");
-    ck_assert_int_eq(go_game_play(&g, V(5, "B3"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "B3"), GO_WHITE), GO_MOVE_OK);
     /* positional superko bans the immediate retake, as simple ko would */
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
     /* still a repetition of the position before white's capture */
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
     go_game_free(&g);
 
     /* Situational superko: after the passes the retake recreates the setup position with the
      * same side (white) to move, so it is banned too. */
     game_from(&g, 5, pic, GO_WHITE, "aga");
-    ck_assert_int_eq(go_game_play(&g, V(5, "B3"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "B3"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_SUPERKO);
     go_game_free(&g);
 
     /* Simple ko: a pass lifts the ban. */
     game_from(&g, 5, pic, GO_WHITE, "japanese");
-    ck_assert_int_eq(go_game_play(&g, V(5, "B3"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_point(5, "B3"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
-    ck_assert_int_eq(go_game_legal(&g, V(5, "C3"), GO_BLACK), GO_MOVE_OK); /* simple ko cleared */
+    /* simple ko cleared */
+    ck_assert_int_eq(go_game_legal(&g, test_point(5, "C3"), GO_BLACK), GO_MOVE_OK);
     go_game_free(&g);
 }
 END_TEST
@@ -338,7 +319,7 @@ START_TEST(random_playouts_stay_sound)
                 int p = go_playout_pick(&b, &rng);
                 go_board before = b;
                 int cap = go_board_play(&b, p, b.to_move);
-                assert_sound(&b);
+                test_assert_sound(&b);
                 ck_assert(cap >= 0);
                 /* captured stones are exactly the opponent stones that disappeared */
                 int gone = 0;
@@ -470,11 +451,4 @@ Suite *board_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(board_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(board_suite()); }

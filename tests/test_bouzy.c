@@ -7,6 +7,7 @@
 #include "go/board.h"
 #include "go/bouzy.h"
 #include "go/playout.h"
+#include "tests/common.h"
 
 #define S GO_BOUZY_STONE_VALUE
 
@@ -31,7 +32,7 @@ static void map_after(go_bouzy_map *m, const go_board *b, int n, int mm)
 START_TEST(single_stone_3x3)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 3, ". . .  . X .  . . ."));
+    test_board_from(&b, 3, ". . .  . X .  . . .");
     go_bouzy_map m;
     map_after(&m, &b, 1, 0);
     assert_map(&m, (int[]){0, 1, 0, 1, S, 1, 0, 1, 0}, "(1,0)");
@@ -51,7 +52,7 @@ END_TEST
 START_TEST(two_colours_3x3)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 3, ". . .  X . O  . . ."));
+    test_board_from(&b, 3, ". . .  X . O  . . .");
     go_bouzy_map m;
     map_after(&m, &b, 1, 0);
     assert_map(&m, (int[]){1, 0, -1, S, 0, -S, 1, 0, -1}, "(1,0)");
@@ -77,7 +78,7 @@ END_TEST
 START_TEST(diagonal_stones_5x5)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 5, ". . . . .  . X . . .  . . . . .  . . . O .  . . . . ."));
+    test_board_from(&b, 5, ". . . . .  . X . . .  . . . . .  . . . O .  . . . . .");
     go_bouzy_map m;
     map_after(&m, &b, 1, 0);
     assert_map(&m,
@@ -115,8 +116,8 @@ START_TEST(presets_and_difference)
     ck_assert(p.dilations == 5 && p.erosions == 0);
     /* Adding a stone changes the map; the difference counts absolute changes only. */
     go_board parent, child;
-    ck_assert(go_board_from_ascii(&parent, 3, ". . .  . X .  . . ."));
-    ck_assert(go_board_from_ascii(&child, 3, ". . .  . X .  . . O"));
+    test_board_from(&parent, 3, ". . .  . X .  . . .");
+    test_board_from(&child, 3, ". . .  . X .  . . O");
     go_bouzy_map a, c;
     go_bouzy_compute(&a, &parent, (go_bouzy_params){1, 0, S});
     go_bouzy_compute(&c, &child, (go_bouzy_params){1, 0, S});
@@ -174,11 +175,4 @@ Suite *bouzy_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(bouzy_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(bouzy_suite()); }

@@ -13,32 +13,7 @@
 #include "go/bwgraph.h"
 #include "go/playout.h"
 #include "go/tacmap.h"
-
-/* Check's ck_assert records every passing assertion through a file write; the hot loops below
- * run millions of checks, so they only call into Check on failure. */
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-/* A set from a diagram: '#' in the set, '.' not (whitespace ignored). */
-static go_bb bb_from(int size, const char *pic)
-{
-    go_bb r = go_bb_none();
-    int k = 0;
-    for (const char *s = pic; *s; s++) {
-        if (*s == ' ' || *s == '\n')
-            continue;
-        ck_assert_msg(*s == '#' || *s == '.', "bad set diagram char '%c'", *s);
-        ck_assert_int_lt(k, size * size);
-        if (*s == '#')
-            go_bb_set(&r, go_bb_bit_at(k % size, k / size));
-        k++;
-    }
-    ck_assert_int_eq(k, size * size);
-    return r;
-}
+#include "tests/common.h"
 
 static void assert_bb_eq(go_bb got, go_bb want, int size, const char *what)
 {
@@ -53,7 +28,7 @@ static void assert_bb_eq(go_bb got, go_bb want, int size, const char *what)
 static go_bw bw_from(int size, const char *pic)
 {
     go_board b;
-    ck_assert_msg(go_board_from_ascii(&b, size, pic), "bad diagram");
+    test_board_from(&b, size, pic);
     go_bw g;
     go_bw_from_board(&g, &b);
     return g;
@@ -86,24 +61,27 @@ START_TEST(bitboard_basics)
         ck_assert_int_eq(n, size * size);
     }
     go_bb all = go_bb_board(5);
-    go_bb a = bb_from(5, "##... #.... ..... ..... ....#");
-    go_bb b = bb_from(5, "#.... ..... ..... ..... #...#");
-    assert_bb_eq(go_bb_or(a, b), bb_from(5, "##... #.... ..... ..... #...#"), 5, "union");
-    assert_bb_eq(go_bb_and(a, b), bb_from(5, "#.... ..... ..... ..... ....#"), 5, "intersection");
-    assert_bb_eq(go_bb_andnot(a, b), bb_from(5, ".#... #.... ..... ..... ....."), 5, "difference");
-    assert_bb_eq(go_bb_xor(a, b), bb_from(5, ".#... #.... ..... ..... #...."), 5, "xor");
-    assert_bb_eq(go_bb_not(a, all), bb_from(5, "..### .#### ##### ##### ####."), 5, "complement");
-    assert_bb_eq(go_bb_and(go_bb_shift_right(a), all), bb_from(5, ".##.. .#... ..... ..... ....."),
-                 5, "shift right");
-    assert_bb_eq(go_bb_and(go_bb_shift_down(a), all), bb_from(5, "..... ##... #.... ..... ....."),
-                 5, "shift down");
-    assert_bb_eq(go_bb_neighbours(a, all), bb_from(5, "###.. ##... #.... ....# ...#."), 5,
+    go_bb a = test_bb_from(5, "##... #.... ..... ..... ....#");
+    go_bb b = test_bb_from(5, "#.... ..... ..... ..... #...#");
+    assert_bb_eq(go_bb_or(a, b), test_bb_from(5, "##... #.... ..... ..... #...#"), 5, "union");
+    assert_bb_eq(go_bb_and(a, b), test_bb_from(5, "#.... ..... ..... ..... ....#"), 5,
+                 "intersection");
+    assert_bb_eq(go_bb_andnot(a, b), test_bb_from(5, ".#... #.... ..... ..... ....."), 5,
+                 "difference");
+    assert_bb_eq(go_bb_xor(a, b), test_bb_from(5, ".#... #.... ..... ..... #...."), 5, "xor");
+    assert_bb_eq(go_bb_not(a, all), test_bb_from(5, "..### .#### ##### ##### ####."), 5,
+                 "complement");
+    assert_bb_eq(go_bb_and(go_bb_shift_right(a), all),
+                 test_bb_from(5, ".##.. .#... ..... ..... ....."), 5, "shift right");
+    assert_bb_eq(go_bb_and(go_bb_shift_down(a), all),
+                 test_bb_from(5, "..... ##... #.... ..... ....."), 5, "shift down");
+    assert_bb_eq(go_bb_neighbours(a, all), test_bb_from(5, "###.. ##... #.... ....# ...#."), 5,
                  "neighbours");
     ck_assert(go_bb_subset(go_bb_and(a, b), a));
     ck_assert(!go_bb_subset(a, b));
     assert_bb_eq(go_bb_flood(go_bb_not(a, all), go_bb_bit_at(4, 0), all),
-                 go_bb_andnot(go_bb_not(a, all), bb_from(5, "..... ..... ..... ..... ....#")), 5,
-                 "flood");
+                 go_bb_andnot(go_bb_not(a, all), test_bb_from(5, "..... ..... ..... ..... ....#")),
+                 5, "flood");
     char buf[64];
     ck_assert_int_eq(go_bb_to_ascii(b, 2, buf, sizeof buf), 6);
     ck_assert_str_eq(buf, "#.\n..\n");
@@ -245,7 +223,7 @@ START_TEST(atari_set_and_suicide)
                          "O X . . ."
                          "X . . . ."
                          ". . . . .");
-    assert_bb_eq(go_bw_atari(&g), bb_from(5, "##... ##... #.... ..... ....."), 5, "H");
+    assert_bb_eq(go_bw_atari(&g), test_bb_from(5, "##... ##... #.... ..... ....."), 5, "H");
     int i = go_bb_bit_at(0, 1);
     ck_assert(go_bb_test(go_bw_legal(&g, GO_BLACK), i));
     ck_assert(!go_bb_test(go_bw_legal(&g, GO_WHITE), i));
@@ -253,7 +231,7 @@ START_TEST(atari_set_and_suicide)
     ck_assert_int_eq(go_bb_count(go_bw_legal(&g, GO_WHITE)), 17);
     go_bw_move mv;
     go_bw_play(&g, i, GO_BLACK, &mv);
-    assert_bb_eq(mv.captured, bb_from(5, "#.... .#... #.... ..... ....."), 5, "d(i)");
+    assert_bb_eq(mv.captured, test_bb_from(5, "#.... .#... #.... ..... ....."), 5, "d(i)");
     assert_bb_eq(mv.chain, go_bb_single(i), 5, "a(i)");
     assert_bb_eq(go_bw_white(&g), go_bb_none(), 5, "white after capture");
     ck_assert_int_eq(go_bw_color(&g, go_bb_bit_at(0, 0)), GO_EMPTY);
@@ -271,16 +249,16 @@ START_TEST(connection_edges_are_directed)
                          ". . O ."
                          ". . . .");
     int stone = go_bb_bit_at(0, 1), y = go_bb_bit_at(3, 1);
-    assert_bb_eq(go_bw_reach(&g, stone), bb_from(4, "###. #### ###. ...."), 4, "F(stone)");
+    assert_bb_eq(go_bw_reach(&g, stone), test_bb_from(4, "###. #### ###. ...."), 4, "F(stone)");
     ck_assert(go_bb_test(go_bw_reached_by(&g, y), stone));  /* stone -> Y */
     ck_assert(!go_bb_test(go_bw_reach(&g, y), stone));      /* but not Y -> stone */
-    assert_bb_eq(go_bw_reach(&g, y), bb_from(4, "...# ..## ...# ...."), 4, "F(Y)");
+    assert_bb_eq(go_bw_reach(&g, y), test_bb_from(4, "...# ..## ...# ...."), 4, "F(Y)");
     /* Black plays Y: the new chain is the three stones and Y, reaching their union of F. */
     go_bw_move mv;
     go_bw_play(&g, y, GO_BLACK, &mv);
-    assert_bb_eq(mv.chain, bb_from(4, ".... #### .... ...."), 4, "a(Y)");
+    assert_bb_eq(mv.chain, test_bb_from(4, ".... #### .... ...."), 4, "a(Y)");
     ck_assert_int_eq(g.num_chains, 1);
-    assert_bb_eq(go_bw_reach(&g, stone), bb_from(4, "#### #### #### ...."), 4, "F'(stone)");
+    assert_bb_eq(go_bw_reach(&g, stone), test_bb_from(4, "#### #### #### ...."), 4, "F'(stone)");
 }
 END_TEST
 
@@ -290,15 +268,15 @@ static void assert_same_position(const go_bw *g, const go_board *b, const char *
 {
     go_bw fresh;
     go_bw_from_board(&fresh, b);
-    REQUIRE(go_bb_eq(g->b, fresh.b) && go_bb_eq(g->w, fresh.w), "%s: b, w differ", when);
-    REQUIRE(go_bb_eq(g->multi, fresh.multi), "%s: chains differ", when);
-    REQUIRE(g->num_chains == fresh.num_chains, "%s: chain counts differ", when);
+    TEST_REQUIRE(go_bb_eq(g->b, fresh.b) && go_bb_eq(g->w, fresh.w), "%s: b, w differ", when);
+    TEST_REQUIRE(go_bb_eq(g->multi, fresh.multi), "%s: chains differ", when);
+    TEST_REQUIRE(g->num_chains == fresh.num_chains, "%s: chain counts differ", when);
     for (int k = 0; k < g->num_chains; k++) {
         int first = go_bb_next(g->chains[k].stones, 0);
         const go_bw_chain *c = &fresh.chains[fresh.chain_of[first]];
-        REQUIRE(go_bb_eq(g->chains[k].stones, c->stones) &&
-                          go_bb_eq(g->chains[k].reach, c->reach),
-                      "%s: F differs on a chain", when);
+        TEST_REQUIRE(go_bb_eq(g->chains[k].stones, c->stones) &&
+                               go_bb_eq(g->chains[k].reach, c->reach),
+                           "%s: F differs on a chain", when);
     }
 }
 
@@ -317,15 +295,15 @@ static void assert_legal_sets(const go_bw *g, const go_board *b, const char *whe
         } else {
             in_h = go_board_libs(b, p) == 1;
         }
-        REQUIRE(go_bb_test(h, i) == in_h, "%s: H differs at bit %d", when, i);
+        TEST_REQUIRE(go_bb_test(h, i) == in_h, "%s: H differs at bit %d", when, i);
         for (go_color c = GO_BLACK; c <= GO_WHITE; c++) {
             bool engine = go_board_is_legal(b, p, c, false);
             bool model = go_bb_test(legal[c], i);
             if (p == b->ko_point && c == b->to_move)
-                REQUIRE(model && !engine, "%s: ko point should be model-legal only", when);
+                TEST_REQUIRE(model && !engine, "%s: ko point should be model-legal only", when);
             else
-                REQUIRE(model == engine, "%s: legality of bit %d for %d: model %d, engine %d",
-                              when, i, c, model, engine);
+                TEST_REQUIRE(model == engine, "%s: legality of bit %d for %d: model %d, engine %d",
+                                   when, i, c, model, engine);
         }
     }
 }
@@ -356,17 +334,17 @@ START_TEST(differential_random_games)
             passes = 0;
             go_bb black = go_bb_of_color(&b, GO_BLACK), white = go_bb_of_color(&b, GO_WHITE);
             int bit = go_bb_bit_of(p);
-            REQUIRE(go_bb_test(go_bw_legal(&g, c), bit), "%s: played move not legal", when);
+            TEST_REQUIRE(go_bb_test(go_bw_legal(&g, c), bit), "%s: played move not legal", when);
             go_bw_move mv;
             go_bw_play(&g, bit, c, &mv);
             int captured = go_board_play(&b, p, c);
             go_bb opp_before = c == GO_BLACK ? white : black;
             go_bb removed = go_bb_andnot(opp_before, go_bb_of_color(&b, go_opponent(c)));
-            REQUIRE(go_bb_eq(mv.captured, removed), "%s: d(i) differs", when);
-            REQUIRE(go_bb_count(mv.captured) == captured, "%s: capture count differs", when);
+            TEST_REQUIRE(go_bb_eq(mv.captured, removed), "%s: d(i) differs", when);
+            TEST_REQUIRE(go_bb_count(mv.captured) == captured, "%s: capture count differs", when);
             go_bb own = go_bb_of_color(&b, c);
-            REQUIRE(go_bb_eq(mv.chain, go_bb_flood(own, bit, g.all)), "%s: a(i) differs",
-                          when);
+            TEST_REQUIRE(go_bb_eq(mv.chain, go_bb_flood(own, bit, g.all)), "%s: a(i) differs",
+                               when);
             assert_same_position(&g, &b, when);
             moves_checked++;
             captures += captured;
@@ -491,11 +469,11 @@ START_TEST(tacmap_parse_errors)
             char a[4096];
             go_tmap back;
             ck_assert_int_ge(go_tm_print(&m, a, sizeof a), 0);
-            REQUIRE(go_tm_parse(a, &back, err, sizeof err) && go_tm_equal(&m, &back),
-                    "'%s' printed as '%s' does not parse back", text, a);
+            TEST_REQUIRE(go_tm_parse(a, &back, err, sizeof err) && go_tm_equal(&m, &back),
+                         "'%s' printed as '%s' does not parse back", text, a);
             parsed++;
         } else {
-            REQUIRE(!strncmp(err, "column ", 7), "'%s': message '%s'", text, err);
+            TEST_REQUIRE(!strncmp(err, "column ", 7), "'%s': message '%s'", text, err);
         }
     }
     ck_assert_int_gt(parsed, 100);
@@ -659,11 +637,4 @@ Suite *bwgraph_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(bwgraph_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(bwgraph_suite()); }

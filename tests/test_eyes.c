@@ -21,20 +21,7 @@
 #include "go/board.h"
 #include "go/eyes.h"
 #include "go/playout.h"
-
-/* Check records every passing assertion with a file write; hot loops call it only on failure. */
-#define REQUIRE(cond, ...)                                                                         \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-static go_board board_of(int size, const char *pic)
-{
-    go_board b;
-    ck_assert_msg(go_board_from_ascii(&b, size, pic), "bad diagram");
-    return b;
-}
+#include "tests/common.h"
 
 /* The group of the first black stone of the diagram. */
 static go_bb black_group(const go_board *b)
@@ -49,7 +36,8 @@ static go_bb black_group(const go_board *b)
 static void check_euler(int size, const char *pic, int regions, int stones, int earth, int links,
                         int triangles)
 {
-    go_board b = board_of(size, pic);
+    go_board b;
+    test_board_from(&b, size, pic);
     go_bb g = black_group(&b);
     go_euler e = go_eyes_euler(g, size);
     ck_assert_msg(e.regions == regions && e.stones == stones && e.earth == earth &&
@@ -147,13 +135,14 @@ END_TEST
 
 START_TEST(groups_and_benson)
 {
-    go_board b = board_of(7, ". . . . . . ."
-                             ". X X X X X ."
-                             ". X . X . X ."
-                             ". X X X X X ."
-                             ". . . . . O ."
-                             "X . . . . . ."
-                             ". X . . . . .");
+    go_board b;
+    test_board_from(&b, 7, ". . . . . . ."
+                           ". X X X X X ."
+                           ". X . X . X ."
+                           ". X X X X X ."
+                           ". . . . . O ."
+                           "X . . . . . ."
+                           ". X . . . . .");
     go_bb g = go_eyes_group(&b, go_point_at(1, 1));
     ck_assert_int_eq(go_bb_count(g), 13);
     ck_assert_int_eq(go_eyes_euler(g, 7).regions, 2);
@@ -164,11 +153,12 @@ START_TEST(groups_and_benson)
     ck_assert(go_bb_eq(alive, g));
     ck_assert(go_bb_is_empty(go_eyes_benson(&b, GO_WHITE)));
     /* One eye is not enough. */
-    go_board one = board_of(5, ". . . . ."
-                               ". X X X ."
-                               ". X . X ."
-                               ". X X X ."
-                               ". . . . .");
+    go_board one;
+    test_board_from(&one, 5, ". . . . ."
+                             ". X X X ."
+                             ". X . X ."
+                             ". X X X ."
+                             ". . . . .");
     ck_assert(go_bb_is_empty(go_eyes_benson(&one, GO_BLACK)));
 }
 END_TEST
@@ -176,16 +166,7 @@ END_TEST
 static void check_shape(int size, const char *region_pic, go_shape want, go_place place,
                         int vital_x, int vital_y)
 {
-    go_bb r = go_bb_none();
-    int k = 0;
-    for (const char *s = region_pic; *s; s++) {
-        if (*s == ' ')
-            continue;
-        if (*s == '#')
-            go_bb_set(&r, go_bb_bit_at(k % size, k / size));
-        k++;
-    }
-    ck_assert_int_eq(k, size * size);
+    go_bb r = test_bb_from(size, region_pic);
     go_shape_info s = go_eyes_shape(r, size);
     ck_assert_msg(s.shape == want, "shape %s, want %s: %s", go_shape_name(s.shape),
                   go_shape_name(want), region_pic);
@@ -432,7 +413,7 @@ static int search(oracle *o, const go_board *b, int passes, int alpha, int beta)
             o->repetitions++;
             return o->master == GO_BLACK ? 2 : 0;
         }
-    REQUIRE(o->depth < PATH_MAX_DEPTH, "oracle: search too deep");
+    TEST_REQUIRE(o->depth < PATH_MAX_DEPTH, "oracle: search too deep");
     int slot = (int)(key >> (64 - TT_BITS));
     if (o->tt_gen[slot] == o->generation && o->tt_key[slot] == key) {
         int v = o->tt_value[slot];
@@ -591,9 +572,9 @@ START_TEST(static_status_against_oracle)
                         unambiguous++;
                         unambiguous_agree += same;
                         char b1[3], b2[3];
-                        REQUIRE(same, "%s in the centre: static %s, oracle %s (poly %#llx)",
-                                go_shape_name(s.shape), go_life_symbol(st, b1),
-                                go_life_symbol(orc, b2), (unsigned long long)poly);
+                        TEST_REQUIRE(same, "%s in the centre: static %s, oracle %s (poly %#llx)",
+                                     go_shape_name(s.shape), go_life_symbol(st, b1),
+                                     go_life_symbol(orc, b2), (unsigned long long)poly);
                     }
                     /* One enemy stone inside, on the vital point of a killing shape (tally 0) or
                      * anywhere else (tally 1), for the shapes away from the edge. */
@@ -750,11 +731,4 @@ Suite *eyes_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(eyes_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(eyes_suite()); }

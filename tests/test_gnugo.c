@@ -32,11 +32,12 @@
 
 #include "go/board.h"
 #include "go/game.h"
+#include "go/hash.h"
 #include "go/rules.h"
-#include "gnugo_pipe.h"
 #include "go/clock.h"
+#include "tests/common.h"
+#include "tests/gnugo_pipe.h"
 
-#define GNUGO_DEFAULT_PATH "/usr/games/gnugo"
 #define GNUGO_DEFAULT_GAMES 250
 #define GNUGO_DEFAULT_SEED 0x5eed0f60u
 #define GNUGO_REPLY_TIMEOUT_MS 60000
@@ -118,14 +119,6 @@ typedef struct run {
     int status[GNUGO_MAX_BATCH];
     char *failure; /* set on the first mismatch */
 } run;
-
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
 
 static uint32_t rand_below(run *r, uint32_t n)
 {
@@ -572,8 +565,9 @@ static void *worker_main(void *arg)
         r->eng = &w->eng[r->variant];
         r->st = &w->stats[r->variant][si];
         r->size = gnugo_sizes[si];
-        r->game_seed = splitmix64(shared.seed ^ ((uint64_t)r->variant << 40) ^
-                                  ((uint64_t)r->size << 32) ^ (uint64_t)r->game_no);
+        uint64_t state = shared.seed ^ ((uint64_t)r->variant << 40) ^
+                         ((uint64_t)r->size << 32) ^ (uint64_t)r->game_no;
+        r->game_seed = go_splitmix64(&state);
         r->rng = r->game_seed | 1;
         /* Scoring plays no part here; ko and suicide are GNU Go's. */
         go_rules rules;
@@ -660,11 +654,9 @@ START_TEST(random_games_match_gnugo)
 {
     const char *path = getenv("SHIDO_GNUGO");
     if (!path || !*path)
-        path = GNUGO_DEFAULT_PATH;
-    if (access(path, X_OK) != 0) {
-        printf("SKIP: test_gnugo: %s is not an executable GNU Go; nothing compared\n", path);
+        path = TEST_GNUGO;
+    if (!test_gnugo_present(path, "test_gnugo: nothing compared"))
         return;
-    }
     signal(SIGPIPE, SIG_IGN);
     bool bad = false;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -726,11 +718,4 @@ Suite *gnugo_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(gnugo_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(gnugo_suite()); }

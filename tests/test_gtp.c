@@ -12,40 +12,14 @@
 #include "go/sgf.h"
 #include "tools/gtp.h"
 
+#include "tests/common.h"
 #include "tests/shido_pipe.h"
 
 #define DATA_GTP SHIDO_TEST_DATA "/gtp"
-#define MEIJIN SHIDO_SHARED_DIR "/games/meijin31-title-game2.sgf"
-
-static void assert_sound(const go_board *b)
-{
-    char why[256];
-    ck_assert_msg(go_board_check(b, why, sizeof why), "board check: %s", why);
-}
-
-/* Feeds the lines of script to e one by one and returns all replies (malloc'd). The board is
- * checked after every command. */
-static char *feed(gtp_engine *e, const char *script)
-{
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    ck_assert_ptr_nonnull(f);
-    for (const char *s = script; *s;) {
-        size_t n = strcspn(s, "\n");
-        char *line = strndup(s, n);
-        gtp_engine_handle_line(e, line, f);
-        free(line);
-        assert_sound(&e->game.board);
-        s += n + (s[n] == '\n');
-    }
-    fclose(f);
-    return out;
-}
 
 static void expect(gtp_engine *e, const char *script, const char *replies)
 {
-    char *got = feed(e, script);
+    char *got = test_gtp_feed(e, script, true);
     ck_assert_str_eq(got, replies);
     free(got);
 }
@@ -53,7 +27,7 @@ static void expect(gtp_engine *e, const char *script, const char *replies)
 /* The text of a successful reply to one command, without "= " and the closing empty line. */
 static char *answer(gtp_engine *e, const char *command)
 {
-    char *got = feed(e, command);
+    char *got = test_gtp_feed(e, command, true);
     size_t n = strlen(got);
     ck_assert_msg(n >= 3 && got[0] == '=' && !strcmp(got + n - 2, "\n\n"), "%s: %s", command, got);
     got[n - 2] = 0;
@@ -286,7 +260,7 @@ START_TEST(test_fixed_handicap_matches_gnugo)
         gtp_engine e;
         engine_up(&e);
         snprintf(script, sizeof script, "boardsize %d\nclear_board\nfixed_handicap %d\n", size, n);
-        char *got = feed(&e, script);
+        char *got = test_gtp_feed(&e, script, true);
         ck_assert_msg(!strncmp(got, "=\n\n=\n\n", 6), "%s", got);
         char *reply = got + 6;
         reply[strcspn(reply, "\n")] = 0;
@@ -366,7 +340,7 @@ START_TEST(test_place_free_handicap)
         char script[64];
         snprintf(script, sizeof script, "boardsize %d\nplace_free_handicap %d\n", size,
                  size * size - 1);
-        char *got = feed(&e, script);
+        char *got = test_gtp_feed(&e, script, true);
         ck_assert_msg(got[3] == '=', "%s", got);
         ck_assert_int_eq(e.game.board.num_empty, 1);
         ck_assert_int_eq(e.game.handicap, size * size - 1);
@@ -400,12 +374,7 @@ END_TEST
  * ";W[xy]", independently of go/sgf. */
 static void replay_sgf_text(const char *path, int moves, go_game *g)
 {
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
+    char *text = test_read_file(path, NULL);
     ck_assert(go_game_init(g, 19, NULL, 7.5f));
     int played = 0;
     for (const char *s = text; (s = strchr(s, ';')) && played < moves; s++) {
@@ -415,6 +384,7 @@ static void replay_sgf_text(const char *path, int moves, go_game *g)
         ck_assert_int_eq(go_game_play(g, p, s[1] == 'B' ? GO_BLACK : GO_WHITE), GO_MOVE_OK);
         played++;
     }
+    free(text);
     ck_assert_int_eq(played, moves);
 }
 
@@ -424,7 +394,7 @@ START_TEST(test_loadsgf_meijin)
     engine_up(&e);
     /* Move number 150 is the move about to be played: 149 moves are on the board. The file has
      * no RU: the engine's rules stay. */
-    expect(&e, "boardsize 9\nkata-set-rules japanese\nloadsgf " MEIJIN " 150\n",
+    expect(&e, "boardsize 9\nkata-set-rules japanese\nloadsgf " TEST_MEIJIN " 150\n",
            "=\n\n=\n\n=\n\n");
     ck_assert_str_eq(go_rules_name(&e.game.rules), "japanese");
     ck_assert_int_eq(e.game.num_moves, 149);
@@ -432,7 +402,7 @@ START_TEST(test_loadsgf_meijin)
     ck_assert(e.game.komi == 6.5f);
     ck_assert_int_eq(e.game.board.to_move, GO_WHITE);
     go_game ref;
-    replay_sgf_text(MEIJIN, 149, &ref);
+    replay_sgf_text(TEST_MEIJIN, 149, &ref);
     char diagram[4096], want[8192];
     go_board_to_ascii(&ref.board, diagram, sizeof diagram);
     snprintf(want, sizeof want,
@@ -444,17 +414,17 @@ START_TEST(test_loadsgf_meijin)
     go_game_free(&ref);
 
     /* Move number 1: the empty board; no move number: the whole game. */
-    expect(&e, "loadsgf " MEIJIN " 1\n", "=\n\n");
+    expect(&e, "loadsgf " TEST_MEIJIN " 1\n", "=\n\n");
     ck_assert_int_eq(e.game.num_moves, 0);
-    expect(&e, "loadsgf " MEIJIN "\n", "=\n\n");
+    expect(&e, "loadsgf " TEST_MEIJIN "\n", "=\n\n");
     ck_assert_int_eq(e.game.num_moves, 210);
     ck_assert_int_eq(e.game.board.last_move, go_point_from_gtp(19, "C19"));
-    expect(&e, "loadsgf " MEIJIN " 0\nloadsgf " MEIJIN " x\nloadsgf\n",
+    expect(&e, "loadsgf " TEST_MEIJIN " 0\nloadsgf " TEST_MEIJIN " x\nloadsgf\n",
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n");
-    char *got = feed(&e, "loadsgf /nonexistent/file.sgf\n");
+    char *got = test_gtp_feed(&e, "loadsgf /nonexistent/file.sgf\n", true);
     ck_assert_msg(!strncmp(got, "? cannot load file: ", 20), "%s", got);
     free(got);
-    got = feed(&e, "loadsgf " DATA_GTP "/session.gtp\n");
+    got = test_gtp_feed(&e, "loadsgf " DATA_GTP "/session.gtp\n", true);
     ck_assert_msg(!strncmp(got, "? cannot load file: ", 20), "%s", got);
     free(got);
     ck_assert_int_eq(e.game.num_moves, 210);
@@ -470,7 +440,7 @@ START_TEST(test_loadsgf_meijin)
     ck_assert_int_eq(e.game.board.num_empty, 81 - 3);
 
     e.allow_files = false;
-    expect(&e, "loadsgf " MEIJIN "\n", "? cannot load file: file access is disabled\n\n");
+    expect(&e, "loadsgf " TEST_MEIJIN "\n", "? cannot load file: file access is disabled\n\n");
     gtp_engine_free(&e);
 }
 END_TEST
@@ -626,7 +596,7 @@ START_TEST(test_tsumego_solve)
                          "tsumego_solve 1e9", "tsumego_solve nan", "tsumego_solve b kill 1 2",
                          "tsumego_solve frobnicate"};
     for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
-        char *got = feed(&e, bad[i]);
+        char *got = test_gtp_feed(&e, bad[i], true);
         ck_assert_msg(!strncmp(got, "? syntax error", 14) || !strncmp(got, "? wrong number", 14),
                       "%s: %s", bad[i], got);
         free(got);
@@ -792,7 +762,7 @@ START_TEST(test_random_lines)
             strcat(line, go_rand_next(&rng) % 8 ? " " : "\t");
         }
         ck_assert(gtp_engine_handle_line(&e, line, null));
-        assert_sound(&e.game.board);
+        test_assert_sound(&e.game.board);
     }
     fclose(null);
     gtp_engine_free(&e);
@@ -815,11 +785,9 @@ START_TEST(test_binary_over_pipe)
     int status;
     char *out = run_shido("gtp", DATA_GTP "/session.gtp", &err, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
-    char *want = pipe_read_file(DATA_GTP "/session.out");
+    char *want = test_read_file(DATA_GTP "/session.out", NULL);
     ck_assert_str_eq(out, want);
-    for (char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
-        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
-                      "stderr line: %s", l);
+    pipe_assert_no_protocol_lines(err);
     free(want);
     free(out);
     free(err);
@@ -881,11 +849,4 @@ Suite *gtp_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(gtp_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(gtp_suite()); }

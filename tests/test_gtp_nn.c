@@ -9,50 +9,22 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "tests/common.h"
 #include "tests/vectors.h"
 #include "tools/gtp.h"
 
 #include "tests/shido_pipe.h"
 
-#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
-#define VECTORS SHIDO_SHARED_DIR "/vectors/"
-#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
-#define B2C16 WEIGHTS "rand-b2c16-v15.bin.gz"
-#define LZ_B4C32 WEIGHTS "lz-rand-b4c32.txt.gz"
-
-/* test_kata.c's and test_lz.c's tolerances. */
-#define PROB_TOL 2e-5
-#define SCORE_TOL 2e-3
-#define SCORE_SQ_REL_TOL 2e-5
-
-/* The replies of one or more command lines (malloc'd). */
-static char *feed(gtp_engine *e, const char *script)
-{
-    char *out = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&out, &len);
-    ck_assert_ptr_nonnull(f);
-    for (const char *s = script; *s;) {
-        size_t n = strcspn(s, "\n");
-        char *line = strndup(s, n);
-        gtp_engine_handle_line(e, line, f);
-        free(line);
-        s += n + (s[n] == '\n');
-    }
-    fclose(f);
-    return out;
-}
-
 static void expect_ok(gtp_engine *e, const char *command)
 {
-    char *got = feed(e, command);
+    char *got = test_gtp_feed(e, command, false);
     ck_assert_msg(got[0] == '=', "%s: %s", command, got);
     free(got);
 }
 
 static void expect_error(gtp_engine *e, const char *command, const char *reason)
 {
-    char *got = feed(e, command);
+    char *got = test_gtp_feed(e, command, false);
     ck_assert_msg(got[0] == '?' && strstr(got, reason), "%s: %s", command, got);
     free(got);
 }
@@ -60,7 +32,7 @@ static void expect_error(gtp_engine *e, const char *command, const char *reason)
 static void load_three(gtp_engine *e)
 {
     /* the reference backend: the numbers are those of the plain-loop forward pass */
-    char *argv[] = {"gtp", "--weights", G170, "-w", B2C16, "--weights", LZ_B4C32,
+    char *argv[] = {"gtp", "--weights", TEST_G170, "-w", TEST_B2C16, "--weights", TEST_LZ_B4C32,
                     "--backend", "ref"};
     char err[1024];
     ck_assert(gtp_engine_init(e));
@@ -76,10 +48,6 @@ typedef struct raw_reply {
     double policy[361], pass, ownership[361];
     bool has_policy, has_pass, has_ownership;
 } raw_reply;
-
-static const char *const scalar_name[9] = {
-    "whiteWin", "whiteLoss", "noResult", "whiteLead", "whiteScoreSelfplay",
-    "whiteScoreSelfplaySq", "varTimeLeft", "shorttermWinlossError", "shorttermScoreError"};
 
 static double parse_value(const char *tok)
 {
@@ -107,7 +75,7 @@ static char *parse_raw(char *text, int size, raw_reply *out)
             return tok;
         }
         int f;
-        for (f = 0; f < 9 && strcmp(tok, scalar_name[f]); f++)
+        for (f = 0; f < 9 && strcmp(tok, vec_field_name[f]); f++)
             ;
         if (f < 9) {
             out->scalar[f] = parse_value(strtok_r(NULL, " \n", &save));
@@ -140,13 +108,6 @@ static bool record_is_special(const cJSON *rec)
            cJSON_GetArraySize(h) > 0 || strstr(id, "ko") || strstr(id, "handicap");
 }
 
-static double json_num(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    ck_assert_msg(cJSON_IsNumber(v), "no number %s", name);
-    return v->valuedouble;
-}
-
 static void check_close(const char *id, const char *what, double got, double want, double tol)
 {
     ck_assert_msg(isfinite(got) && fabs(got - want) <= tol, "%s: %s is %.9g, KataGo/LZ %.9g", id,
@@ -177,10 +138,10 @@ static int check_file(gtp_engine *e, const char *vectors, const char *suffix, bo
         }
         go_game g;
         ck_assert_msg(vec_setup_game(rec, &g, err, sizeof err), "%s: %s", id, err);
-        int size = g.board.size, sym = (int)json_num(rec, "symmetry");
+        int size = g.board.size, sym = (int)test_json_num(rec, "symmetry");
         char line[128];
         snprintf(line, sizeof line, "kata-raw-nn %d%s", sym, suffix);
-        char *reply = feed(e, line);
+        char *reply = test_gtp_feed(e, line, false);
         ck_assert_msg(reply[0] == '=', "%s: %s: %s", id, line, reply);
         ck_assert_ptr_null(parse_raw(reply, size, got));
         free(reply);
@@ -189,30 +150,31 @@ static int check_file(gtp_engine *e, const char *vectors, const char *suffix, bo
         const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
         ck_assert_int_eq(cJSON_GetArraySize(pol), size * size);
         ck_assert(got->has_policy && got->has_pass);
-        check_close(id, "policyPass", got->pass, json_num(o, "policyPass"), PROB_TOL);
+        check_close(id, "policyPass", got->pass, test_json_num(o, "policyPass"), TEST_PROB_TOL);
         if (lz) {
-            double w = json_num(o, "winrate");
+            double w = test_json_num(o, "winrate");
             double white = g.board.to_move == GO_WHITE ? w : 1 - w;
             for (int f = 0; f < 9; f++)
                 ck_assert_msg(got->has_scalar[f] == (f < 3), "%s: %s shown: %d", id,
-                              scalar_name[f], got->has_scalar[f]);
+                              vec_field_name[f], got->has_scalar[f]);
             ck_assert(!got->has_ownership);
-            check_close(id, "whiteWin", got->scalar[0], white, PROB_TOL);
-            check_close(id, "whiteLoss", got->scalar[1], 1 - white, PROB_TOL);
+            check_close(id, "whiteWin", got->scalar[0], white, TEST_PROB_TOL);
+            check_close(id, "whiteLoss", got->scalar[1], 1 - white, TEST_PROB_TOL);
             ck_assert(got->scalar[2] == 0);
         } else {
             for (int f = 0; f < 9; f++) {
-                ck_assert_msg(got->has_scalar[f], "%s: no %s", id, scalar_name[f]);
-                double want = json_num(o, scalar_name[f]);
-                double tol = f < 3 ? PROB_TOL : f == 5 ? SCORE_SQ_REL_TOL * fmax(1, fabs(want))
-                                                       : SCORE_TOL;
-                check_close(id, scalar_name[f], got->scalar[f], want, tol);
+                ck_assert_msg(got->has_scalar[f], "%s: no %s", id, vec_field_name[f]);
+                double want = test_json_num(o, vec_field_name[f]);
+                double tol = f < 3    ? TEST_PROB_TOL
+                             : f == 5 ? TEST_SCORE_SQ_REL_TOL * fmax(1, fabs(want))
+                                      : TEST_SCORE_TOL;
+                check_close(id, vec_field_name[f], got->scalar[f], want, tol);
             }
             ck_assert(got->has_ownership);
             const cJSON *own = cJSON_GetObjectItemCaseSensitive(o, "whiteOwnership");
             for (int i = 0; i < size * size; i++)
                 check_close(id, "whiteOwnership", got->ownership[i],
-                            cJSON_GetArrayItem(own, i)->valuedouble, PROB_TOL);
+                            cJSON_GetArrayItem(own, i)->valuedouble, TEST_PROB_TOL);
         }
         for (int i = 0; i < size * size; i++) {
             const cJSON *pv = cJSON_GetArrayItem(pol, i);
@@ -223,7 +185,7 @@ static int check_file(gtp_engine *e, const char *vectors, const char *suffix, bo
             ck_assert_msg(illegal == isnan(got->policy[i]), "%s: point %d: NAN %d, illegal %d", id,
                           i, isnan(got->policy[i]), illegal);
             if (!illegal)
-                check_close(id, "policy", got->policy[i], pv->valuedouble, PROB_TOL);
+                check_close(id, "policy", got->policy[i], pv->valuedouble, TEST_PROB_TOL);
         }
         go_game_free(&g);
         checked++;
@@ -241,7 +203,7 @@ START_TEST(test_vectors_g170_first_net)
     gtp_engine e;
     load_three(&e);
     /* KataGo's own syntax answers for the first net; the optimism is ignored by a v8 net. */
-    int n = check_file(&e, VECTORS "katago-g170-b6c96.jsonl", "", false);
+    int n = check_file(&e, TEST_VECTORS "katago-g170-b6c96.jsonl", "", false);
     ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
     gtp_engine_free(&e);
 }
@@ -251,7 +213,7 @@ START_TEST(test_vectors_b2c16_second_net)
 {
     gtp_engine e;
     load_three(&e);
-    int n = check_file(&e, VECTORS "katago-rand-b2c16-v15.jsonl", " 0.2 net=2", false);
+    int n = check_file(&e, TEST_VECTORS "katago-rand-b2c16-v15.jsonl", " 0.2 net=2", false);
     ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
     gtp_engine_free(&e);
 }
@@ -261,7 +223,7 @@ START_TEST(test_vectors_lz_third_net)
 {
     gtp_engine e;
     load_three(&e);
-    int n = check_file(&e, VECTORS "lz-rand-b4c32.jsonl", " net=3", true);
+    int n = check_file(&e, TEST_VECTORS "lz-rand-b4c32.jsonl", " net=3", true);
     ck_assert_int_ge(n, vec_stride() == 1 ? 8 : 1);
     gtp_engine_free(&e);
 }
@@ -274,7 +236,7 @@ START_TEST(test_all_and_average)
     gtp_engine e;
     load_three(&e);
     expect_ok(&e, "boardsize 9\nplay B E5\nplay W C3");
-    char *all = feed(&e, "kata-raw-nn all 0.2 net=2");
+    char *all = test_gtp_feed(&e, "kata-raw-nn all 0.2 net=2", false);
     raw_reply *block = malloc(sizeof *block), *one = malloc(sizeof *one);
     raw_reply *avg = malloc(sizeof *avg);
     char *next = all;
@@ -285,7 +247,7 @@ START_TEST(test_all_and_average)
         ck_assert_int_eq(block->symmetry, s);
         char line[64];
         snprintf(line, sizeof line, "kata-raw-nn %d 0.2 net=2", s);
-        char *single = feed(&e, line);
+        char *single = test_gtp_feed(&e, line, false);
         parse_raw(single, 9, one);
         free(single);
         ck_assert(block->scalar[0] == one->scalar[0] && block->policy[0] == one->policy[0]);
@@ -295,7 +257,7 @@ START_TEST(test_all_and_average)
     }
     ck_assert_ptr_null(next);
     free(all);
-    char *average = feed(&e, "kata-raw-nn average 0.2 net=2");
+    char *average = test_gtp_feed(&e, "kata-raw-nn average 0.2 net=2", false);
     ck_assert_msg(!strncmp(average, "= symmetry average\n", 19), "%s", average);
     memcpy(average, "= symmetry 0      ", 18);
     parse_raw(average, 9, avg);
@@ -314,7 +276,8 @@ START_TEST(test_heatmap_matches_lz)
 {
     char err[1024];
     vec_file vf;
-    ck_assert_msg(vec_file_read(VECTORS "lz-rand-b4c32.jsonl", &vf, err, sizeof err), "%s", err);
+    ck_assert_msg(vec_file_read(TEST_VECTORS "lz-rand-b4c32.jsonl", &vf, err, sizeof err), "%s",
+                  err);
     gtp_engine e;
     load_three(&e);
     const cJSON *rec = vf.records[2];  /* one-move-white, symmetry 0 */
@@ -323,10 +286,10 @@ START_TEST(test_heatmap_matches_lz)
     {
         expect_ok(&e, cmd->valuestring);
     }
-    int sym = (int)json_num(rec, "symmetry");
+    int sym = (int)test_json_num(rec, "symmetry");
     char line[64];
     snprintf(line, sizeof line, "heatmap %d", sym);
-    char *got = feed(&e, line);
+    char *got = test_gtp_feed(&e, line, false);
     ck_assert_msg(!strncmp(got, "= \n", 3), "%s", got);
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
     const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
@@ -346,10 +309,10 @@ START_TEST(test_heatmap_matches_lz)
     int pass;
     float winrate;
     ck_assert_int_eq(sscanf(s, " pass: %d winrate: %f", &pass, &winrate), 2);
-    ck_assert_int_eq(pass, (int)((float)json_num(o, "policyPass") * 1000.0f));
-    ck_assert_double_eq_tol(winrate, json_num(o, "winrate"), 2e-6);
+    ck_assert_int_eq(pass, (int)((float)test_json_num(o, "policyPass") * 1000.0f));
+    ck_assert_double_eq_tol(winrate, test_json_num(o, "winrate"), 2e-6);
     free(got);
-    got = feed(&e, "heatmap average");
+    got = test_gtp_feed(&e, "heatmap average", false);
     ck_assert_msg(strstr(got, "winrate: ") && got[0] == '=', "%s", got);
     free(got);
     expect_error(&e, "heatmap net=1", "heatmap needs a Leela Zero network");
@@ -368,7 +331,7 @@ START_TEST(test_errors)
     expect_error(&e, "kata-raw-nn 0", "no network loaded (start with --weights FILE)");
     expect_error(&e, "heatmap", "no network loaded (start with --weights FILE)");
     /* Not advertised without a network. */
-    char *list = feed(&e, "list_commands\nknown_command kata-raw-nn");
+    char *list = test_gtp_feed(&e, "list_commands\nknown_command kata-raw-nn", false);
     ck_assert_ptr_null(strstr(list, "kata-raw-nn"));
     ck_assert_ptr_null(strstr(list, "heatmap"));
     ck_assert_ptr_nonnull(strstr(list, "= false"));
@@ -376,7 +339,8 @@ START_TEST(test_errors)
     gtp_engine_free(&e);
 
     load_three(&e);
-    list = feed(&e, "list_commands\nknown_command kata-raw-nn\nknown_command heatmap");
+    list = test_gtp_feed(&e, "list_commands\nknown_command kata-raw-nn\nknown_command heatmap",
+                         false);
     ck_assert_ptr_nonnull(strstr(list, "\nkata-raw-nn\nheatmap\n"));
     ck_assert_ptr_null(strstr(list, "false"));
     free(list);
@@ -392,7 +356,7 @@ START_TEST(test_errors)
     expect_error(&e, "kata-raw-nn 0 0.2 net=0", "no network 0");
     expect_error(&e, "kata-raw-nn 0 0.2 0.3", "syntax error");
     /* The Leela Zero net refuses other board sizes; the reply holds only the reason. */
-    char *got = feed(&e, "boardsize 13\nkata-raw-nn 0 net=3");
+    char *got = test_gtp_feed(&e, "boardsize 13\nkata-raw-nn 0 net=3", false);
     ck_assert_msg(!strncmp(got, "=\n\n?", 4) && !strstr(got, "symmetry"), "%s", got);
     free(got);
     gtp_engine_free(&e);
@@ -412,7 +376,7 @@ START_TEST(test_configure)
     ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 1);
     ck_assert_msg(strstr(err, "unknown network format") && strstr(err, "session.gtp"), "%s", err);
     ck_assert_int_eq(teach_engine_num_nets(e.engine), 0);
-    char *eq[] = {"gtp", "--weights=" LZ_B4C32};
+    char *eq[] = {"gtp", "--weights=" TEST_LZ_B4C32};
     ck_assert_int_eq(gtp_engine_configure(&e, 2, eq, err, sizeof err), 0);
     ck_assert_int_eq(teach_engine_num_nets(e.engine), 1);
     ck_assert_int_eq(teach_engine_desc(e.engine, 0)->family, NN_FAMILY_LZ);
@@ -429,13 +393,6 @@ static char *run_binary(const char *const *args, int *status)
     return err;
 }
 
-static void assert_no_gtp_lines(const char *err)
-{
-    for (const char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
-        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
-                      "stderr line: %s", l);
-}
-
 START_TEST(test_binary_bad_weights)
 {
     int status;
@@ -445,20 +402,20 @@ START_TEST(test_binary_bad_weights)
     ck_assert_msg(strstr(err, "cannot load network") &&
                       strstr(err, "/nonexistent/shido/net.bin.gz"),
                   "%s", err);
-    assert_no_gtp_lines(err);
+    pipe_assert_no_protocol_lines(err);
     free(err);
-    const char *foreign[] = {"gtp", "-w", LZ_B4C32, "-w", SHIDO_TEST_DATA "/gtp/session.gtp",
+    const char *foreign[] = {"gtp", "-w", TEST_LZ_B4C32, "-w", SHIDO_TEST_DATA "/gtp/session.gtp",
                              NULL};
     err = run_binary(foreign, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
     ck_assert_msg(strstr(err, "unknown network format"), "%s", err);
-    assert_no_gtp_lines(err);
+    pipe_assert_no_protocol_lines(err);
     free(err);
     const char *usage[] = {"gtp", "--frobnicate", NULL};
     err = run_binary(usage, &status);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
     ck_assert_msg(strstr(err, "--frobnicate") && strstr(err, "usage"), "%s", err);
-    assert_no_gtp_lines(err);
+    pipe_assert_no_protocol_lines(err);
     free(err);
 }
 END_TEST
@@ -469,24 +426,24 @@ END_TEST
 START_TEST(test_tsumego_genmove_with_network)
 {
     gtp_engine e;
-    char *argv[] = {"gtp", "-w", G170, "--visits", "8", "--threads", "1", "--tsumego=3"};
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "8", "--threads", "1", "--tsumego=3"};
     char err[1024];
     ck_assert(gtp_engine_init(&e));
     ck_assert_msg(gtp_engine_configure(&e, 8, argv, err, sizeof err) == 0, "%s", err);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "set_position w D9 w A8 w B8 w C8 w D8 b E9 b E8 b E7 b A6 b B6 b C6 b D6 b E6");
     expect_ok(&e, "play b A9");
-    char *got = feed(&e, "undo\nplay b A9\n4 lz-genmove_analyze w 10\nundo");
+    char *got = test_gtp_feed(&e, "undo\nplay b A9\n4 lz-genmove_analyze w 10\nundo", false);
     ck_assert_str_eq(got, "=\n\n=\n\n=4\nplay B9\n\n=\n\n"); /* the solver's, no analysis */
     free(got);
-    got = feed(&e, "genmove w\ntsumego_solve b 3");
+    got = test_gtp_feed(&e, "genmove w\ntsumego_solve b 3", false);
     ck_assert_str_eq(got, "= B9\n\n? settled: no weak group: white (the defender) has no stones "
                           "in the region that are not already alive\n\n");
     free(got);
     /* the network's guide was made and used */
     ck_assert(e.tsumego && teach_tsumego_guided(e.tsumego));
     expect_ok(&e, "clear_board");
-    got = feed(&e, "genmove b");
+    got = test_gtp_feed(&e, "genmove b", false);
     ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
     free(got);
     ck_assert_int_eq(e.game.num_moves, 1);
@@ -500,24 +457,25 @@ END_TEST
 START_TEST(test_search_in_process)
 {
     gtp_engine e;
-    char *argv[] = {"gtp", "-w", G170, "--visits", "8", "--set", "c_puct=1.5", "--threads", "1"};
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "8", "--set", "c_puct=1.5",
+                    "--threads", "1"};
     char err[1024];
     ck_assert(gtp_engine_init(&e));
     ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
     const mcts_params *params = teach_engine_params(e.engine);
     ck_assert(params->max_visits == 8 && params->c_puct == 1.5);
     expect_ok(&e, "boardsize 9");
-    char *got = feed(&e, "7 kata-analyze 1 rootInfo true ownership true");
+    char *got = test_gtp_feed(&e, "7 kata-analyze 1 rootInfo true ownership true", false);
     ck_assert_msg(!strncmp(got, "=7\ninfo move ", 13), "%s", got);
     size_t n = strlen(got);
     ck_assert_msg(n > 2 && !strcmp(got + n - 2, "\n\n") && strstr(got, " rootInfo visits ") &&
                       strstr(got, " ownership "),
                   "%s", got);
     free(got);
-    got = feed(&e, "lz-genmove_analyze b 1");
+    got = test_gtp_feed(&e, "lz-genmove_analyze b 1", false);
     ck_assert_msg(!strncmp(got, "=\ninfo move ", 12) && strstr(got, "\nplay "), "%s", got);
     free(got);
-    got = feed(&e, "genmove w");
+    got = test_gtp_feed(&e, "genmove w", false);
     ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
     free(got);
     expect_error(&e, "kata-analyze 1 ownership maybe", "ownership");
@@ -556,11 +514,4 @@ static Suite *gtp_nn_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(gtp_nn_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(gtp_nn_suite()); }

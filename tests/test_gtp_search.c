@@ -18,28 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
-#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
-#define LZ_B4C32 WEIGHTS "lz-rand-b4c32.txt.gz"
+#include "tests/common.h"
 
 /* ---- a running engine ------------------------------------------------------------------- */
 
 #include "tests/shido_pipe.h"
-
-/* One line without its newline (malloc'd), NULL at the end of output. */
-static char *read_line(engine *e)
-{
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, e->out);
-    if (n < 0) {
-        free(line);
-        return NULL;
-    }
-    if (n > 0 && line[n - 1] == '\n')
-        line[n - 1] = 0;
-    return line;
-}
 
 /* A whole non-streaming reply: its lines up to the blank line, joined with '\n'. */
 static char *read_reply(engine *e)
@@ -47,7 +30,7 @@ static char *read_reply(engine *e)
     size_t len = 0;
     char *all = calloc(1, 1);
     for (;;) {
-        char *l = read_line(e);
+        char *l = engine_read_line(e);
         ck_assert_msg(l != NULL, "end of output inside a reply: %s", all);
         if (!*l) {
             free(l);
@@ -90,40 +73,25 @@ static void expect_fail(engine *e, const char *command)
     free(r);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    char *s = calloc(1, 1 << 16);
-    size_t n = fread(s, 1, (1 << 16) - 1, f);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* Closes stdin, checks that the engine exits by itself with status 0 and that stderr holds no
  * line a GUI could take for protocol. */
 static void engine_finish(engine *e)
 {
     fclose(e->in);
     char *rest;
-    while ((rest = read_line(e)))
+    while ((rest = engine_read_line(e)))
         free(rest);
     fclose(e->out);
-    int status;
-    ck_assert_int_eq(waitpid(e->pid, &status, 0), e->pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
-    char *err = slurp(e->err_path);
+    engine_wait(e, 0);
+    char *err = test_read_file(e->err_path, NULL);
     unlink(e->err_path);
-    for (char *l = err; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
-        ck_assert_msg(!strchr("=?", l[0]) && strncmp(l, "info", 4) && strncmp(l, "play", 4),
-                      "stderr line: %s", l);
+    pipe_assert_no_protocol_lines(err);
     free(err);
 }
 
 static void start_kata(engine *e, const char *visits)
 {
-    const char *args[] = {"gtp", "-w", G170, "--visits", visits, "--threads", "1", NULL};
+    const char *args[] = {"gtp", "-w", TEST_G170, "--visits", visits, "--threads", "1", NULL};
     engine_start(e, args);
     expect_ok(e, "boardsize 9");
     expect_ok(e, "komi 7");
@@ -359,12 +327,12 @@ static char *stream(engine *e, const char *command, int lines, const char *next,
                     int parse, kata_keys want)
 {
     send_line(e, command);
-    char *first = read_line(e);
+    char *first = engine_read_line(e);
     ck_assert_msg(first && !strcmp(first, "="), "%s: first line '%s'", command,
                   first ? first : "(eof)");
     free(first);
     for (int k = 0; k < lines; k++) {
-        char *l = read_line(e);
+        char *l = engine_read_line(e);
         ck_assert_msg(l && *l, "%s: stream ended early", command);
         line_info li = parse ? parse_kata_line(l, size, want) : parse_lz_line(l, size);
         if (li.has_root)
@@ -375,7 +343,7 @@ static char *stream(engine *e, const char *command, int lines, const char *next,
     send_line(e, next);
     /* More info lines may have been on their way; then the blank line ends the stream. */
     for (;;) {
-        char *l = read_line(e);
+        char *l = engine_read_line(e);
         ck_assert_msg(l != NULL, "%s: no end of stream", command);
         bool blank = !*l;
         if (!blank) {
@@ -399,15 +367,15 @@ static const kata_keys no_keys = {0};
 static char *one_line(engine *e, const char *command)
 {
     send_line(e, command);
-    char *l = read_line(e);
+    char *l = engine_read_line(e);
     ck_assert_msg(l && !strcmp(l, "="), "%s: first line '%s'", command, l ? l : "(eof)");
     free(l);
-    char *first = read_line(e);
+    char *first = engine_read_line(e);
     ck_assert_msg(first && !strncmp(first, "info ", 5), "%s: '%s'", command,
                   first ? first : "(eof)");
     send_line(e, "stop");
     for (;;) {
-        l = read_line(e);
+        l = engine_read_line(e);
         ck_assert_ptr_nonnull(l);
         bool blank = !*l;
         free(l);
@@ -488,10 +456,10 @@ START_TEST(test_kata_analyze_stream)
     free(r);
     /* avoid: the avoided moves never show at the root. */
     send_line(&e, "kata-analyze b 5 avoid b D4,E4,F4,D6,E6,F6,C5,G5,D5,F5 1");
-    char *l = read_line(&e);
+    char *l = engine_read_line(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     parse_kata_line(l, 9, no_keys);
     static const char *const avoided[] = {"D4", "E4", "F4", "D6", "E6", "F6", "C5", "G5", "D5",
                                           "F5"};
@@ -503,7 +471,7 @@ START_TEST(test_kata_analyze_stream)
     free(l);
     send_line(&e, "stop");
     for (;;) {
-        l = read_line(&e);
+        l = engine_read_line(&e);
         ck_assert_ptr_nonnull(l);
         bool blank = !*l;
         free(l);
@@ -552,12 +520,12 @@ START_TEST(test_genmove_and_variants)
     free(r);
     /* lz-genmove_analyze: '=', info lines, 'play V', blank line. */
     send_line(&e, "lz-genmove_analyze b 2");
-    char *l = read_line(&e);
+    char *l = engine_read_line(&e);
     ck_assert_str_eq(l, "=");
     free(l);
     int infos = 0;
     for (;;) {
-        l = read_line(&e);
+        l = engine_read_line(&e);
         ck_assert_ptr_nonnull(l);
         if (!strncmp(l, "play ", 5)) {
             ck_assert_msg(is_vertex(l + 5, 9), "%s", l);
@@ -569,15 +537,15 @@ START_TEST(test_genmove_and_variants)
         free(l);
     }
     ck_assert_int_ge(infos, 1);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_str_eq(l, "");
     free(l);
     send_line(&e, "kata-genmove_analyze w 2 rootInfo true");
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_str_eq(l, "=");
     free(l);
     for (;;) {
-        l = read_line(&e);
+        l = engine_read_line(&e);
         ck_assert_ptr_nonnull(l);
         if (!strncmp(l, "play ", 5)) {
             ck_assert_msg(is_vertex(l + 5, 9), "%s", l);
@@ -587,7 +555,7 @@ START_TEST(test_genmove_and_variants)
         parse_kata_line(l, 9, (kata_keys){.root_info = true});
         free(l);
     }
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_str_eq(l, "");
     free(l);
     /* Four moves were played: it is black's turn, and showboard agrees. */
@@ -647,7 +615,7 @@ START_TEST(test_command_line)
     ck_assert(write(fd, good, sizeof good - 1) == (ssize_t)(sizeof good - 1));
     close(fd);
     engine e;
-    const char *args[] = {"gtp", "-w", G170, "--config", cfg, "--set", "dirichlet_eps=0.1",
+    const char *args[] = {"gtp", "-w", TEST_G170, "--config", cfg, "--set", "dirichlet_eps=0.1",
                           "--backend", "cpu", NULL};
     engine_start(&e, args);
     expect_reply(&e, "kata-get-param max_visits", "= 9");
@@ -657,28 +625,25 @@ START_TEST(test_command_line)
     FILE *f = fopen(cfg, "w");
     fputs("max_visits = 9\nfrobnication = 3\n", f);
     fclose(f);
-    const char *bad[] = {"gtp", "-w", G170, "--config", cfg, NULL};
+    const char *bad[] = {"gtp", "-w", TEST_G170, "--config", cfg, NULL};
     engine_start(&e, bad);
     fclose(e.in);
-    char *l = read_line(&e);
+    char *l = engine_read_line(&e);
     ck_assert_ptr_null(l);
     fclose(e.out);
-    int status;
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
-    char *err = slurp(e.err_path);
+    engine_wait(&e, 2);
+    char *err = test_read_file(e.err_path, NULL);
     char want[128];
     snprintf(want, sizeof want, "%s:2:", cfg);
     ck_assert_msg(strstr(err, want), "%s", err);
     free(err);
     unlink(e.err_path);
     unlink(cfg);
-    const char *bad_set[] = {"gtp", "-w", G170, "--visits", "lots", NULL};
+    const char *bad_set[] = {"gtp", "-w", TEST_G170, "--visits", "lots", NULL};
     engine_start(&e, bad_set);
     fclose(e.in);
     fclose(e.out);
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 2, "status %d", status);
+    engine_wait(&e, 2);
     unlink(e.err_path);
 }
 END_TEST
@@ -716,7 +681,7 @@ START_TEST(test_final_score_and_status)
     expect_fail(&e, "final_status_list frobnicated");
     engine_finish(&e);
     /* The Leela Zero net has no ownership: Tromp-Taylor counts every stone alive. */
-    const char *args[] = {"gtp", "-w", LZ_B4C32, "--visits", "4", NULL};
+    const char *args[] = {"gtp", "-w", TEST_LZ_B4C32, "--visits", "4", NULL};
     engine_start(&e, args);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "komi 7");
@@ -731,7 +696,7 @@ END_TEST
 START_TEST(test_lz_net)
 {
     engine e;
-    const char *args[] = {"gtp", "-w", LZ_B4C32, "--visits", "12", NULL};
+    const char *args[] = {"gtp", "-w", TEST_LZ_B4C32, "--visits", "12", NULL};
     engine_start(&e, args);
     char *r = stream(&e, "lz-analyze b 5", 2, "name", 19, 0, no_keys);
     ck_assert_str_eq(r, "= shido");
@@ -769,7 +734,7 @@ END_TEST
 START_TEST(test_time_management)
 {
     engine e;
-    const char *args[] = {"gtp", "-w", G170, NULL};
+    const char *args[] = {"gtp", "-w", TEST_G170, NULL};
     engine_start(&e, args);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "kgs-time_settings byoyomi 0 1 3");
@@ -795,14 +760,14 @@ END_TEST
 START_TEST(test_eof_during_analysis)
 {
     engine e;
-    const char *args[] = {"gtp", "-w", G170, NULL};
+    const char *args[] = {"gtp", "-w", TEST_G170, NULL};
     engine_start(&e, args);
     expect_ok(&e, "boardsize 9");
     send_line(&e, "lz-analyze 5");
-    char *l = read_line(&e);
+    char *l = engine_read_line(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     parse_lz_line(l, 9);
     free(l);
     engine_finish(&e);
@@ -814,7 +779,7 @@ END_TEST
 START_TEST(test_genmove_at_end_of_input)
 {
     engine e;
-    const char *args[] = {"gtp", "-w", G170, "--visits", "40", NULL};
+    const char *args[] = {"gtp", "-w", TEST_G170, "--visits", "40", NULL};
     engine_start(&e, args);
     send_line(&e, "boardsize 9");
     send_line(&e, "kata-genmove_analyze b 0");
@@ -822,24 +787,22 @@ START_TEST(test_genmove_at_end_of_input)
     char *l = read_reply(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     line_info li = parse_kata_line(l, 9, no_keys);
     ck_assert_msg(li.visits_sum >= 30, "%lld visits", li.visits_sum);
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
     free(l);
-    l = read_line(&e);
+    l = engine_read_line(&e);
     ck_assert_str_eq(l, "");
     free(l);
-    ck_assert_ptr_null(read_line(&e));
+    ck_assert_ptr_null(engine_read_line(&e));
     fclose(e.out);
-    int status;
-    ck_assert_int_eq(waitpid(e.pid, &status, 0), e.pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    engine_wait(&e, 0);
     unlink(e.err_path);
 }
 END_TEST
@@ -863,11 +826,4 @@ static Suite *gtp_search_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(gtp_search_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(gtp_search_suite()); }

@@ -14,14 +14,11 @@
 #include "weights/desc_kata.h"
 #include "nn/kata_inputs.h"
 #include "nn/ref/kata_forward.h"
+#include "tests/common.h"
 #include "tests/vectors.h"
 #include "weights/kata.h"
 
-#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
-#define VECTORS SHIDO_SHARED_DIR "/vectors/"
-#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
-#define B2C16 WEIGHTS "rand-b2c16-v15.bin.gz"
-#define B5C192 WEIGHTS "rand-b5c192nbt-v15.bin.gz"
+#define B5C192 TEST_WEIGHTS "rand-b5c192nbt-v15.bin.gz"
 
 /* ---- vectors ------------------------------------------------------------------------------ */
 
@@ -40,7 +37,7 @@ static void check_vectors(const char *weights, const char *vectors)
     for (int r = 0; r < vf.num_records; r += vec_stride()) {
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
-        int sym = (int)vec_num(rec, "symmetry");
+        int sym = (int)test_json_num(rec, "symmetry");
         go_game g;
         ck_assert_msg(vec_setup_game(rec, &g, err, sizeof err), "%s: %s", id, err);
         ck_assert_msg(nn_kata_ref_eval(d, &g, sym, NN_KATA_DEFAULT_OPTIMISM, out, err, sizeof err),
@@ -59,15 +56,18 @@ static void check_vectors(const char *weights, const char *vectors)
     nn_desc_free(d);
 }
 
-START_TEST(vectors_g170) { check_vectors(G170, VECTORS "katago-g170-b6c96.jsonl"); }
+START_TEST(vectors_g170) { check_vectors(TEST_G170, TEST_VECTORS "katago-g170-b6c96.jsonl"); }
 END_TEST
 
-START_TEST(vectors_b2c16_v15) { check_vectors(B2C16, VECTORS "katago-rand-b2c16-v15.jsonl"); }
+START_TEST(vectors_b2c16_v15)
+{
+    check_vectors(TEST_B2C16, TEST_VECTORS "katago-rand-b2c16-v15.jsonl");
+}
 END_TEST
 
 START_TEST(vectors_b5c192nbt_v15)
 {
-    check_vectors(B5C192, VECTORS "katago-rand-b5c192nbt-v15.jsonl");
+    check_vectors(B5C192, TEST_VECTORS "katago-rand-b5c192nbt-v15.jsonl");
 }
 END_TEST
 
@@ -83,43 +83,13 @@ static void tmpdir_setup(void)
 
 static void tmpdir_teardown(void) { rmdir(tmpdir); }
 
-/* The whole file, gunzipped when it is gzip. */
-static unsigned char *read_all(const char *path, size_t *len)
-{
-    gzFile f = gzopen(path, "rb");
-    ck_assert_msg(f, "cannot open %s", path);
-    size_t cap = 1 << 20, n = 0;
-    unsigned char *buf = malloc(cap);
-    int got;
-    while ((got = gzread(f, buf + n, (unsigned)(cap - n))) > 0) {
-        n += (size_t)got;
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
-        ck_assert(buf);
-    }
-    ck_assert_int_eq(got, 0);
-    gzclose_r(f);
-    *len = n;
-    return buf;
-}
-
 /* Writes buf to tmpdir/name, gzip-compressed when the name ends in ".gz"; returns the path. */
 static const char *write_tmp(const char *name, const unsigned char *buf, size_t len)
 {
     static char path[128];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
     size_t n = strlen(name);
-    if (n > 3 && !strcmp(name + n - 3, ".gz")) {
-        gzFile f = gzopen(path, "wb1");
-        ck_assert(f);
-        ck_assert_int_eq(len == 0 ? 0 : gzwrite(f, buf, (unsigned)len), (int)len);
-        ck_assert_int_eq(gzclose_w(f), Z_OK);
-    } else {
-        FILE *f = fopen(path, "wb");
-        ck_assert(f);
-        ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
-        ck_assert_int_eq(fclose(f), 0);
-    }
+    test_write_file(path, buf, len, n > 3 && !strcmp(name + n - 3, ".gz"));
     return path;
 }
 
@@ -544,35 +514,19 @@ static nn_kata_desc *make_net(int version, bool meta)
 
 /* ---- games -------------------------------------------------------------------------------- */
 
-static int V(int size, const char *vertex)
-{
-    int p = go_point_from_gtp(size, vertex);
-    ck_assert_msg(p >= 0, "bad vertex %s", vertex);
-    return p;
-}
-
 /* A game from a diagram (top row first) with the side to move, then moves "B D4 W pass ...". */
 static void game_from(go_game *g, int size, const char *rules, float komi, const char *pic,
                       go_color to_move, const char *moves)
 {
-    go_rules r;
-    ck_assert(go_rules_preset(&r, rules));
-    ck_assert(go_game_init(g, size, &r, komi));
-    if (pic) {
-        go_board b;
-        ck_assert_msg(go_board_from_ascii(&b, size, pic), "bad diagram");
-        for (int p = 0; p < GO_POINTS; p++)
-            if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
-                ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
-    }
-    go_game_set_to_move(g, to_move);
+    test_game_from(g, size, pic, to_move, rules, komi);
     char buf[1024], *save = NULL;
     snprintf(buf, sizeof buf, "%s", moves ? moves : "");
     for (char *c = strtok_r(buf, " ", &save); c; c = strtok_r(NULL, " ", &save)) {
         char *v = strtok_r(NULL, " ", &save);
         ck_assert(v);
-        ck_assert_int_eq(go_game_play(g, V(size, v), c[0] == 'B' ? GO_BLACK : GO_WHITE),
-                         GO_MOVE_OK);
+        int p = go_point_from_gtp(size, v);
+        ck_assert_msg(p >= 0, "bad vertex %s", v);
+        ck_assert_int_eq(go_game_play(g, p, c[0] == 'B' ? GO_BLACK : GO_WHITE), GO_MOVE_OK);
     }
 }
 
@@ -622,7 +576,7 @@ static void assert_same_output(const nn_kata_output *a, const nn_kata_output *b)
 START_TEST(load_shared_nets)
 {
     char err[1024];
-    nn_desc *d = weights_load_kata(G170, err, sizeof err);
+    nn_desc *d = weights_load_kata(TEST_G170, err, sizeof err);
     ck_assert_msg(d, "%s", err);
     const nn_kata_desc *k = d->kata;
     ck_assert_int_eq(d->family, NN_FAMILY_KATA);
@@ -638,7 +592,7 @@ START_TEST(load_shared_nets)
     ck_assert_double_eq(k->post.shortterm_score_error, 30);
     nn_desc_free(d);
 
-    ck_assert_msg(d = weights_load_kata(B2C16, err, sizeof err), "%s", err);
+    ck_assert_msg(d = weights_load_kata(TEST_B2C16, err, sizeof err), "%s", err);
     k = d->kata;
     ck_assert(k->version == 15 && k->trunk.num_blocks == 2 && k->trunk.trunk_channels == 16);
     ck_assert(k->trunk.blocks[0].kind == NN_KATA_BLOCK_ORDINARY &&
@@ -664,12 +618,12 @@ END_TEST
 
 START_TEST(recognises_kata_files)
 {
-    ck_assert(weights_is_kata(G170));
-    ck_assert(weights_is_kata(B2C16));
+    ck_assert(weights_is_kata(TEST_G170));
+    ck_assert(weights_is_kata(TEST_B2C16));
     ck_assert(weights_is_kata(B5C192));
-    ck_assert(!weights_is_kata(WEIGHTS "lz-0k.txt"));
-    ck_assert(!weights_is_kata(WEIGHTS "lz-rand-b4c32.txt.gz"));
-    ck_assert(!weights_is_kata(WEIGHTS "no-such-file.bin.gz"));
+    ck_assert(!weights_is_kata(TEST_WEIGHTS "lz-0k.txt"));
+    ck_assert(!weights_is_kata(TEST_LZ_B4C32));
+    ck_assert(!weights_is_kata(TEST_WEIGHTS "no-such-file.bin.gz"));
 }
 END_TEST
 
@@ -677,7 +631,7 @@ END_TEST
 START_TEST(text_and_binary_round_trip)
 {
     char err[1024], path[160];
-    nn_desc *orig = weights_load_kata(B2C16, err, sizeof err);
+    nn_desc *orig = weights_load_kata(TEST_B2C16, err, sizeof err);
     ck_assert_msg(orig, "%s", err);
     static const char *names[] = {"net.txt", "net.bin", "net.txt.gz", "net.gz"};
     go_game g;
@@ -692,7 +646,7 @@ START_TEST(text_and_binary_round_trip)
             snprintf(raw, sizeof raw, "%s/raw", tmpdir);
             write_desc(raw, orig->kata, false);
             size_t len;
-            unsigned char *buf = read_all(raw, &len);
+            unsigned char *buf = test_read_file(raw, &len);
             write_tmp(names[i], buf, len);
             free(buf);
             unlink(raw);
@@ -763,7 +717,7 @@ START_TEST(unsupported_versions_refused)
         {"\n-1\n", "unsupported model version -1"}, {"\nv15\n", "expected the model version"},
     };
     size_t len, n;
-    unsigned char *buf = read_all(B2C16, &len);
+    unsigned char *buf = test_read_file(TEST_B2C16, &len);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         unsigned char *bad = replaced(buf, len, "\n15\n", cases[i].to, &n);
         expect_fail(bad, n, "version.bin.gz", cases[i].want);
@@ -777,7 +731,7 @@ END_TEST
 START_TEST(truncated_files_refused)
 {
     size_t len;
-    unsigned char *buf = read_all(B2C16, &len);
+    unsigned char *buf = test_read_file(TEST_B2C16, &len);
     for (size_t cut = 0; cut < 400; cut++)
         expect_fail(buf, cut, "cut.bin.gz", NULL);
     for (size_t cut = 400; cut < len; cut += 97)
@@ -817,7 +771,7 @@ START_TEST(corrupt_headers_refused)
         {"linear_pass_bias\n8\n", "linear_pass_bias\n7\n", "expected 8 channels"},
     };
     size_t len, n;
-    unsigned char *buf = read_all(B2C16, &len);
+    unsigned char *buf = test_read_file(TEST_B2C16, &len);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         unsigned char *bad = replaced(buf, len, cases[i].from, cases[i].to, &n);
         expect_fail(bad, n, "header.bin", cases[i].want);
@@ -825,7 +779,7 @@ START_TEST(corrupt_headers_refused)
     }
     /* the nested net: a block count that runs into the next layer */
     free(buf);
-    buf = read_all(B5C192, &len);
+    buf = test_read_file(B5C192, &len);
     unsigned char *bad = replaced(buf, len, "nested_bottleneck_block\nmodel.blocks.0\n2\n",
                                   "nested_bottleneck_block\nmodel.blocks.0\n3\n", &n);
     expect_fail(bad, n, "nested.bin", "'model.blocks.0'.blocks[2]: expected ordinary_block");
@@ -846,7 +800,7 @@ START_TEST(non_finite_floats_refused)
                                    "model.value_head.conv_ownership"};
     static const uint32_t bits[] = {0x7fc00000u, 0x7f800000u, 0xff800000u};
     size_t len;
-    unsigned char *buf = read_all(B2C16, &len);
+    unsigned char *buf = test_read_file(TEST_B2C16, &len);
     for (int l = 0; l < 4; l++)
         for (int b = 0; b < 3; b++) {
             unsigned char *bad = malloc(len);
@@ -863,11 +817,11 @@ START_TEST(non_finite_floats_refused)
         }
     free(buf);
     char path[160], err[1024];
-    nn_desc *d = weights_load_kata(B2C16, err, sizeof err);
+    nn_desc *d = weights_load_kata(TEST_B2C16, err, sizeof err);
     snprintf(path, sizeof path, "%s/net.txt", tmpdir);
     write_desc(path, d->kata, false);
     nn_desc_free(d);
-    buf = read_all(path, &len);
+    buf = test_read_file(path, &len);
     unlink(path);
     unsigned char *at = find_bytes(buf, len, "model.value_head.linear2\n24\n12\n", 31);
     ck_assert(at);
@@ -890,7 +844,7 @@ END_TEST
 START_TEST(random_damage_is_clean)
 {
     size_t len;
-    unsigned char *buf = read_all(B2C16, &len);
+    unsigned char *buf = test_read_file(TEST_B2C16, &len);
     unsigned char *bad = malloc(len);
     char err[1024];
     go_game g;
@@ -929,7 +883,7 @@ END_TEST
 /* A gzip stream cut short, and cuts through the real g170 net. */
 START_TEST(truncated_gzip_and_g170_refused)
 {
-    FILE *f = fopen(B2C16, "rb");
+    FILE *f = fopen(TEST_B2C16, "rb");
     ck_assert(f);
     unsigned char raw[1 << 16];
     size_t n = fread(raw, 1, sizeof raw, f);
@@ -944,7 +898,7 @@ START_TEST(truncated_gzip_and_g170_refused)
                   err);
     unlink(path);
     size_t len;
-    unsigned char *buf = read_all(G170, &len);
+    unsigned char *buf = test_read_file(TEST_G170, &len);
     for (int i = 1; i < 16; i++)
         expect_fail(buf, len / 16 * i + (size_t)i * 7, "g170.bin", NULL);
     free(buf);
@@ -955,7 +909,7 @@ END_TEST
 
 static float plane_at(const nn_kata_inputs *in, int c, int size, const char *vertex)
 {
-    int p = V(size, vertex);
+    int p = test_point(size, vertex);
     return in->spatial[((size_t)c * size + go_point_y(p)) * size + go_point_x(p)];
 }
 
@@ -1028,7 +982,7 @@ START_TEST(ko_and_superko_bans)
     bool legal[NN_KATA_MAX_POINTS];
     /* white captures D3 at C3: black may not retake at once */
     game_from(&g, 5, "japanese", 6.5f, ko, GO_WHITE, "W C3");
-    ck_assert_int_eq(g.board.ko_point, V(5, "D3"));
+    ck_assert_int_eq(g.board.ko_point, test_point(5, "D3"));
     fill(7, &g, in);
     ck_assert_float_eq(plane_at(in, 6, 5, "D3"), 1);
     nn_kata_legal_moves(&g, &g.rules, legal);
@@ -1205,11 +1159,4 @@ Suite *kata_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(kata_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(kata_suite()); }

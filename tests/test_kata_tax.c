@@ -17,7 +17,7 @@
 #include "nn/ref/kata_forward.h"
 #include "weights/weights.h"
 
-#define G170 SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
+#include "tests/common.h"
 
 enum { PLANE_OWN_AREA = 18, PLANE_OPP_AREA = 19 };
 
@@ -28,11 +28,7 @@ static void game_from(go_game *g, int size, const char *pic, const char *preset,
     ck_assert(go_rules_preset(&r, preset));
     r.tax = tax;
     ck_assert(go_game_init(g, size, &r, 7.5f));
-    go_board b;
-    ck_assert_msg(go_board_from_ascii(&b, size, pic), "bad diagram:\n%s", pic);
-    for (int p = 0; p < GO_POINTS; p++)
-        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
-            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
+    test_game_setup_diagram(g, pic);
 }
 
 /* The planes 18 / 19 as a diagram: X where plane 18 (the side to move's area) is set, O for plane
@@ -163,7 +159,7 @@ END_TEST
 START_TEST(g170_evaluates_under_tax)
 {
     char err[1024];
-    nn_desc *d = weights_load(G170, err, sizeof err);
+    nn_desc *d = weights_load(TEST_G170, err, sizeof err);
     ck_assert_msg(d, "%s", err);
     static const struct {
         const char *preset;
@@ -221,11 +217,4 @@ Suite *kata_tax_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(kata_tax_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(kata_tax_suite()); }

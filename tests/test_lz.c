@@ -18,10 +18,9 @@
 #include "weights/desc_lz.h"
 #include "nn/lz_inputs.h"
 #include "nn/ref/lz_forward.h"
+#include "tests/common.h"
 #include "tests/vectors.h"
 #include "weights/lz.h"
-
-#define SHARED SHIDO_SHARED_DIR
 
 typedef struct lz_case {
     const char *weights;  /* under ../shared/weights */
@@ -38,7 +37,7 @@ static const lz_case cases[] = {
 
 static void weights_path(const char *name, char *out, size_t len)
 {
-    snprintf(out, len, "%s/weights/%s", SHARED, name);
+    snprintf(out, len, "%s%s", TEST_WEIGHTS, name);
 }
 
 static nn_desc *load_shared(const char *name)
@@ -50,35 +49,11 @@ static nn_desc *load_shared(const char *name)
     return d;
 }
 
-/* The decompressed text of a file (through gzip when it is gzipped). */
-static char *slurp(const char *path, size_t *len)
-{
-    gzFile gz = gzopen(path, "rb");
-    ck_assert_msg(gz != NULL, "cannot open %s", path);
-    size_t cap = 1 << 20, n = 0;
-    char *buf = malloc(cap + 1);
-    ck_assert_ptr_nonnull(buf);
-    int got;
-    while ((got = gzread(gz, buf + n, (unsigned)(cap - n))) > 0) {
-        n += (size_t)got;
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap + 1);
-            ck_assert_ptr_nonnull(buf);
-        }
-    }
-    ck_assert_int_eq(got, 0);
-    ck_assert_int_eq(gzclose(gz), Z_OK);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 static char *slurp_shared(const char *name, size_t *len)
 {
     char path[1024];
     weights_path(name, path, sizeof path);
-    return slurp(path, len);
+    return test_read_file(path, len);
 }
 
 /* Writes data to a fresh temporary file, gzipped (fast level) or plain; path gets its name. */
@@ -87,22 +62,8 @@ static void write_temp(const char *data, size_t len, bool gz, char *path)
     strcpy(path, "/tmp/shido-test-lz-XXXXXX");
     int fd = mkstemp(path);
     ck_assert_msg(fd >= 0, "mkstemp failed");
-    if (!gz) {
-        size_t done = 0;
-        while (done < len) {
-            ssize_t w = write(fd, data + done, len - done);
-            ck_assert_msg(w > 0, "write to %s failed", path);
-            done += (size_t)w;
-        }
-        ck_assert_int_eq(close(fd), 0);
-        return;
-    }
     close(fd);
-    gzFile f = gzopen(path, "wb1");
-    ck_assert_ptr_nonnull(f);
-    if (len > 0)
-        ck_assert_int_eq(gzwrite(f, data, (unsigned)len), (int)len);
-    ck_assert_int_eq(gzclose(f), Z_OK);
+    test_write_file(path, data, len, gz);
 }
 
 /* Loads data as a temporary file; expects a clean NULL whose message names the file and, when
@@ -213,10 +174,8 @@ START_TEST(test_is_lz)
         weights_path(cases[i].weights, path, sizeof path);
         ck_assert_msg(weights_is_lz(path), "%s", path);
     }
-    weights_path("g170-b6c96-s175395328-d26788732.bin.gz", path, sizeof path);
-    ck_assert(!weights_is_lz(path));
-    weights_path("rand-b2c16-v15.bin.gz", path, sizeof path);
-    ck_assert(!weights_is_lz(path));
+    ck_assert(!weights_is_lz(TEST_G170));
+    ck_assert(!weights_is_lz(TEST_B2C16));
     ck_assert(!weights_is_lz("/nonexistent/shido/lz.txt"));
     ck_assert(!weights_is_lz("/dev/null"));
     ck_assert(!weights_is_lz(NULL));
@@ -248,7 +207,7 @@ START_TEST(test_vectors)
     const lz_case *c = &cases[_i];
     nn_desc *d = load_shared(c->weights);
     char path[1024], err[2048] = "";
-    snprintf(path, sizeof path, "%s/vectors/%s", SHARED, c->vectors);
+    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, c->vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
     ck_assert_int_gt(vf.num_records, 0);
@@ -766,11 +725,4 @@ Suite *lz_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(lz_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(lz_suite()); }

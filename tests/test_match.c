@@ -22,8 +22,9 @@
 #include "tools/match.h"
 #include "go/clock.h"
 
-#define GNUGO_PATH "/usr/games/gnugo"
-#define GNUGO_1 GNUGO_PATH " --mode gtp --level 1"
+#include "tests/common.h"
+
+#define GNUGO_1 TEST_GNUGO " --mode gtp --level 1"
 #define Z_95 1.959963984540054
 
 /* Scripted engines: one command per line, "read c a" takes the command name. */
@@ -45,36 +46,6 @@
 /* Answers the set-up, then never answers genmove. */
 #define SLEEPER ENGINE_LOOP("genmove) sleep 987;; ")
 #define JUNK "while read l; do echo junk; done"
-
-static bool have_gnugo(const char *test)
-{
-    if (access(GNUGO_PATH, X_OK) == 0)
-        return true;
-    printf("test_match: %s not found; skipping %s\n", GNUGO_PATH, test);
-    return false;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (int ch; (ch = fgetc(f)) != EOF;) {
-        if (len + 2 > cap) {
-            cap = cap ? 2 * cap : 4096;
-            buf = realloc(buf, cap);
-            ck_assert_ptr_nonnull(buf);
-        }
-        buf[len++] = (char)ch;
-    }
-    fclose(f);
-    if (!buf)
-        buf = malloc(1);
-    ck_assert_ptr_nonnull(buf);
-    buf[len] = 0;
-    return buf;
-}
 
 /* A scratch directory removed (one level of subdirectories deep) by scratch_free. */
 typedef struct scratch {
@@ -145,8 +116,8 @@ static run_result run_match(const scratch *s, const char *const *args)
     }
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(s->out), slurp(s->err),
-                    go_now_s() - t0};
+    run_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : -1, test_read_file(s->out, NULL),
+                    test_read_file(s->err, NULL), go_now_s() - t0};
     return r;
 }
 
@@ -159,7 +130,7 @@ static void run_free(run_result *r)
 /* The JSON records of the --jsonl file, indexed by game number - 1 (each exactly once). */
 static int read_records(const char *path, cJSON **rec, int max)
 {
-    char *text = slurp(path);
+    char *text = test_read_file(path, NULL);
     int n = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         cJSON *j = cJSON_Parse(line);
@@ -178,13 +149,6 @@ static const char *jstr(const cJSON *j, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItem(j, key);
     return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static double jnum(const cJSON *j, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(j, key);
-    ck_assert_msg(cJSON_IsNumber(v), "no number %s", key);
-    return v->valuedouble;
 }
 
 static int count_lines_starting(const char *text, const char *prefix)
@@ -413,8 +377,8 @@ START_TEST(disagreement_scored_by_shido)
         ck_assert_str_eq(jstr(rec[i], "winner"), i == 0 ? "engine2" : "engine1");
         ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(rec[i], "adjudicated_by_shido")));
         ck_assert_str_eq(jstr(rec[i], "reason"), "adjudicated by shido: engines disagreed");
-        ck_assert_double_eq(jnum(rec[i], "black_lead"), -6.5);
-        char *sgf = slurp(jstr(rec[i], "sgf"));
+        ck_assert_double_eq(test_json_num(rec[i], "black_lead"), -6.5);
+        char *sgf = test_read_file(jstr(rec[i], "sgf"), NULL);
         ck_assert_msg(strstr(sgf, "adjudicated by shido: engines disagreed"), "%s", sgf);
         ck_assert_msg(strstr(sgf, ";B[];W[])"), "%s", sgf);
         free(sgf);
@@ -443,7 +407,7 @@ START_TEST(illegal_moves_lose)
     ck_assert_str_eq(jstr(rec[0], "end"), "illegal move");
     ck_assert_str_eq(jstr(rec[0], "reason"),
                      "illegal move: engine2 played W A1 at move 4 (illegal move: point occupied)");
-    ck_assert_int_eq((int)jnum(rec[0], "moves"), 3);
+    ck_assert_int_eq((int)test_json_num(rec[0], "moves"), 3);
     ck_assert_str_eq(jstr(rec[1], "result"), "W+F");
     ck_assert_str_eq(jstr(rec[1], "winner"), "engine1");
     ck_assert(strstr(r.out, "engine2 as black 0/1 wins, as white 0/1 wins; lost 0 by forfeit, "
@@ -460,7 +424,7 @@ START_TEST(illegal_moves_lose)
     ck_assert_str_eq(jstr(one[0], "result"), "B+F");
     ck_assert_str_eq(jstr(one[0], "reason"),
                      "illegal move: engine2 played W pass at move 2, refused by engine1");
-    ck_assert_int_eq((int)jnum(one[0], "moves"), 1);
+    ck_assert_int_eq((int)test_json_num(one[0], "moves"), 1);
     free_records(one, 1);
     run_free(&r);
     scratch_free(&s);
@@ -568,12 +532,12 @@ static int re_sign(const char *re)
  * recorded length; results follow the engines' scores; the tally and its interval are right. */
 START_TEST(gnugo_match)
 {
-    if (!have_gnugo("gnugo_match"))
+    if (!test_gnugo_present(TEST_GNUGO, "test_match: gnugo_match not run"))
         return;
     scratch s;
     scratch_init(&s);
     const int games = 6;
-    const char *args[] = {"--engine1", GNUGO_1, "--engine2", GNUGO_PATH " --mode gtp --level 2",
+    const char *args[] = {"--engine1", GNUGO_1, "--engine2", TEST_GNUGO " --mode gtp --level 2",
                           "--name2", "gnugo-2", "--games", "6", "--size", "7",
                           "--komi", "4.5", "--rules", "chinese", "--sgf-dir", s.sgf, "--jsonl",
                           s.jsonl, NULL};
@@ -615,7 +579,7 @@ START_TEST(gnugo_match)
             ck_assert(match_parse_score(jstr(j, "final_score_engine2"), &b));
             ck_assert_int_eq((a > 0) - (a < 0), sign);
             ck_assert_int_eq((b > 0) - (b < 0), sign);
-            ck_assert_double_eq(jnum(j, "black_lead"), a);
+            ck_assert_double_eq(test_json_num(j, "black_lead"), a);
         }
         /* The SGF reads back with the same players, result and moves. */
         char err[256];
@@ -633,7 +597,7 @@ START_TEST(gnugo_match)
         ck_assert_msg(strstr(go_sgf_get(c->games[0], "C"), re), "comment without the result");
         go_game g;
         ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
-        ck_assert_int_eq(g.num_moves, (int)jnum(j, "moves"));
+        ck_assert_int_eq(g.num_moves, (int)test_json_num(j, "moves"));
         if (!strcmp(end, "two passes"))
             ck_assert_int_eq(g.consecutive_passes, 2);
         go_game_free(&g);
@@ -668,7 +632,7 @@ END_TEST
  * stones agreed it is the area score of the board as it stands. Handicap stones are placed. */
 START_TEST(gnugo_shido_scores)
 {
-    if (!have_gnugo("gnugo_shido_scores"))
+    if (!test_gnugo_present(TEST_GNUGO, "test_match: gnugo_shido_scores not run"))
         return;
     scratch s;
     scratch_init(&s);
@@ -717,7 +681,7 @@ END_TEST
  * restarted for every game, and the match ends normally. */
 START_TEST(gnugo_quits_mid_game)
 {
-    if (!have_gnugo("gnugo_quits_mid_game"))
+    if (!test_gnugo_present(TEST_GNUGO, "test_match: gnugo_quits_mid_game not run"))
         return;
     scratch s;
     scratch_init(&s);
@@ -732,7 +696,7 @@ START_TEST(gnugo_quits_mid_game)
     for (int i = 0; i < 3; i++) {
         ck_assert_str_eq(jstr(rec[i], "winner"), "engine1");
         ck_assert_str_eq(jstr(rec[i], "end"), "forfeit");
-        ck_assert_int_gt((int)jnum(rec[i], "moves"), 0);
+        ck_assert_int_gt((int)test_json_num(rec[i], "moves"), 0);
         ck_assert_msg(strstr(jstr(rec[i], "errors_engine2"), "exited with status"), "%s",
                       jstr(rec[i], "errors_engine2"));
     }
@@ -777,11 +741,4 @@ Suite *match_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(match_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(match_suite()); }

@@ -21,46 +21,12 @@
 #include "nn/nn.h"
 #include "weights/synth.h"
 
-#define KATA_NET SHIDO_SHARED_DIR "/weights/g170-b6c96-s175395328-d26788732.bin.gz"
-#define LZ_NET SHIDO_SHARED_DIR "/weights/lz-rand-b4c32.txt.gz"
-
-static nn_model *load(const char *path)
-{
-    char err[512];
-    nn_model *m = nn_model_load(path, "cpu", err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    return m;
-}
-
-static int V(int size, const char *vertex)
-{
-    int p = go_point_from_gtp(size, vertex);
-    ck_assert_msg(p > 0, "bad vertex %s", vertex);
-    return p;
-}
+#include "tests/common.h"
 
 static const char *vtx(int size, int p)
 {
     static char buf[8];
     return p == MCTS_RESIGN ? "resign" : go_point_to_gtp(size, p, buf);
-}
-
-/* A game whose setup position is the diagram, with to_move and rules as given. */
-static void game_from(go_game *g, int size, const char *pic, go_color to_move, const char *rules,
-                      float komi)
-{
-    go_rules r;
-    ck_assert(go_rules_preset(&r, rules));
-    ck_assert(go_game_init(g, size, &r, komi));
-    go_board b;
-    if (!pic)
-        pic = "";
-    ck_assert(go_board_init(&b, size));
-    ck_assert_msg(!pic[0] || go_board_from_ascii(&b, size, pic), "bad diagram");
-    for (int p = 0; p < GO_POINTS; p++)
-        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
-            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
-    go_game_set_to_move(g, to_move);
 }
 
 static mcts_search *search_new(nn_model *m, int threads, int batch, int64_t visits)
@@ -132,10 +98,10 @@ static const char *const empty9 =
 
 START_TEST(visits_add_up_kata)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 1, 120);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     ck_assert(!mcts_set_position(s, &g));
     run(s, NULL);
     assert_consistent(s);
@@ -168,10 +134,10 @@ END_TEST
 
 START_TEST(visits_add_up_lz)
 {
-    nn_model *m = load(LZ_NET);
+    nn_model *m = test_model_load(TEST_LZ_B4C32, "cpu");
     mcts_search *s = search_new(m, 2, 4, 80);
     go_game g;
-    game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    test_game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
     mcts_set_position(s, &g);
     run(s, NULL);
     assert_consistent(s);
@@ -197,10 +163,10 @@ END_TEST
  * black stones in atari run out into the open (E4). */
 START_TEST(finds_capture_and_escape)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 4, 50);
     go_game g;
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               ". . . . . . . . ."
               ". O O O X X X . ."
               ". X X X O O O . ."
@@ -214,10 +180,10 @@ START_TEST(finds_capture_and_escape)
     mcts_set_position(s, &g);
     run(s, NULL);
     int mv = mcts_choose_move(s);
-    ck_assert_msg(mv == V(9, "H7"), "capture: got %s", vtx(9, mv));
+    ck_assert_msg(mv == test_point(9, "H7"), "capture: got %s", vtx(9, mv));
     go_game_free(&g);
 
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               ". . . . . . . . ."
               ". . . . O . . . ."
               ". . . O X O . . ."
@@ -231,7 +197,7 @@ START_TEST(finds_capture_and_escape)
     mcts_set_position(s, &g);
     run(s, NULL);
     mv = mcts_choose_move(s);
-    ck_assert_msg(mv == V(9, "E4"), "escape: got %s", vtx(9, mv));
+    ck_assert_msg(mv == test_point(9, "E4"), "escape: got %s", vtx(9, mv));
     mcts_free(s);
     go_game_free(&g);
     nn_model_free(m);
@@ -240,10 +206,10 @@ END_TEST
 
 START_TEST(tree_reuse_keeps_child_visits)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 2, 80);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     run(s, NULL);
     mcts_analysis a = {0};
@@ -285,7 +251,7 @@ START_TEST(tree_reuse_keeps_child_visits)
     }
     /* a different game drops the tree */
     go_game other;
-    game_from(&other, 9, empty9, GO_WHITE, "tromp-taylor", 7.0f);
+    test_game_from(&other, 9, empty9, GO_WHITE, "tromp-taylor", 7.0f);
     ck_assert(!mcts_set_position(s, &other));
     ck_assert(!mcts_analysis_get(s, NULL, &a));
     mcts_analysis_free(&a);
@@ -298,10 +264,10 @@ END_TEST
 
 START_TEST(limits_with_threads_and_batches)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 2, 8, 0);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     mcts_limits lim = {.max_visits = 120};
     run(s, &lim);
@@ -366,10 +332,10 @@ static bool stop_after_three(const mcts_analysis *a, void *ctx)
 
 START_TEST(stop_and_progress)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 2, 4, 0);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, stop_later, s), 0);
@@ -437,7 +403,7 @@ START_TEST(params_round_trip)
     ck_assert(mcts_params_set(&p, "lcbStdevs", "4", err, sizeof err));
     ck_assert(p.lcb_visit_fraction == 0.2 && p.lcb_stdevs == 4.0);
     ck_assert(mcts_params_get(&p, "seed", buf, sizeof buf));
-    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, test_point(9, "E5"), 1));
     ck_assert(mcts_params_set(&p, "clear_moves", "", err, sizeof err));
     ck_assert_int_eq(p.num_avoid, 0);
 
@@ -464,10 +430,10 @@ END_TEST
  * and pass_policy "free" does pass here. Once it is captured nothing is left to play: pass. */
 START_TEST(no_pass_while_dead_stones_remain)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 4, 60);
     go_game g;
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               ". X X X X O O O ."
               ". X . X X O . O ."
               ". X X X X O O O ."
@@ -479,13 +445,13 @@ START_TEST(no_pass_while_dead_stones_remain)
               ". X X X X O O O .",
               GO_WHITE, "tromp-taylor", 7.5f);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
-    int p = V(9, "A5");
+    int p = test_point(9, "A5");
     for (int turn = 0; turn < 6 && g.board.color[p] == GO_WHITE; turn++) {
         mcts_set_position(s, &g);
         run(s, NULL);
         int mv = mcts_choose_move(s);
-        ck_assert_msg(mv == V(9, "A4") || mv == V(9, "A6"), "black %s with a dead stone left",
-                      vtx(9, mv));
+        ck_assert_msg(mv == test_point(9, "A4") || mv == test_point(9, "A6"),
+                      "black %s with a dead stone left", vtx(9, mv));
         ck_assert_int_eq(go_game_play(&g, mv, GO_BLACK), GO_MOVE_OK);
         ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
     }
@@ -504,10 +470,10 @@ END_TEST
  * either side's pass-alive area are pruned, and the rest are suicide). */
 START_TEST(passes_when_game_over)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 4, 40);
     go_game g;
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               "X . X . X O . O ."
               "X X X X X O O O O"
               "X X X X X O O O O"
@@ -532,7 +498,7 @@ START_TEST(passes_when_game_over)
 
     /* Territories that are not pass-alive but settled (black wins by 1.5 if the game ends):
      * nothing is pruned here, the search itself must prefer the pass. */
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               ". . . . X O . . ."
               ". . . . X O . . ."
               ". . . . X O . . ."
@@ -557,7 +523,7 @@ END_TEST
 
 START_TEST(memory_bound_stops_growth)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_params p = mcts_params_default();
     p.max_tree_mb = 0.25;
     p.max_visits = 5000;
@@ -566,7 +532,7 @@ START_TEST(memory_bound_stops_growth)
     mcts_search *s = mcts_new(m, &p, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     run(s, NULL);
     mcts_stats st;
@@ -585,26 +551,26 @@ END_TEST
 
 START_TEST(avoid_and_allow_moves)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_params p = mcts_params_default();
     p.max_visits = 60;
     p.seed = 3;
-    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, test_point(9, "E5"), 1));
     char err[256];
     mcts_search *s = mcts_new(m, &p, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     run(s, NULL);
     mcts_analysis a = {0};
     ck_assert(mcts_analysis_get(s, NULL, &a));
     for (int i = 0; i < a.num_moves; i++)
-        ck_assert(a.moves[i].move != V(9, "E5"));
+        ck_assert(a.moves[i].move != test_point(9, "E5"));
     /* allow: only two moves at the root */
     p.num_avoid = 0;
-    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, V(9, "C3"), 1));
-    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, V(9, "G7"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, test_point(9, "C3"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, true, GO_BLACK, test_point(9, "G7"), 1));
     ck_assert(mcts_set_params(s, &p, err, sizeof err));
     mcts_clear_tree(s);
     mcts_set_position(s, &g);
@@ -612,9 +578,9 @@ START_TEST(avoid_and_allow_moves)
     ck_assert(mcts_analysis_get(s, NULL, &a));
     ck_assert(a.num_moves >= 1 && a.num_moves <= 2);
     for (int i = 0; i < a.num_moves; i++)
-        ck_assert(a.moves[i].move == V(9, "C3") || a.moves[i].move == V(9, "G7"));
+        ck_assert(a.moves[i].move == test_point(9, "C3") || a.moves[i].move == test_point(9, "G7"));
     int mv = mcts_choose_move(s);
-    ck_assert(mv == V(9, "C3") || mv == V(9, "G7"));
+    ck_assert(mv == test_point(9, "C3") || mv == test_point(9, "G7"));
     mcts_analysis_free(&a);
     mcts_free(s);
     go_game_free(&g);
@@ -627,10 +593,10 @@ END_TEST
  * the centre. */
 START_TEST(root_moves_mask)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 1, 120);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     bool mask[GO_POINTS] = {false};
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 3; x++)
@@ -664,7 +630,7 @@ END_TEST
 
 START_TEST(noise_temperature_resign)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_params p = mcts_params_default();
     p.max_visits = 40;
     p.seed = 11;
@@ -675,7 +641,7 @@ START_TEST(noise_temperature_resign)
     mcts_search *s = mcts_new(m, &p, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     bool seen[GO_POINTS] = {0};
     int distinct = 0;
     for (int i = 0; i < 6; i++) {
@@ -692,7 +658,7 @@ START_TEST(noise_temperature_resign)
     go_game_free(&g);
 
     /* black hopelessly behind (white owns almost everything): resigns only when asked to */
-    game_from(&g, 9,
+    test_game_from(&g, 9,
               ". O . O . O . O ."
               "O O O O O O O O O"
               ". . . . . . . . ."
@@ -746,7 +712,7 @@ static void search_afresh(mcts_search *s, const go_game *g, mcts_analysis *out)
 /* The empty 9x9 board (tromp-taylor, komi 7) into g, searched from s's tree into a. */
 static void search_empty9(mcts_search *s, go_game *g, mcts_analysis *a)
 {
-    game_from(g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, g);
     run(s, NULL);
     ck_assert(mcts_analysis_get(s, NULL, a));
@@ -754,7 +720,7 @@ static void search_empty9(mcts_search *s, go_game *g, mcts_analysis *a)
 
 START_TEST(deterministic_and_cached)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 1, 60);
     go_game g;
     mcts_analysis a = {0}, b = {0};
@@ -786,7 +752,7 @@ END_TEST
  * creation or changed between runs; out-of-range counts are refused. */
 START_TEST(eval_threads_change_nothing)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 8, 120);
     go_game g;
     mcts_analysis a = {0}, b = {0};
@@ -855,7 +821,7 @@ START_TEST(legal_matches_rules)
     uint64_t rng = 99;
     for (int r = 0; r < 4; r++) {
         go_game g;
-        game_from(&g, 5, NULL, GO_BLACK, rules[r], 0.5f);
+        test_game_from(&g, 5, NULL, GO_BLACK, rules[r], 0.5f);
         for (int move = 0; move < 400; move++) {
             go_color c = g.board.to_move;
             int legal[GO_POINTS], n = 0;
@@ -919,7 +885,7 @@ static void root_only(mcts_search *s, const go_game *g)
  * bound as a winrate. */
 START_TEST(lcb_move_choice)
 {
-    nn_model *m = load(LZ_NET);
+    nn_model *m = test_model_load(TEST_LZ_B4C32, "cpu");
     static const double noisy[] = {0.9, -0.5}, sure[] = {0.5}, wide[] = {1.0, -0.5};
     static const struct {
         const double *b;
@@ -935,8 +901,8 @@ START_TEST(lcb_move_choice)
         {wide, 2, 20, 0.15, true, false, "a better mean with a wider bound does not win"},
     };
     go_game g;
-    game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
-    int d4 = V(19, "D4"), q16 = V(19, "Q16");
+    test_game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    int d4 = test_point(19, "D4"), q16 = test_point(19, "Q16");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         mcts_params p = mcts_params_default();
         p.seed = 5;
@@ -985,10 +951,10 @@ END_TEST
  * policy forbids, not an avoided move). */
 START_TEST(min_moves_fill)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 1, 12);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     mcts_set_position(s, &g);
     run(s, NULL);
     mcts_analysis a = {0};
@@ -1046,7 +1012,7 @@ START_TEST(min_moves_fill)
     ck_assert_int_eq(a.num_moves, 81);   /* every point; no pass (neutral points remain) */
     /* an avoided move is never filled in */
     mcts_params p = *mcts_get_params(s);
-    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, V(9, "E5"), 1));
+    ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, test_point(9, "E5"), 1));
     char err[256];
     ck_assert_msg(mcts_set_params(s, &p, err, sizeof err), "%s", err);
     mcts_clear_tree(s);
@@ -1055,7 +1021,7 @@ START_TEST(min_moves_fill)
     ck_assert(mcts_analysis_get(s, &all, &a));
     ck_assert_int_eq(a.num_moves, 80);
     for (int i = 0; i < a.num_moves; i++)
-        ck_assert(a.moves[i].move != V(9, "E5"));
+        ck_assert(a.moves[i].move != test_point(9, "E5"));
     mcts_analysis_free(&a);
     mcts_free(s);
     go_game_free(&g);
@@ -1077,12 +1043,12 @@ static void fill_own(float *own, float v)
  * least the spread of its children's means around its own (the law of total variance). */
 START_TEST(ownership_stdev_moments)
 {
-    nn_model *m = load(KATA_NET);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     mcts_search *s = search_new(m, 1, 1, 0);
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
     root_only(s, &g);
-    mcts_node *e5 = root_child(s, V(9, "E5"));
+    mcts_node *e5 = root_child(s, test_point(9, "E5"));
     static const float values[] = {0.8f, -0.4f, 0.2f};
     float own[NN_MAX_POINTS];
     for (int i = 0; i < 3; i++) {
@@ -1150,7 +1116,7 @@ static void lz_endgame(go_game *g, bool dead)
             *w++ = ' ';
         }
     *w = 0;
-    game_from(g, 19, pic, GO_WHITE, "chinese", 7.5f);
+    test_game_from(g, 19, pic, GO_WHITE, "chinese", 7.5f);
 }
 
 /* A Leela Zero net has no ownership, so a dead stone is seen by the count of the board (area
@@ -1159,18 +1125,18 @@ static void lz_endgame(go_game *g, bool dead)
  * black's at the finished position (the game ends), and a finished game stays passed. */
 START_TEST(lz_net_passes_only_when_finished)
 {
-    nn_model *m = load(LZ_NET);
+    nn_model *m = test_model_load(TEST_LZ_B4C32, "cpu");
     mcts_search *s = search_new(m, 1, 4, 16);
     go_game g;
     lz_endgame(&g, true);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
-    int dead = V(19, "A10");
+    int dead = test_point(19, "A10");
     for (int turn = 0; turn < 4 && g.board.color[dead] == GO_WHITE; turn++) {
         mcts_set_position(s, &g);
         run(s, NULL);
         int mv = mcts_choose_move(s);
-        ck_assert_msg(mv == V(19, "A9") || mv == V(19, "A11"), "black %s with a dead stone left",
-                      vtx(19, mv));
+        ck_assert_msg(mv == test_point(19, "A9") || mv == test_point(19, "A11"),
+                      "black %s with a dead stone left", vtx(19, mv));
         ck_assert_int_eq(go_game_play(&g, mv, GO_BLACK), GO_MOVE_OK);
         ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
     }
@@ -1200,7 +1166,7 @@ END_TEST
 static bool run_empty9(mcts_search *s, int64_t visits, double *winrate, char *err, int err_len)
 {
     go_game g;
-    game_from(&g, 9, empty9, GO_BLACK, "chinese", 7.0f);
+    test_game_from(&g, 9, empty9, GO_BLACK, "chinese", 7.0f);
     mcts_set_position(s, &g); /* true when a tree was kept */
     go_game_free(&g);
     mcts_limits lim = {.max_visits = visits};
@@ -1317,11 +1283,4 @@ static Suite *mcts_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(mcts_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(mcts_suite()); }

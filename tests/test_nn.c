@@ -19,12 +19,9 @@
 #include "nn/cuda/cuda_device.h"
 #endif
 #include "nn/ref/ref_ops.h"
+#include "tests/common.h"
 #include "tests/vectors.h"
 #include "weights/synth.h"
-
-#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
-#define VECTORS SHIDO_SHARED_DIR "/vectors/"
-#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
 
 static const char *const backends[] = {"ref", "cpu"};
 
@@ -41,15 +38,6 @@ static bool sanitizer_skip(double macs)
 
 /* ---- vectors through nn_eval ---------------------------------------------------------------- */
 
-static const struct { const char *weights, *vectors; bool kata; } vec_cases[] = {
-    {"g170-b6c96-s175395328-d26788732.bin.gz", "katago-g170-b6c96.jsonl", true},
-    {"rand-b2c16-v15.bin.gz", "katago-rand-b2c16-v15.jsonl", true},
-    {"rand-b5c192nbt-v15.bin.gz", "katago-rand-b5c192nbt-v15.jsonl", true},
-    {"lz-0k.txt", "lz-0k.jsonl", false},
-    {"lz-rand-b4c32.txt.gz", "lz-rand-b4c32.jsonl", false},
-    {"lz-rand-b2c16-v2.txt.gz", "lz-rand-b2c16-v2.jsonl", false},
-};
-#define NUM_VEC_CASES ((int)(sizeof vec_cases / sizeof vec_cases[0]))
 #define VEC_BATCH 7
 
 /* _i = case * 2 + backend. Records go through nn_eval VEC_BATCH at a time. */
@@ -62,13 +50,12 @@ START_TEST(vectors_through_nn_eval)
      * point, which the cpu backend exercises as well */
     if (!strcmp(backend, "ref") && sanitizer_skip(1e9))
         return;
-    snprintf(path, sizeof path, "%s%s", WEIGHTS, vec_cases[ci].weights);
-    nn_model *m = nn_model_load(path, backend, err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, vec_cases[ci].weights);
+    nn_model *m = test_model_load(path, backend);
     ck_assert_str_eq(nn_model_backend(m), backend);
     nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
     ck_assert_msg(c, "%s", err);
-    snprintf(path, sizeof path, "%s%s", VECTORS, vec_cases[ci].vectors);
+    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vec_cases[ci].vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
     ck_assert_int_gt(vf.num_records, 0);
@@ -84,8 +71,8 @@ START_TEST(vectors_through_nn_eval)
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
         ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
-        q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"), NN_DEFAULT_POLICY_OPTIMISM,
-                          NULL};
+        q[n] = (nn_query){&games[n], (int)test_json_num(rec, "symmetry"),
+                          NN_DEFAULT_POLICY_OPTIMISM, NULL};
         recs[n++] = rec;
         if (n < VEC_BATCH && r + vec_stride() < vf.num_records)
             continue;
@@ -94,11 +81,7 @@ START_TEST(vectors_through_nn_eval)
             const nn_result *o = &out[i];
             ck_assert_int_eq(o->size, games[i].board.size);
             if (vec_cases[ci].kata) {
-                vec_kata_got got = {{o->white_win, o->white_loss, o->no_result, o->white_lead,
-                                     o->white_score_selfplay, o->white_score_selfplay_sq,
-                                     o->var_time_left, o->shortterm_winloss_error,
-                                     o->shortterm_score_error},
-                                    o->policy, o->white_ownership, o->policy[o->size * o->size]};
+                vec_kata_got got = vec_kata_got_of(o, o->policy, o->white_ownership);
                 vec_kata_compare(recs[i], o->size, &got, &st);
             } else {
                 double win = games[i].board.to_move == GO_WHITE ? o->white_win : o->white_loss;
@@ -123,39 +106,17 @@ END_TEST
 
 /* ---- batches against single positions --------------------------------------------------------- */
 
-/* A game of `size` after `moves` moves of a fixed spiral-ish sequence (skipping illegal ones). */
-static void make_game(go_game *g, int size, int moves, unsigned seed)
-{
-    go_rules rules;
-    go_rules_preset(&rules, "tromp-taylor");
-    ck_assert(go_game_init(g, size, &rules, 7.5f));
-    unsigned s = seed * 2654435761u + 12345u;
-    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
-        s = s * 1103515245u + 12345u;
-        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
-        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
-            played++;
-    }
-}
-
+/* The largest difference between two results in the policy and ownership (test_result_diff), the
+ * probabilities, and the score values and time left / 100. */
 static double max_diff(const nn_result *a, const nn_result *b)
 {
-    ck_assert_int_eq(a->size, b->size);
-    int area = a->size * a->size;
-    double d = 0;
+    double d = test_result_diff(a, b);
     const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
                          a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
     const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
                          b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
     for (int i = 0; i < 6; i++)
         d = fmax(d, fabs(va[i] - vb[i]));
-    for (int i = 0; i <= area; i++) {
-        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
-        if (!isnan(a->policy[i]))
-            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
-    }
-    for (int i = 0; i < area; i++)
-        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
     return d;
 }
 
@@ -170,8 +131,7 @@ START_TEST(batch_equals_single)
     char err[1024];
     if (!strcmp(backend, "ref") && sanitizer_skip(2.0 * n * 7.2e8))   /* two passes of g170 */
         return;
-    nn_model *m = nn_model_load(G170, backend, err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    nn_model *m = test_model_load(TEST_G170, backend);
     nn_context *c1 = nn_context_new(m, 1, err, sizeof err), *cb = nn_context_new(m, n, err, 1024);
     ck_assert(c1 && cb);
     go_game *g = malloc(sizeof *g * (size_t)n);
@@ -180,7 +140,7 @@ START_TEST(batch_equals_single)
     ck_assert(g && q && batch && one);
     static const int sizes[] = {9, 13, 19};
     for (int i = 0; i < n; i++) {
-        make_game(&g[i], sizes[i % 3], 3 + 5 * i, (unsigned)i);
+        test_game_random(&g[i], sizes[i % 3], 3 + 5 * i, (unsigned)i);
         q[i] = (nn_query){&g[i], (i * 5) % 8, i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM, NULL};
     }
     ck_assert_msg(nn_eval(cb, n, q, batch, err, sizeof err), "%s", err);
@@ -227,7 +187,7 @@ START_TEST(synthetic_cpu_matches_ref)
     nn_query q[3];
     static const int sizes[] = {19, 9, 2};
     for (int i = 0; i < 3; i++) {
-        make_game(&g[i], lz ? 19 : sizes[i], 4 + i, (unsigned)i);
+        test_game_random(&g[i], lz ? 19 : sizes[i], 4 + i, (unsigned)i);
         q[i] = (nn_query){&g[i], 3 * i + 1, 0.2, NULL};
     }
     nn_result *r = malloc(sizeof *r * 6);
@@ -237,8 +197,8 @@ START_TEST(synthetic_cpu_matches_ref)
     for (int i = 0; i < 3; i++) {
         double d = max_diff(&r[i], &r[3 + i]);
         printf("synthetic %d position %d: cpu - ref max |diff| %.3g\n", _i, i, d);
-        ck_assert_msg(d <= 1e-4, "synthetic net %d position %d: cpu differs from ref by %g", _i,
-                      i, d);
+        ck_assert_msg(d <= TEST_FP32_TOL,
+                      "synthetic net %d position %d: cpu differs from ref by %g", _i, i, d);
         go_game_free(&g[i]);
     }
     free(r);
@@ -253,12 +213,11 @@ END_TEST
 START_TEST(average_is_mean)
 {
     char err[1024];
-    nn_model *m = nn_model_load(G170, "cpu", err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     nn_context *c = nn_context_new(m, 8, err, sizeof err);
     ck_assert_msg(c, "%s", err);
     go_game g;
-    make_game(&g, 13, 20, 7);
+    test_game_random(&g, 13, 20, 7);
     unsigned mask = 0xa5;   /* symmetries 0, 2, 5, 7 */
     nn_result *avg = malloc(sizeof *avg), *one = malloc(sizeof *one), *sum = malloc(sizeof *sum);
     ck_assert(avg && one && sum);
@@ -302,14 +261,13 @@ END_TEST
 START_TEST(forward_again)
 {
     char err[1024] = "";
-    nn_model *m = nn_model_load(G170, "cpu", err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     nn_context *c = nn_context_new(m, 2, err, sizeof err), *fresh = nn_context_new(m, 2, err, 1);
     ck_assert(c && fresh);
     ck_assert(!nn_forward_again(c, err, sizeof err));
     ck_assert_msg(strstr(err, "no batch evaluated yet"), "%s", err);
     go_game g;
-    make_game(&g, 19, 30, 3);
+    test_game_random(&g, 19, 30, 3);
     nn_query q[2] = {{&g, 0, 0, NULL}, {&g, 5, 0, NULL}};
     nn_result *a = malloc(2 * sizeof *a), *b = malloc(2 * sizeof *b);
     ck_assert(a && b);
@@ -343,7 +301,7 @@ START_TEST(bench_workers_start_together)
 {
     char cmd[1024], line[512];
     snprintf(cmd, sizeof cmd, "%s bench nn --weights %s --backend cpu --threads 3 --batch 1,2 "
-             "--seconds 0.05 2>&1", SHIDO_BINARY, WEIGHTS "lz-rand-b2c16-v2.txt.gz");
+             "--seconds 0.05 2>&1", SHIDO_BINARY, TEST_WEIGHTS "lz-rand-b2c16-v2.txt.gz");
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     int rows = 0;
@@ -373,11 +331,10 @@ END_TEST
 START_TEST(eval_threads)
 {
     char err[1024] = "";
-    static const char *const nets[2] = {G170, WEIGHTS "lz-rand-b2c16-v2.txt.gz"};
+    static const char *const nets[2] = {TEST_G170, TEST_WEIGHTS "lz-rand-b2c16-v2.txt.gz"};
     for (int net = 0; net < 2; net++) {
         bool kata = net == 0;
-        nn_model *m = nn_model_load(nets[net], "cpu", err, sizeof err);
-        ck_assert_msg(m, "%s", err);
+        nn_model *m = test_model_load(nets[net], "cpu");
         enum { N = 24 };
         nn_context *one = nn_context_new(m, N, err, sizeof err);
         nn_context *many = nn_context_new(m, N, err, sizeof err);
@@ -390,7 +347,7 @@ START_TEST(eval_threads)
         go_game g[3];
         static const int sizes[3] = {9, 13, 19};
         for (int i = 0; i < 3; i++)
-            make_game(&g[i], kata ? sizes[i] : 19, 10 + 7 * i, (unsigned)(11 + i));
+            test_game_random(&g[i], kata ? sizes[i] : 19, 10 + 7 * i, (unsigned)(11 + i));
         nn_query q[N];
         for (int i = 0; i < N; i++)
             q[i] = (nn_query){&g[i % 3], i % 8, 0, NULL};
@@ -431,19 +388,17 @@ END_TEST
 START_TEST(eval_errors)
 {
     char err[1024] = "";
-    nn_model *m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "nonesuch", err, sizeof err);
+    nn_model *m = nn_model_load(TEST_B2C16, "nonesuch", err, sizeof err);
     ck_assert(!m);
     ck_assert_msg(strstr(err, "unknown backend"), "%s", err);
     ck_assert_msg(strstr(err, "this build has: ") && strstr(err, " cpu ref)"), "%s", err);
-    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "cpu:turbo", err, sizeof err);
+    m = nn_model_load(TEST_B2C16, "cpu:turbo", err, sizeof err);
     ck_assert(!m);
     ck_assert_msg(strstr(err, "unknown option \"turbo\""), "%s", err);
-    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", "cpu", err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    m = test_model_load(TEST_B2C16, "cpu");
     ck_assert_str_eq(nn_model_backend(m), "cpu");
     nn_model_free(m);
-    m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", NULL, err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    m = test_model_load(TEST_B2C16, NULL);
     /* no backend named: the first of this build's that runs here (cuda only with a device) */
 #ifdef SHIDO_HAVE_CUDA
     ck_assert_str_eq(nn_model_backend(m), nn_cuda_device_count() > 0 ? "cuda" : "cpu");
@@ -454,7 +409,7 @@ START_TEST(eval_errors)
     nn_context *c = nn_context_new(m, 2, err, sizeof err);
     ck_assert_msg(c, "%s", err);
     go_game g;
-    make_game(&g, 19, 4, 1);
+    test_game_random(&g, 19, 4, 1);
     nn_query q[3] = {{&g, 0, 0.2, NULL}, {&g, 1, 0.2, NULL}, {&g, 2, 0.2, NULL}};
     nn_result *out = malloc(sizeof *out * 3);
     ck_assert(out);
@@ -471,12 +426,11 @@ START_TEST(eval_errors)
     nn_context_free(c);
     nn_model_free(m);
 
-    m = nn_model_load(WEIGHTS "lz-rand-b2c16-v2.txt.gz", "cpu", err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    m = test_model_load(TEST_WEIGHTS "lz-rand-b2c16-v2.txt.gz", "cpu");
     c = nn_context_new(m, 1, err, sizeof err);
     ck_assert_msg(c, "%s", err);
     go_game small;
-    make_game(&small, 9, 2, 3);
+    test_game_random(&small, 9, 2, 3);
     nn_query bad = {&small, 0, 0, NULL};
     ck_assert(!nn_eval(c, 1, &bad, out, err, sizeof err));
     ck_assert_msg(strstr(err, "19x19"), "%s", err);
@@ -492,7 +446,6 @@ END_TEST
 
 #define GUARD 64
 #define GUARD_VALUE 12345.0f
-#define LAYER_TOL 1e-4
 
 static unsigned long long rng_state;
 
@@ -536,8 +489,8 @@ static float *nhwc(const float *x, int n, int c, int area)
     return y;
 }
 
-/* Per element |got-ref| <= tol + tol * |ref| with got NHWC and ref NCHW, NaN/Inf must match;
- * prints at most 10 mismatches as (n,c,y,x) and checks the guard bands of got. */
+/* Per element |got-ref| <= TEST_FP32_TOL * (1 + |ref|) with got NHWC and ref NCHW, NaN/Inf must
+ * match; prints at most 10 mismatches as (n,c,y,x) and checks the guard bands of got. */
 static void compare(const char *what, const float *got, const float *ref, int n, int c, int size)
 {
     int bad = 0;
@@ -549,7 +502,7 @@ static void compare(const char *what, const float *got, const float *ref, int n,
                 double r = ref[((size_t)i * c + ch) * area + p];
                 double g = got[((size_t)i * area + p) * c + ch];
                 double e = fabs(g - r);
-                bool ok = isfinite(r) ? isfinite(g) && e <= LAYER_TOL * (1 + fabs(r))
+                bool ok = isfinite(r) ? isfinite(g) && e <= TEST_FP32_TOL * (1 + fabs(r))
                                       : !isfinite(g);
                 worst = isfinite(e) && e > worst ? e : worst;
                 if (!ok && bad++ < 10)
@@ -952,7 +905,7 @@ START_TEST(meta_net_through_nn_eval)
     static const int sizes[META_BATCH] = {19, 9, 13, 19};
     for (int i = 0; i < META_BATCH; i++) {
         ck_assert(nn_kata_profile_parse(meta_profiles[i], &prof[i], err, sizeof err));
-        make_game(&g[i], sizes[i], 5 + i, (unsigned)i + 20);
+        test_game_random(&g[i], sizes[i], 5 + i, (unsigned)i + 20);
         q[i] = (nn_query){&g[i], (3 * i) % 8, 0.2, &prof[i]};
     }
     nn_result *r = malloc(sizeof *r * 3 * META_BATCH);
@@ -963,7 +916,7 @@ START_TEST(meta_net_through_nn_eval)
     for (int i = 0; i < META_BATCH; i++) {
         double d = max_diff(&r[i], &r[META_BATCH + i]);
         printf("meta net %s position %d: cpu - ref max |diff| %.3g\n", meta_profiles[i], i, d);
-        ck_assert_msg(d <= 1e-4, "%s: cpu differs from ref by %g", meta_profiles[i], d);
+        ck_assert_msg(d <= TEST_FP32_TOL, "%s: cpu differs from ref by %g", meta_profiles[i], d);
         ck_assert_msg(nn_eval(c[0], 1, &q[i], &r[2 * META_BATCH], err, sizeof err), "%s", err);
         ck_assert(max_diff(&r[i], &r[2 * META_BATCH]) == 0);
     }
@@ -984,7 +937,7 @@ START_TEST(meta_net_through_nn_eval)
                       err);
         nn_context_set_profile(c[b], NULL);
     }
-    ck_assert(max_diff(&r[2 * META_BATCH], &r[2 * META_BATCH + 1]) <= 1e-4);
+    ck_assert(max_diff(&r[2 * META_BATCH], &r[2 * META_BATCH + 1]) <= TEST_FP32_TOL);
     prof[1].source = 16;
     other.profile = &prof[1];
     ck_assert(!nn_eval(c[1], 1, &other, r, err, sizeof err));
@@ -1049,8 +1002,9 @@ START_TEST(meta_net_backends)
         double worst = 0;
         for (size_t i = 0; i < per * n; i++) {
             double r = out[0][with][i], e = fabs(out[1][with][i] - r);
-            ck_assert_msg(e <= 1e-4 * (1 + fabs(r)), "%s meta: output %zu cpu %.9g ref %.9g",
-                          with ? "with" : "without", i, out[1][with][i], r);
+            ck_assert_msg(e <= TEST_FP32_TOL * (1 + fabs(r)),
+                          "%s meta: output %zu cpu %.9g ref %.9g", with ? "with" : "without", i,
+                          out[1][with][i], r);
             worst = fmax(worst, e);
             if (with)
                 moved = fmax(moved, fabs(out[0][1][i] - out[0][0][i]));
@@ -1096,16 +1050,9 @@ Suite *nn_suite(void)
 
     TCase *vec = tcase_create("vectors");
     tcase_set_timeout(vec, 1200);
-    tcase_add_loop_test(vec, vectors_through_nn_eval, 0, 2 * NUM_VEC_CASES);
+    tcase_add_loop_test(vec, vectors_through_nn_eval, 0, 2 * VEC_NUM_CASES);
     suite_add_tcase(s, vec);
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(nn_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(nn_suite()); }

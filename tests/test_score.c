@@ -18,13 +18,10 @@
 #include "go/game.h"
 #include "go/rules.h"
 #include "go/score.h"
+#include "tests/common.h"
+#include "tests/gnugo_pipe.h"
 
-#define GNUGO_PATH "/usr/games/gnugo"
-
-static void board_from(go_board *b, int size, const char *pic)
-{
-    ck_assert_msg(go_board_from_ascii(b, size, pic), "bad diagram:\n%s", pic);
-}
+#define GNUGO_REPLY_TIMEOUT_MS 60000   /* the longest wait for one reply of GNU Go */
 
 /* Diagram of an area map: one row per line, X / O / . */
 static void area_text(int size, const uint8_t *area, char *out)
@@ -54,7 +51,7 @@ static void expect_area(const char *name, int size, const char *pic, bool suicid
                         const char *want)
 {
     go_board b;
-    board_from(&b, size, pic);
+    test_board_from(&b, size, pic);
     uint8_t area[GO_POINTS], black[GO_POINTS], white[GO_POINTS];
     go_benson_area(&b, suicide, area);
     char got[GO_POINTS * 2], got_flat[GO_POINTS], want_flat[GO_POINTS];
@@ -803,7 +800,7 @@ static void expect_kata_area(const char *name, int size, const char *pic, bool s
                              bool unsafe_big, bool stones, const char *const want[2])
 {
     go_board b;
-    board_from(&b, size, pic);
+    test_board_from(&b, size, pic);
     for (int s = 0; s < 2; s++) {
         uint8_t area[GO_POINTS];
         char label[128];
@@ -850,7 +847,7 @@ static void expect_independent_life(const char *name, int size, const char *pic,
                                     const char *const want[4][2], const int count[2])
 {
     go_board b;
-    board_from(&b, size, pic);
+    test_board_from(&b, size, pic);
     for (int mode = 0; mode < 4; mode++)
         for (int s = 0; s < 2; s++) {
             uint8_t area[GO_POINTS];
@@ -1031,19 +1028,19 @@ START_TEST(tromp_taylor_counts)
     go_board b;
     uint8_t owner[GO_POINTS];
     /* black 5 stones + 5 territory, white 5 stones + 10 territory */
-    board_from(&b, 5, ". . . . . X X X X X O O O O O . . . . . . . . . .");
+    test_board_from(&b, 5, ". . . . . X X X X X O O O O O . . . . . . . . . .");
     ck_assert_int_eq(go_score_area_tromp_taylor(&b, owner), -5);
     ck_assert_int_eq(owner[go_point_at(2, 0)], GO_BLACK);
     ck_assert_int_eq(owner[go_point_at(2, 4)], GO_WHITE);
     ck_assert_int_eq(owner[0], GO_EMPTY);
     /* a region reaching both colours is neutral */
-    board_from(&b, 5, ". . . . . . X . O . . X . O . . X . O . . . . . .");
+    test_board_from(&b, 5, ". . . . . . X . O . . X . O . . X . O . . . . . .");
     ck_assert_int_eq(go_score_area_tromp_taylor(&b, owner), 0);
     ck_assert_int_eq(owner[go_point_at(0, 0)], GO_EMPTY);
     ck_assert_int_eq(owner[go_point_at(1, 1)], GO_BLACK);
     /* black: 6 stones and the two closed points A4, A2; white: its stone; the open right side
      * reaches both colours */
-    board_from(&b, 4, ". X . . X X . O . X . . X X . .");
+    test_board_from(&b, 4, ". X . . X X . O . X . . X X . .");
     ck_assert_int_eq(go_score_area_tromp_taylor(&b, NULL), 8 - 1);
     /* empty board and full-board single colour */
     go_board_init(&b, 9);
@@ -1052,19 +1049,6 @@ START_TEST(tromp_taylor_counts)
     ck_assert_int_eq(go_score_area_tromp_taylor(&b, NULL), -81);
 }
 END_TEST
-
-/* A game on the diagram's position (setup stones), with the named rules and komi. */
-static void game_from(go_game *g, int size, const char *pic, const char *rules, float komi)
-{
-    go_rules r;
-    ck_assert(go_rules_preset(&r, rules));
-    ck_assert(go_game_init(g, size, &r, komi));
-    go_board b;
-    board_from(&b, size, pic);
-    for (int p = 0; p < GO_POINTS; p++)
-        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
-            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
-}
 
 static void expect_score(const go_game *g, const bool *dead, double want, const char *text)
 {
@@ -1082,7 +1066,7 @@ START_TEST(final_area_and_territory)
     dead[go_point_at(2, 0)] = true;
 
     /* area: black 5 stones + 5 points (the dead stone's point included); white 5 + 10 */
-    game_from(&g, 5, pic, "chinese", 0.5f);
+    test_game_from(&g, 5, pic, GO_BLACK, "chinese", 0.5f);
     expect_score(&g, dead, -5.5, "W+5.5");
     uint8_t owner[GO_POINTS];
     go_score_final(&g, dead, owner);
@@ -1092,14 +1076,15 @@ START_TEST(final_area_and_territory)
     go_game_free(&g);
 
     /* territory: black 5 points + 1 prisoner (the dead stone) + 3 captures; white 10 */
-    game_from(&g, 5, pic, "japanese", 6.5f);
+    test_game_from(&g, 5, pic, GO_BLACK, "japanese", 6.5f);
     g.board.captures[GO_BLACK] = 3;
     g.board.captures[GO_WHITE] = 1;
     expect_score(&g, dead, 5 + 1 + 3 - 10 - 1 - 6.5, "W+8.5");
     go_game_free(&g);
 
     /* tromp-taylor with integer komi: a jigo */
-    game_from(&g, 5, ". . . . . X X X X X O O O O O . . . . . . . . . .", "tromp-taylor", -5.0f);
+    test_game_from(&g, 5, ". . . . . X X X X X O O O O O . . . . . . . . . .", GO_BLACK,
+                   "tromp-taylor", -5.0f);
     expect_score(&g, NULL, 0, "0");
     go_game_free(&g);
 }
@@ -1117,14 +1102,14 @@ START_TEST(final_group_tax)
                       ". X O . O X . "
                       ". X O . O X . ";
     go_game g;
-    game_from(&g, 7, pic, "stone-scoring", 0.0f);
+    test_game_from(&g, 7, pic, GO_BLACK, "stone-scoring", 0.0f);
     expect_score(&g, NULL, 28 - 21 - 2 * (2 - 1), "B+5");
     go_game_free(&g);
-    game_from(&g, 7, pic, "chinese", 0.0f);
+    test_game_from(&g, 7, pic, GO_BLACK, "chinese", 0.0f);
     expect_score(&g, NULL, 7, "B+7");
     go_game_free(&g);
     /* territory scoring: 14 - 7, the tax applies there too */
-    game_from(&g, 7, pic, "japanese", 0.0f);
+    test_game_from(&g, 7, pic, GO_BLACK, "japanese", 0.0f);
     g.rules.tax = GO_TAX_ALL;
     expect_score(&g, NULL, 7 - 2, "B+5");
     go_game_free(&g);
@@ -1143,7 +1128,7 @@ START_TEST(final_seki)
     uint8_t owner[GO_POINTS];
     int black_eye = go_point_at(0, 0), white_eye = go_point_at(4, 0), shared = go_point_at(2, 0);
 
-    game_from(&g, 5, pic, "japanese", 0.5f);
+    test_game_from(&g, 5, pic, GO_BLACK, "japanese", 0.5f);
     expect_score(&g, NULL, -0.5, "W+0.5");
     go_score_final(&g, NULL, owner);
     ck_assert_int_eq(owner[black_eye], GO_EMPTY);
@@ -1158,7 +1143,7 @@ START_TEST(final_seki)
     go_game_free(&g);
 
     /* area scoring with the seki rule: the stones count, the eyes do not (13 - 9) */
-    game_from(&g, 5, pic, "chinese", 0.0f);
+    test_game_from(&g, 5, pic, GO_BLACK, "chinese", 0.0f);
     g.rules.tax = GO_TAX_SEKI;
     expect_score(&g, NULL, 13 - 9, "B+4");
     g.rules.tax = GO_TAX_NONE;
@@ -1166,7 +1151,7 @@ START_TEST(final_seki)
     go_game_free(&g);
 
     /* groups in seki pay no group tax under stone scoring */
-    game_from(&g, 5, pic, "stone-scoring", 0.0f);
+    test_game_from(&g, 5, pic, GO_BLACK, "stone-scoring", 0.0f);
     expect_score(&g, NULL, 13 - 9, "B+4");
     go_game_free(&g);
 
@@ -1177,7 +1162,7 @@ START_TEST(final_seki)
                         "O O O . O "
                         ". O O O O "
                         "O O . O . ";
-    game_from(&g, 5, atari, "japanese", 0.0f);
+    test_game_from(&g, 5, atari, GO_BLACK, "japanese", 0.0f);
     expect_score(&g, NULL, 0 - 5, "W+5");
     g.rules.tax = GO_TAX_NONE;
     expect_score(&g, NULL, 1 - 5, "W+4");
@@ -1193,7 +1178,7 @@ START_TEST(final_seki)
                        "X X . O . "
                        "X X . O O "
                        ". X . O . ";
-    game_from(&g, 5, dame, "japanese", 0.0f);
+    test_game_from(&g, 5, dame, GO_BLACK, "japanese", 0.0f);
     expect_score(&g, NULL, 2 - 3, "W+1");
     go_game_free(&g);
 }
@@ -1219,7 +1204,7 @@ START_TEST(final_area_tax_is_katago)
     } cases[] = {{il1, il1_01, 1}, {il2, il2_01_s0, 4}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         go_game g;
-        game_from(&g, 19, cases[i].pic, "chinese", 7.5f);
+        test_game_from(&g, 19, cases[i].pic, GO_BLACK, "chinese", 7.5f);
         g.rules.tax = GO_TAX_SEKI;
         g.rules.white_handicap_bonus = GO_WHB_ZERO;
         double base = map_lead(cases[i].kept);
@@ -1383,82 +1368,6 @@ END_TEST
 
 /* ---- GNU Go oracle ---- */
 
-typedef struct gtp_engine {
-    pid_t pid;
-    FILE *to, *from;
-} gtp_engine;
-
-/* Starts GNU Go in GTP mode under Chinese (area) rules, stdin and stdout on two pipes. */
-static bool gtp_open(gtp_engine *e)
-{
-    int in[2], out[2];
-    if (pipe(in) != 0)
-        return false;
-    if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return false;
-    }
-    pid_t pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
-            _exit(126);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        execl(GNUGO_PATH, GNUGO_PATH, "--mode", "gtp", "--quiet", "--chinese-rules", (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    e->pid = pid;
-    e->to = fdopen(in[1], "w");
-    e->from = fdopen(out[0], "r");
-    return e->to && e->from;
-}
-
-/* Sends one command and reads its reply (text after "= " into reply). Returns false on a "?"
- * reply or a dead engine. */
-static bool gtp_cmd(gtp_engine *e, char *reply, size_t len, const char *cmd)
-{
-    if (fprintf(e->to, "%s\n", cmd) < 0 || fflush(e->to) != 0)
-        return false;
-    char line[1024];
-    bool ok = false, first = true;
-    reply[0] = 0;
-    while (fgets(line, sizeof line, e->from)) {
-        if (line[0] == '\n' && !first)
-            return ok;
-        if (first) {
-            if (line[0] == '\n')
-                continue;
-            ok = line[0] == '=';
-            first = false;
-            const char *text = line + 1;
-            while (*text == ' ')
-                text++;
-            size_t n = strcspn(text, "\n");
-            if (n >= (size_t)len)
-                n = (size_t)len - 1;
-            memcpy(reply, text, n);
-            reply[n] = 0;
-        }
-    }
-    return false;
-}
-
-static void gtp_close(gtp_engine *e)
-{
-    char reply[64];
-    gtp_cmd(e, reply, sizeof reply, "quit");
-    fclose(e->to);
-    fclose(e->from);
-    waitpid(e->pid, NULL, 0);
-}
-
 /* GNU Go's "B+3.5" / "W+0.5" / "0" as a lead for black. */
 static double parse_gtp_score(const char *s)
 {
@@ -1471,13 +1380,12 @@ static double parse_gtp_score(const char *s)
 
 START_TEST(gnugo_final_score_agrees)
 {
-    if (access(GNUGO_PATH, X_OK) != 0) {
-        printf("test_score: %s not found; skipping the GNU Go cross-check\n", GNUGO_PATH);
+    if (!test_gnugo_present(TEST_GNUGO, "test_score: the GNU Go cross-check not run"))
         return;
-    }
     signal(SIGPIPE, SIG_IGN);
-    gtp_engine e;
-    ck_assert_msg(gtp_open(&e), "cannot start %s: %s", GNUGO_PATH, strerror(errno));
+    static const char *const chinese[] = {"--chinese-rules", NULL};
+    gnugo_pipe e;
+    ck_assert_msg(gnugo_pipe_open(&e, TEST_GNUGO, chinese, GNUGO_REPLY_TIMEOUT_MS), "%s", e.err);
     char reply[256], cmd[64], v[8];
     uint64_t rng = 0x9E3779B97F4A7C15ull;
     int games = 0;
@@ -1500,10 +1408,10 @@ START_TEST(gnugo_final_score_agrees)
             }
         double komi = games % 2 ? 7.5 : 0.5;
         snprintf(cmd, sizeof cmd, "boardsize %d", size);
-        ck_assert(gtp_cmd(&e, reply, sizeof reply, cmd));
-        ck_assert(gtp_cmd(&e, reply, sizeof reply, "clear_board"));
+        ck_assert(gnugo_pipe_cmd(&e, reply, sizeof reply, "%s", cmd) == 1);
+        ck_assert(gnugo_pipe_cmd(&e, reply, sizeof reply, "clear_board") == 1);
         snprintf(cmd, sizeof cmd, "komi %.1f", komi);
-        ck_assert(gtp_cmd(&e, reply, sizeof reply, cmd));
+        ck_assert(gnugo_pipe_cmd(&e, reply, sizeof reply, "%s", cmd) == 1);
         /* Every chain of the final position keeps an empty eye, so placing its stones in any
          * order never captures anything. */
         for (int p = 0; p < GO_POINTS; p++) {
@@ -1511,17 +1419,17 @@ START_TEST(gnugo_final_score_agrees)
                 continue;
             snprintf(cmd, sizeof cmd, "play %s %s", b.color[p] == GO_BLACK ? "black" : "white",
                      go_point_to_gtp(size, p, v));
-            ck_assert_msg(gtp_cmd(&e, reply, sizeof reply, cmd), "GNU Go refused %s: %s", cmd,
-                          reply);
+            ck_assert_msg(gnugo_pipe_cmd(&e, reply, sizeof reply, "%s", cmd) == 1,
+                          "GNU Go refused %s: %s", cmd, reply);
         }
-        ck_assert(gtp_cmd(&e, reply, sizeof reply, "final_score"));
+        ck_assert(gnugo_pipe_cmd(&e, reply, sizeof reply, "final_score") == 1);
         double theirs = parse_gtp_score(reply);
         char board_text[2048];
         go_board_to_ascii(&b, board_text, sizeof board_text);
         ck_assert_msg(theirs == mine - komi, "game %d: GNU Go says %s, we say %g\n%s", games,
                       reply, mine - komi, board_text);
     }
-    gtp_close(&e);
+    gnugo_pipe_close(&e);
 }
 END_TEST
 
@@ -1568,11 +1476,4 @@ Suite *score_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(score_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(score_suite()); }

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "go/sgf.h"
+#include "tests/common.h"
 
 #define GOOD_DIR SHIDO_TEST_DATA "/sgf/good/"
 #define BAD_DIR SHIDO_TEST_DATA "/sgf/bad/"
-#define MEIJIN SHIDO_SHARED_DIR "/games/meijin31-title-game2.sgf"
 #define PRO_GAMES SHIDO_SHARED_DIR "/games/pro-title-games.sgf"
 #define PRO_GAME_COUNT 1532
 
@@ -93,8 +93,6 @@ static void assert_round_trip(const go_sgf_collection *c)
 
 static void assert_game_round_trip(const go_game *g);
 
-static int pt(const char *sgf) { return go_point_at(sgf[0] - 'a', sgf[1] - 'a'); }
-
 /* Field by field: go_rules has padding, and japanese and korean are the same record. */
 static void assert_same_rules(const go_rules *a, const go_rules *b)
 {
@@ -133,20 +131,20 @@ START_TEST(test_info)
     ck_assert_int_eq(g.setup.to_move, GO_WHITE); /* HA + AB without PL: white starts */
     ck_assert_int_eq(g.num_moves, 5);
     ck_assert_int_eq(g.moves[0].color, GO_WHITE);
-    ck_assert_int_eq(g.moves[0].point, pt("jj"));
-    ck_assert_int_eq(g.board.color[pt("dj")], GO_BLACK);
-    ck_assert_int_eq(g.board.color[pt("bk")], GO_WHITE);
+    ck_assert_int_eq(g.moves[0].point, test_sgf_point("jj"));
+    ck_assert_int_eq(g.board.color[test_sgf_point("dj")], GO_BLACK);
+    ck_assert_int_eq(g.board.color[test_sgf_point("bk")], GO_WHITE);
     ck_assert_int_eq(g.board.to_move, GO_BLACK);
     go_game_free(&g);
 
     /* move_limit stops the replay after that many moves. */
     ck_assert(go_sgf_to_game(c->games[0], 2, &g, err, sizeof err));
     ck_assert_int_eq(g.num_moves, 2);
-    ck_assert_int_eq(g.board.color[pt("cj")], GO_EMPTY);
+    ck_assert_int_eq(g.board.color[test_sgf_point("cj")], GO_EMPTY);
     go_game_free(&g);
     ck_assert(go_sgf_to_game(c->games[0], 0, &g, err, sizeof err));
     ck_assert_int_eq(g.num_moves, 0);
-    ck_assert_int_eq(g.board.color[pt("jd")], GO_BLACK);
+    ck_assert_int_eq(g.board.color[test_sgf_point("jd")], GO_BLACK);
     go_game_free(&g);
     assert_round_trip(c);
     go_sgf_free(c);
@@ -211,8 +209,8 @@ START_TEST(test_variations)
     go_game g;
     ck_assert(go_sgf_to_game(root, -1, &g, err, sizeof err));
     ck_assert_int_eq(g.num_moves, 4);
-    ck_assert_int_eq(g.moves[3].point, pt("cg"));
-    ck_assert_int_eq(g.board.color[pt("gc")], GO_EMPTY);
+    ck_assert_int_eq(g.moves[3].point, test_sgf_point("cg"));
+    ck_assert_int_eq(g.board.color[test_sgf_point("gc")], GO_EMPTY);
     go_game_free(&g);
 
     char *text = go_sgf_write(c);
@@ -270,16 +268,16 @@ START_TEST(test_compressed_setup)
     go_game g;
     ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
     go_board want;
-    ck_assert(go_board_from_ascii(&want, 9,
-                                  "XXX......"
-                                  "XXX......"
-                                  "........."
-                                  "........."
-                                  "....OO..."
-                                  "....O...."
-                                  "....OO..."
-                                  ".......O."
-                                  "........X"));
+    test_board_from(&want, 9,
+                    "XXX......"
+                    "XXX......"
+                    "........."
+                    "........."
+                    "....OO..."
+                    "....O...."
+                    "....OO..."
+                    ".......O."
+                    "........X");
     ck_assert_uint_eq(g.board.hash, want.hash);
     ck_assert_int_eq(g.setup.to_move, GO_WHITE); /* PL[W] */
     ck_assert_int_eq(g.moves[0].color, GO_WHITE);
@@ -300,7 +298,7 @@ START_TEST(test_passes)
     ck_assert_int_eq(g.moves[1].point, GO_PASS);
     ck_assert_int_eq(g.moves[3].point, GO_PASS); /* "tt" on 19x19 */
     ck_assert_int_eq(g.moves[4].point, GO_PASS);
-    ck_assert_int_eq(g.moves[5].point, pt("dp"));
+    ck_assert_int_eq(g.moves[5].point, test_sgf_point("dp"));
     go_game_free(&g);
 
     /* The writer spells passes as empty values. */
@@ -321,8 +319,8 @@ START_TEST(test_pl)
     go_game g;
     ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
     ck_assert_int_eq(g.num_moves, 3);
-    ck_assert_int_eq(g.board.color[pt("ee")], GO_WHITE);
-    ck_assert_int_eq(g.board.color[pt("fe")], GO_EMPTY);
+    ck_assert_int_eq(g.board.color[test_sgf_point("ee")], GO_WHITE);
+    ck_assert_int_eq(g.board.color[test_sgf_point("fe")], GO_EMPTY);
     ck_assert_int_eq(g.board.to_move, GO_WHITE);
     assert_game_round_trip(&g);
     go_game_free(&g);
@@ -369,8 +367,8 @@ START_TEST(test_old_identifiers)
     go_game g;
     ck_assert_msg(go_sgf_to_game(root, -1, &g, err, sizeof err), "%s", err);
     ck_assert_int_eq(g.num_moves, 2);
-    ck_assert_int_eq(g.board.color[pt("cc")], GO_BLACK);
-    ck_assert_int_eq(g.board.color[pt("gc")], GO_WHITE);
+    ck_assert_int_eq(g.board.color[test_sgf_point("cc")], GO_BLACK);
+    ck_assert_int_eq(g.board.color[test_sgf_point("gc")], GO_WHITE);
     go_game_free(&g);
     go_sgf_free(c);
 }
@@ -695,7 +693,7 @@ static void assert_game_round_trip(const go_game *g)
 
 START_TEST(test_meijin)
 {
-    go_sgf_collection *c = go_sgf_read_file(MEIJIN, err, sizeof err);
+    go_sgf_collection *c = go_sgf_read_file(TEST_MEIJIN, err, sizeof err);
     ck_assert_msg(c != NULL, "%s", err);
     ck_assert_int_eq(c->num_games, 1);
     go_sgf_info info;
@@ -709,7 +707,7 @@ START_TEST(test_meijin)
     ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
     ck_assert_int_eq(g.num_moves, 210);
     ck_assert_int_eq(g.moves[209].color, GO_WHITE);
-    ck_assert_int_eq(g.moves[209].point, pt("ca"));
+    ck_assert_int_eq(g.moves[209].point, test_sgf_point("ca"));
     ck_assert_int_eq(g.board.to_move, GO_BLACK);
     assert_game_round_trip(&g);
     go_game_free(&g);
@@ -814,7 +812,7 @@ START_TEST(test_from_game)
     const char *moves[] = {"ee", "cc", "dc", "cd", "bc", "", "bd", "cb", "db", "ba"};
     for (int i = 0; i < 10; i++) {
         go_color c = i % 2 == 0 ? GO_WHITE : GO_BLACK;
-        int p = moves[i][0] ? pt(moves[i]) : GO_PASS;
+        int p = moves[i][0] ? test_sgf_point(moves[i]) : GO_PASS;
         ck_assert_int_eq(go_game_play(&g, p, c), GO_MOVE_OK);
     }
     go_sgf_collection *col = go_sgf_from_game(&g);
@@ -833,15 +831,15 @@ START_TEST(test_from_game)
     /* Free setup with black to move after white stones needs PL; custom rules, odd komi. */
     ck_assert(go_game_init(&g, 5, NULL, -3.25f));
     g.rules.tax = GO_TAX_ALL;
-    ck_assert(go_game_setup_stone(&g, pt("bb"), GO_WHITE));
-    ck_assert(go_game_setup_stone(&g, pt("dd"), GO_BLACK));
+    ck_assert(go_game_setup_stone(&g, test_sgf_point("bb"), GO_WHITE));
+    ck_assert(go_game_setup_stone(&g, test_sgf_point("dd"), GO_BLACK));
     go_game_set_to_move(&g, GO_WHITE);
     col = go_sgf_from_game(&g);
     ck_assert_str_eq(go_sgf_get(col->games[0], "PL"), "W");
     ck_assert_str_eq(go_sgf_get(col->games[0], "KM"), "-3.25");
     go_sgf_free(col);
     assert_game_round_trip(&g);
-    ck_assert_int_eq(go_game_play(&g, pt("cc"), GO_WHITE), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, test_sgf_point("cc"), GO_WHITE), GO_MOVE_OK);
     ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_BLACK), GO_MOVE_OK);
     assert_game_round_trip(&g);
     go_game_set_to_move(&g, GO_BLACK); /* black again, after its own pass */
@@ -903,11 +901,4 @@ Suite *sgf_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(sgf_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
-}
+int main(void) { return test_run_suite(sgf_suite()); }

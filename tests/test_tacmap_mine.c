@@ -13,6 +13,7 @@
 #include "go/tacmap.h"
 #include "go/tacmap_mine.h"
 #include "tools/analysis_cmds.h"
+#include "tests/common.h"
 
 #define NUM_PAIRS 60
 
@@ -255,11 +256,11 @@ START_TEST(bad_input)
     ck_assert_msg(strstr(err, "no (position, move) pairs"), "%s", err);
 
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 5, ". X . . .\n"
-                                         "X . . . .\n"
-                                         ". . . . .\n"
-                                         ". . . . .\n"
-                                         ". . . . .\n"));
+    test_board_from(&b, 5, ". X . . .\n"
+                           "X . . . .\n"
+                           ". . . . .\n"
+                           ". . . . .\n"
+                           ". . . . .\n");
     ck_assert(!go_tm_mine_set_add(s, &b, go_point_at(0, 0), GO_WHITE, err, sizeof err));
     ck_assert_msg(strstr(err, "not a legal move") && strstr(err, "A5"), "%s", err);
     ck_assert(!go_tm_mine_set_add(s, &b, go_point_at(1, 0), GO_WHITE, err, sizeof err));
@@ -302,11 +303,4 @@ static Suite *tacmap_mine_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(tacmap_mine_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(tacmap_mine_suite()); }

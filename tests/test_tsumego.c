@@ -25,18 +25,13 @@
 #include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
 
-static int V(int size, const char *vertex)
-{
-    int p = go_point_from_gtp(size, vertex);
-    ck_assert_msg(p > 0, "bad vertex %s", vertex);
-    return p;
-}
+#include "tests/common.h"
 
 /* The problem of a diagram with to_play moving first. */
 static go_tsumego_problem setup_pic(const char *pic, go_color to_play, go_tsumego_goal goal)
 {
     go_board b;
-    ck_assert_msg(go_board_from_ascii(&b, 9, pic), "bad diagram");
+    test_board_from(&b, 9, pic);
     b.to_move = to_play;
     go_tsumego_problem p;
     char err[256];
@@ -60,10 +55,10 @@ static void assert_only_move(const go_tsumego_solution *s, const char *vertex)
     char buf[8];
     ck_assert_msg(s->num_correct == 1, "%d correct first moves, want only %s", s->num_correct,
                   vertex);
-    ck_assert_msg(s->correct[0] == V(9, vertex), "correct move %s, want %s",
+    ck_assert_msg(s->correct[0] == test_point(9, vertex), "correct move %s, want %s",
                   go_point_to_gtp(9, s->correct[0], buf), vertex);
     ck_assert_int_eq(s->uniqueness, GO_TSUMEGO_UNIQUE);
-    ck_assert_int_eq(s->best_move, V(9, vertex));
+    ck_assert_int_eq(s->best_move, test_point(9, vertex));
     ck_assert(s->best_proven);
 }
 
@@ -79,7 +74,7 @@ static void assert_favourable_ko(const go_tsumego_solution *s, go_tsumego_ko kin
 static bool is_correct(const go_tsumego_solution *s, int size, const char *vertex)
 {
     for (int i = 0; i < s->num_correct; i++)
-        if (s->correct[i] == V(size, vertex))
+        if (s->correct[i] == test_point(size, vertex))
             return true;
     return false;
 }
@@ -160,14 +155,14 @@ END_TEST
 START_TEST(prior_never_changes_a_proof)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 9, nakade[_i].pic));
+    test_board_from(&b, 9, nakade[_i].pic);
     b.to_move = GO_BLACK;
     go_tsumego_problem p;
     char err[256];
     ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err), "%s",
                   err);
     float prior[GO_POINTS];
-    int vital = V(9, nakade[_i].vital), decoy = -1;
+    int vital = test_point(9, nakade[_i].vital), decoy = -1;
     for (int q = 0; q < GO_POINTS; q++) {
         bool candidate = p.region[q] && p.board.color[q] == GO_EMPTY && q != vital;
         prior[q] = candidate && decoy < 0 ? 1.0f : 0.0f;
@@ -331,16 +326,16 @@ START_TEST(prior_picks_among_winning_moves)
             float prior[GO_POINTS];
             for (int q = 0; q < GO_POINTS; q++)
                 prior[q] = 0.01f;
-            prior[V(9, "E9")] = 0.9f;
-            prior[V(9, favourite[f])] = 0.5f;
+            prior[test_point(9, "E9")] = 0.9f;
+            prior[test_point(9, favourite[f])] = 0.5f;
             go_tsumego_limits lim = {.time_s = 10, .tt_log2 = 18, .first_move_only = quick,
                                      .prior = prior};
             go_tsumego_solution s;
             ck_assert(go_tsumego_solve(&p, &lim, &s));
             ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
-            ck_assert_msg(s.best_move == V(9, favourite[f]) && s.best_proven,
+            ck_assert_msg(s.best_move == test_point(9, favourite[f]) && s.best_proven,
                           "prior on %s, quick %d: played %d", favourite[f], quick, s.best_move);
-            ck_assert_int_eq(s.correct[0], V(9, favourite[f]));
+            ck_assert_int_eq(s.correct[0], test_point(9, favourite[f]));
             ck_assert(!is_correct(&s, 9, "E9"));
             if (!quick)
                 ck_assert_int_eq(s.num_correct, 2);
@@ -410,7 +405,7 @@ START_TEST(capturing_stone_keeps_its_liberties)
                                       ". . . . . . . . .",
                                       GO_BLACK, GO_TSUMEGO_GOAL_AUTO, 10.0);
     ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
-    ck_assert(s.problem.region[V(9, "G9")]);
+    ck_assert(s.problem.region[test_point(9, "G9")]);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_SUCCESS);
     assert_only_move(&s, "F9");
     go_tsumego_solution_free(&s);
@@ -429,9 +424,9 @@ START_TEST(eye_space_initialisation)
                            "H17", "J17", "K17", "L17", "F16", "G15", "J15"};
     const char *white[] = {"C19", "C18", "D18", "E18", "F18", "H18", "J18", "K18", "G17"};
     for (size_t i = 0; i < sizeof black / sizeof *black; i++)
-        go_board_place(&b, V(19, black[i]), GO_BLACK);
+        go_board_place(&b, test_point(19, black[i]), GO_BLACK);
     for (size_t i = 0; i < sizeof white / sizeof *white; i++)
-        go_board_place(&b, V(19, white[i]), GO_WHITE);
+        go_board_place(&b, test_point(19, white[i]), GO_WHITE);
     go_tsumego_problem p;
     char err[256];
     ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
@@ -442,7 +437,7 @@ START_TEST(eye_space_initialisation)
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert_msg(s.best_proven, "no proof in %llu nodes", (unsigned long long)s.nodes);
-    ck_assert_int_eq(s.best_move, V(19, "J19"));
+    ck_assert_int_eq(s.best_move, test_point(19, "J19"));
     go_tsumego_solution_free(&s);
 }
 END_TEST
@@ -482,22 +477,22 @@ START_TEST(refused_input)
     ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
     ck_assert(strstr(err, "empty board"));
     /* stones in two opposite corners: the box covers the board */
-    go_board_place(&b, V(19, "A1"), GO_BLACK);
-    go_board_place(&b, V(19, "T19"), GO_WHITE);
-    go_board_place(&b, V(19, "K10"), GO_WHITE);
+    go_board_place(&b, test_point(19, "A1"), GO_BLACK);
+    go_board_place(&b, test_point(19, "T19"), GO_WHITE);
+    go_board_place(&b, test_point(19, "K10"), GO_WHITE);
     ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
     ck_assert(strstr(err, "not a corner or side problem"));
     /* a white group with two eyes: nothing to kill */
-    ck_assert(go_board_from_ascii(&b, 9,
-                                  ". O . O X . . . ."
-                                  "O O O O X . . . ."
-                                  "X X X X X . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."));
+    test_board_from(&b, 9,
+                    ". O . O X . . . ."
+                    "O O O O X . . . ."
+                    "X X X X X . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . .");
     ck_assert(!go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_KILL, &p, err, sizeof err));
     ck_assert(strstr(err, "no weak group"));
     ck_assert(!go_tsumego_setup(&b, GO_EMPTY, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
@@ -512,9 +507,9 @@ static void open_corner(go_tsumego_problem *p)
     const char *black[] = {"C16", "D17", "E16", "F17", "G16", "C13", "H15"};
     const char *white[] = {"C17", "D18", "E17", "B16", "F18"};
     for (size_t i = 0; i < sizeof black / sizeof *black; i++)
-        go_board_place(&b, V(19, black[i]), GO_BLACK);
+        go_board_place(&b, test_point(19, black[i]), GO_BLACK);
     for (size_t i = 0; i < sizeof white / sizeof *white; i++)
-        go_board_place(&b, V(19, white[i]), GO_WHITE);
+        go_board_place(&b, test_point(19, white[i]), GO_WHITE);
     char err[256];
     ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, p, err, sizeof err), "%s",
                   err);
@@ -584,7 +579,7 @@ END_TEST
 START_TEST(frame)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 9, nakade[3].pic));
+    test_board_from(&b, 9, nakade[3].pic);
     go_tsumego_problem p;
     char err[256], why[256];
     ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
@@ -611,7 +606,7 @@ END_TEST
 START_TEST(region_board_matches_go_board)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 9, nakade[4].pic));
+    test_board_from(&b, 9, nakade[4].pic);
     go_tsumego_problem p;
     char err[256], why[256];
     ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
@@ -655,7 +650,7 @@ END_TEST
 START_TEST(quiet_keys_match_played_positions)
 {
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 9, nakade[4].pic));
+    test_board_from(&b, 9, nakade[4].pic);
     go_tsumego_problem p;
     char err[256];
     ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
@@ -698,8 +693,6 @@ END_TEST
 
 /* Cho Chikun's problems from ../shared/tsumego: a record's position, side to play and the
  * set-up that the benchmark does. */
-static int sgf_point(const char *t) { return go_point_at(t[0] - 'a', t[1] - 'a'); }
-
 static void cho_setup(const cJSON *j, go_tsumego_problem *p)
 {
     go_board b;
@@ -708,7 +701,7 @@ static void cho_setup(const cJSON *j, go_tsumego_problem *p)
     for (int k = 0; k < 2; k++) {
         cJSON *pt;
         cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, lists[k]))
-            ck_assert(go_board_place(&b, sgf_point(pt->valuestring), k ? GO_WHITE : GO_BLACK));
+            ck_assert(go_board_place(&b, test_sgf_point(pt->valuestring), k ? GO_WHITE : GO_BLACK));
     }
     go_color to_play =
         cJSON_GetObjectItem(j, "to_play")->valuestring[0] == 'W' ? GO_WHITE : GO_BLACK;
@@ -780,7 +773,7 @@ START_TEST(cho_elementary_first_30)
         bool right = false;
         cJSON *pt;
         cJSON_ArrayForEach(pt, cJSON_GetObjectItem(j, "solutions"))
-            right |= sgf_point(pt->valuestring) == s.best_move;
+            right |= test_sgf_point(pt->valuestring) == s.best_move;
         char v[8];
         ck_assert_msg(right, "%s: played %s", cJSON_GetObjectItem(j, "id")->valuestring,
                       go_point_to_gtp(19, s.best_move, v));
@@ -795,8 +788,6 @@ START_TEST(cho_elementary_first_30)
 }
 END_TEST
 
-#define GNUGO_PATH "/usr/games/gnugo"
-
 static int run_bench_args(const char *text, const char *extra, char *out, size_t len);
 
 /* An independent reader agrees (tools/tsumego_oracle.h): on the first 40 problems of the
@@ -807,13 +798,10 @@ static int run_bench_args(const char *text, const char *extra, char *out, size_t
  * not all. */
 START_TEST(gnugo_owl_confirms_answers)
 {
-    if (access(GNUGO_PATH, X_OK) != 0) {
-        printf("SKIP: test_tsumego: %s is not an executable GNU Go; owl not compared\n",
-               GNUGO_PATH);
+    if (!test_gnugo_present(TEST_GNUGO, "test_tsumego: owl not compared"))
         return;
-    }
     char err[1024];
-    tsumego_oracle *g = tsumego_oracle_start(GNUGO_PATH " --mode gtp", err, sizeof err);
+    tsumego_oracle *g = tsumego_oracle_start(TEST_GNUGO " --mode gtp", err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     FILE *f = cho_open("elementary");
     char line[8192];
@@ -843,7 +831,7 @@ START_TEST(gnugo_owl_confirms_answers)
         "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
         "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
     char out[4096];
-    ck_assert_int_eq(run_bench_args(one, "--oracle '" GNUGO_PATH " --mode gtp'", out, sizeof out),
+    ck_assert_int_eq(run_bench_args(one, "--oracle '" TEST_GNUGO " --mode gtp'", out, sizeof out),
                      0);
     ck_assert_msg(strstr(out, "right: book/one played B19") &&
                       strstr(out, ", oracle confirms, passing fails\n") &&
@@ -1236,16 +1224,16 @@ START_TEST(first_moves_searched_with_their_history)
     ts_pos *line = malloc(3 * sizeof *line);
     ck_assert(g && line);
     go_board b;
-    ck_assert(go_board_from_ascii(&b, 9,
-                                  "O . . . O X . . ."
-                                  "O O O O O X . . ."
-                                  "X X X X X X . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."
-                                  ". . . . . . . . ."));
+    test_board_from(&b, 9,
+                    "O . . . O X . . ."
+                    "O O O O O X . . ."
+                    "X X X X X X . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . ."
+                    ". . . . . . . . .");
     go_tsumego_problem p;
     char err[256];
     ck_assert_msg(go_tsumego_setup(&b, GO_WHITE, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err),
@@ -1254,7 +1242,7 @@ START_TEST(first_moves_searched_with_their_history)
     ts_pos_from_board(g, &p.board, GO_WHITE, NULL, &line[1]);
     question_budgets(&line[1], GO_WHITE, 0);
     line[0] = line[1];
-    ts_play_move(g, &line[0], g->idx[V(9, "C9")]);
+    ts_play_move(g, &line[0], g->idx[test_point(9, "C9")]);
     ts_search *s = ts_search_new(g, 16);
     ck_assert_ptr_nonnull(s);
     ck_assert_int_eq(ts_search_prove(s, &line[1]), TS_DEFENDER_WINS);
@@ -1385,17 +1373,17 @@ START_TEST(wide_region_after_a_failure)
     go_tsumego_problem p;
     cho_problem("intermediate", "cho-intermediate/Prob0189", &p);
     ck_assert(!p.wide);
-    ck_assert(!p.region[V(19, "A17")] && !p.region[V(19, "B16")]);
+    ck_assert(!p.region[test_point(19, "A17")] && !p.region[test_point(19, "B16")]);
     go_tsumego_limits lim = {.time_s = 120, .max_nodes = 30000000, .tt_log2 = 20};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert(s.problem.wide);
-    ck_assert(s.problem.region[V(19, "A17")] && s.problem.region[V(19, "B16")]);
+    ck_assert(s.problem.region[test_point(19, "A17")] && s.problem.region[test_point(19, "B16")]);
     ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
     ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS || s.status.result == GO_TSUMEGO_KO,
                   "status %s", go_tsumego_result_name(s.status.result));
     ck_assert_int_eq(s.num_correct, 1);
-    ck_assert_int_eq(s.correct[0], V(19, "B17"));
+    ck_assert_int_eq(s.correct[0], test_point(19, "B17"));
     ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_UNIQUE);
     ck_assert(s.best_proven);
     go_tsumego_solution_free(&s);
@@ -1411,17 +1399,17 @@ START_TEST(wide_region_after_a_ko)
     go_tsumego_problem p;
     cho_problem("intermediate", "cho-intermediate/Prob0695", &p);
     ck_assert(!p.wide);
-    ck_assert(!p.region[V(19, "L19")]);
+    ck_assert(!p.region[test_point(19, "L19")]);
     go_tsumego_limits lim = {.time_s = 120, .max_nodes = 30000000, .tt_log2 = 20};
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert(s.problem.wide);
-    ck_assert(s.problem.region[V(19, "L19")]);
+    ck_assert(s.problem.region[test_point(19, "L19")]);
     ck_assert_int_eq(s.problem.goal, GO_TSUMEGO_GOAL_LIVE);
     ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "status %s",
                   go_tsumego_result_name(s.status.result));
     ck_assert_int_eq(s.num_correct, 1);
-    ck_assert_int_eq(s.correct[0], V(19, "G19"));
+    ck_assert_int_eq(s.correct[0], test_point(19, "G19"));
     ck_assert_int_eq(s.uniqueness, GO_TSUMEGO_UNIQUE);
     ck_assert(s.best_proven);
     go_tsumego_solution_free(&s);
@@ -1888,27 +1876,17 @@ END_TEST
 
 /* --- the network-guided solve (teach/tsumego.c) --- */
 
-static nn_model *g170(void)
-{
-    char path[1024], err[512];
-    snprintf(path, sizeof path, "%s/weights/g170-b6c96-s175395328-d26788732.bin.gz",
-             SHIDO_SHARED_DIR);
-    nn_model *m = nn_model_load(path, "cpu", err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    return m;
-}
-
 /* What the solver proves alone it proves the same with the network: the nakade shapes, in
  * benchmark and full mode (the full one with its reply status and tree). */
 START_TEST(net_keeps_proofs)
 {
-    nn_model *m = g170();
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     char err[512];
     teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
     for (size_t k = 0; k < sizeof nakade / sizeof nakade[0]; k++) {
         go_board b;
-        ck_assert(go_board_from_ascii(&b, 9, nakade[k].pic));
+        test_board_from(&b, 9, nakade[k].pic);
         b.to_move = GO_BLACK;
         go_tsumego_problem p;
         ck_assert(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err));
@@ -1918,7 +1896,7 @@ START_TEST(net_keeps_proofs)
             ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
             ck_assert_msg(s.status.result == GO_TSUMEGO_SUCCESS, "%s: %s", nakade[k].name,
                           go_tsumego_result_name(s.status.result));
-            ck_assert_msg(s.best_move == V(9, nakade[k].vital) && s.best_proven, "%s",
+            ck_assert_msg(s.best_move == test_point(9, nakade[k].vital) && s.best_proven, "%s",
                           nakade[k].name);
             if (!quick) {
                 assert_only_move(&s, nakade[k].vital);
@@ -1938,7 +1916,7 @@ END_TEST
  * the solve returns instead of running on. */
 START_TEST(net_guess_when_unproven)
 {
-    nn_model *m = g170();
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     char err[512];
     teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
@@ -1978,7 +1956,7 @@ START_TEST(net_guess_after_a_failure)
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
     ck_assert_int_eq(s.best_move, go_point_from_gtp(19, "D17"));
     go_tsumego_solution_free(&s);
-    nn_model *m = g170();
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     char err[512];
     teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
@@ -2024,7 +2002,7 @@ static double white_wins(nn_context *ctx, const go_tsumego_problem *p, float kom
 
 START_TEST(net_komi_balances)
 {
-    nn_model *m = g170();
+    nn_model *m = test_model_load(TEST_G170, "cpu");
     char err[512];
     nn_context *ctx = nn_context_new(m, 8, err, sizeof err);
     ck_assert_msg(ctx != NULL, "%s", err);
@@ -2054,8 +2032,7 @@ START_TEST(net_command_line)
         "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
         "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
     char model[1200], text[4096];
-    snprintf(model, sizeof model,
-             "--model %s/weights/g170-b6c96-s175395328-d26788732.bin.gz", SHIDO_SHARED_DIR);
+    snprintf(model, sizeof model, "--model %s", TEST_G170);
     ck_assert_int_eq(run_bench_args(rec, model, text, sizeof text), 0);
     ck_assert_msg(strstr(text, "  right: corner played B19, solutions B19, proven") &&
                       strstr(text, "network-guided") && strstr(text, "solve errors 0"),
@@ -2154,11 +2131,4 @@ Suite *tsumego_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *r = srunner_create(tsumego_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+int main(void) { return test_run_suite(tsumego_suite()); }

@@ -1,6 +1,8 @@
-/* tests/vectors.h -- reading the JSON Lines files in ../shared/vectors (reference outputs of real KataGo and
- * Leela Zero) and setting up each record's position through shido's own board, by replaying
- * the record's `gtp` commands. Header-only: included by the network test suites. */
+/* tests/vectors.h -- the reference outputs of real KataGo and Leela Zero in ../shared/vectors
+ * (JSON Lines, one record a position) and the networks they belong to: reading the files, setting
+ * up each record's position through shido's own board by replaying the record's `gtp` commands,
+ * and comparing an evaluator's outputs with a record's within the tolerances of tests/common.h.
+ * Header-only: included by the network test suites. */
 #ifndef SHIDO_TESTS_VECTORS_H
 #define SHIDO_TESTS_VECTORS_H
 
@@ -13,6 +15,20 @@
 
 #include "go/game.h"
 #include "go/rules.h"
+#include "nn/nn.h"
+#include "tests/common.h"
+
+/* The networks of ../shared/weights with reference outputs in ../shared/vectors, and whether
+ * each is a KataGo net (else Leela Zero). */
+static const struct { const char *weights, *vectors; bool kata; } vec_cases[] = {
+    {"g170-b6c96-s175395328-d26788732.bin.gz", "katago-g170-b6c96.jsonl", true},
+    {"rand-b2c16-v15.bin.gz", "katago-rand-b2c16-v15.jsonl", true},
+    {"rand-b5c192nbt-v15.bin.gz", "katago-rand-b5c192nbt-v15.jsonl", true},
+    {"lz-0k.txt", "lz-0k.jsonl", false},
+    {"lz-rand-b4c32.txt.gz", "lz-rand-b4c32.jsonl", false},
+    {"lz-rand-b2c16-v2.txt.gz", "lz-rand-b2c16-v2.jsonl", false},
+};
+#define VEC_NUM_CASES ((int)(sizeof vec_cases / sizeof vec_cases[0]))
 
 typedef struct vec_file {
     int num_records;
@@ -153,23 +169,20 @@ static inline bool vec_setup_game(const cJSON *rec, go_game *g, char *err, int e
 
 /* ---- comparing outputs with a record's --------------------------------------------------- */
 
-static inline double vec_num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    ck_assert_msg(cJSON_IsNumber(v), "vector field %s missing", key);
-    return v->valuedouble;
-}
-
 enum { VEC_WIN, VEC_LOSS, VEC_NORESULT, VEC_LEAD, VEC_SCORE, VEC_SCORE_SQ, VEC_VARTIME,
        VEC_ST_WL, VEC_ST_SCORE, VEC_POLICY, VEC_PASS, VEC_OWNERSHIP, VEC_FIELDS };
 static const char *const vec_field_name[VEC_FIELDS] = {
     "whiteWin", "whiteLoss", "noResult", "whiteLead", "whiteScoreSelfplay",
     "whiteScoreSelfplaySq", "varTimeLeft", "shorttermWinlossError", "shorttermScoreError",
     "policy", "policyPass", "whiteOwnership"};
-/* Probabilities, policy and ownership within 2e-5, score values within 2e-3 points; the squared
- * score (~1000 points^2, carried in float32 by KataGo) within 2e-5 relative. */
-static const double vec_field_tol[VEC_FIELDS] = {2e-5, 2e-5, 2e-5, 2e-3, 2e-3, 2e-5,
-                                                 2e-3, 2e-3, 2e-3, 2e-5, 2e-5, 2e-5};
+/* The tolerances of tests/common.h; the squared score's is relative. */
+static const double vec_field_tol[VEC_FIELDS] = {
+    [VEC_WIN] = TEST_PROB_TOL,       [VEC_LOSS] = TEST_PROB_TOL,
+    [VEC_NORESULT] = TEST_PROB_TOL,  [VEC_LEAD] = TEST_SCORE_TOL,
+    [VEC_SCORE] = TEST_SCORE_TOL,    [VEC_SCORE_SQ] = TEST_SCORE_SQ_REL_TOL,
+    [VEC_VARTIME] = TEST_SCORE_TOL,  [VEC_ST_WL] = TEST_SCORE_TOL,
+    [VEC_ST_SCORE] = TEST_SCORE_TOL, [VEC_POLICY] = TEST_PROB_TOL,
+    [VEC_PASS] = TEST_PROB_TOL,      [VEC_OWNERSHIP] = TEST_PROB_TOL};
 
 /* The worst error per field over the records of one KataGo vector file. */
 typedef struct vec_kata_stats {
@@ -186,6 +199,17 @@ typedef struct vec_kata_got {
     double pass;
 } vec_kata_got;
 
+/* What nn_eval gave for a KataGo record in o, with o's policy and ownership as read from policy
+ * and ownership (o's own arrays, or copies of them). */
+static inline vec_kata_got vec_kata_got_of(const nn_result *o, const float *policy,
+                                           const float *ownership)
+{
+    return (vec_kata_got){{o->white_win, o->white_loss, o->no_result, o->white_lead,
+                           o->white_score_selfplay, o->white_score_selfplay_sq, o->var_time_left,
+                           o->shortterm_winloss_error, o->shortterm_score_error},
+                          policy, ownership, policy[o->size * o->size]};
+}
+
 static inline void vec_note(vec_kata_stats *st, int f, double e, const char *id)
 {
     e = isnan(e) ? INFINITY : e;
@@ -201,10 +225,10 @@ static inline void vec_kata_compare(const cJSON *rec, int size, const vec_kata_g
                                     vec_kata_stats *st)
 {
     const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
-    int sym = (int)vec_num(rec, "symmetry");
+    int sym = (int)test_json_num(rec, "symmetry");
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(rec, "outputs");
     for (int f = 0; f <= VEC_ST_SCORE; f++) {
-        double want = vec_num(o, vec_field_name[f]), e = fabs(got->values[f] - want);
+        double want = test_json_num(o, vec_field_name[f]), e = fabs(got->values[f] - want);
         if (f == VEC_SCORE_SQ)
             e /= fmax(1.0, fabs(want));
         vec_note(st, f, e, id);
@@ -227,7 +251,7 @@ static inline void vec_kata_compare(const cJSON *rec, int size, const vec_kata_g
         vec_note(st, VEC_OWNERSHIP,
                  fabs(got->ownership[i] - cJSON_GetArrayItem(own, i)->valuedouble), id);
     }
-    vec_note(st, VEC_PASS, fabs(got->pass - vec_num(o, "policyPass")), id);
+    vec_note(st, VEC_PASS, fabs(got->pass - test_json_num(o, "policyPass")), id);
     st->checked++;
 }
 
@@ -244,9 +268,6 @@ static inline void vec_kata_finish(const char *label, int records, const vec_kat
                       vec_field_name[f], st->worst[f], st->worst_id[f]);
 }
 
-#define VEC_LZ_POLICY_TOL 2e-5
-#define VEC_LZ_WINRATE_TOL 2e-5
-
 /* Asserts that a Leela Zero evaluation of record rec (policy[362] top row first then pass, the
  * side to move's winrate) matches Leela Zero's; raises *max_policy / *max_winrate. */
 static inline void vec_lz_compare(const cJSON *rec, const float *policy, double winrate,
@@ -261,7 +282,7 @@ static inline void vec_lz_compare(const cJSON *rec, const float *policy, double 
     int worst_at = -1;
     for (int i = 0; i <= 361; i++) {
         double want = i < 361 ? cJSON_GetArrayItem(want_policy, i)->valuedouble
-                              : vec_num(out, "policyPass");
+                              : test_json_num(out, "policyPass");
         ck_assert_msg(isfinite(policy[i]), "%s: policy %d not finite", id, i);
         double e = fabs(policy[i] - want);
         if (e > worst) {
@@ -269,10 +290,10 @@ static inline void vec_lz_compare(const cJSON *rec, const float *policy, double 
             worst_at = i;
         }
     }
-    double want_w = vec_num(out, "winrate"), ew = fabs(winrate - want_w);
-    ck_assert_msg(worst <= VEC_LZ_POLICY_TOL, "%s sym %d: policy[%d] off by %.3g", id, sym,
+    double want_w = test_json_num(out, "winrate"), ew = fabs(winrate - want_w);
+    ck_assert_msg(worst <= TEST_PROB_TOL, "%s sym %d: policy[%d] off by %.3g", id, sym,
                   worst_at, worst);
-    ck_assert_msg(ew <= VEC_LZ_WINRATE_TOL, "%s sym %d: winrate %.9f, Leela Zero %.9f", id, sym,
+    ck_assert_msg(ew <= TEST_PROB_TOL, "%s sym %d: winrate %.9f, Leela Zero %.9f", id, sym,
                   winrate, want_w);
     *max_policy = worst > *max_policy ? worst : *max_policy;
     *max_winrate = ew > *max_winrate ? ew : *max_winrate;

@@ -1,12 +1,17 @@
 /* weights/desc.h -- the model description: per-layer structs holding host weights, independent of
- * the file format they came from (weights/ fills them) and of the backend that runs them
- * (nn/ref, nn/cpu, nn/cuda read them). Every array is owned by the description and freed by
- * nn_desc_free. Layouts are fixed here so that every backend agrees:
- *   activations NCHW, convolution weights [c_out][c_in][ky][kx], matmul weights [c_in][c_out].
+ * the file format they came from and of the backend that runs them. weights/ makes them: the
+ * loaders of each format (lz.h, kata.h; weights.h picks one by content) and the synthetic nets of
+ * standard shapes (synth.h). nn/ reads them: nn/nn.c makes a model of one, and every backend
+ * (nn/ref, nn/cpu, nn/cuda) sees of weights/ only the description (desc.h, desc_lz.h,
+ * desc_kata.h). Every array is owned by the description and freed by nn_desc_free. Weight
+ * layouts are fixed here so that every backend agrees: convolution weights [c_out][c_in][ky][kx],
+ * matmul weights [c_in][c_out]; the planes a backend is given and returns are NCHW
+ * (nn/backend.h).
  *
  * Two families share the layer structs: Leela Zero (post-activation residual tower, 18 input
  * planes, policy + winrate heads; desc_lz.h) and KataGo (pre-activation tower with global pooling
- * and nested bottleneck blocks, spatial + global inputs, many heads; desc_kata.h).
+ * and nested bottleneck blocks, spatial + global inputs, many heads, and the metadata encoder of
+ * human-SL nets; desc_kata.h). The names keep the nn_ prefix of the layer that runs them.
  */
 #ifndef SHIDO_WEIGHTS_DESC_H
 #define SHIDO_WEIGHTS_DESC_H

@@ -1,9 +1,17 @@
-/* nn/cpu/cpu_layers.c -- batched float32 layers (see cpu_layers.h): kernels of its own for the
- * Winograd products and the im2col and 1x1 convolutions (panel_gemm), OpenBLAS for matmuls.
+/* nn/cpu/cpu_layers.c -- batched float32 layers (see cpu_layers.h): GEMM kernels of its own for
+ * the Winograd products and the im2col and 1x1 convolutions (panel_gemm), OpenBLAS (one thread)
+ * for the matmuls.
  *
- * The loops over channels are written for the compiler to vectorise. The build targets plain
- * x86-64 (SSE2), so on GCC the hot functions are also compiled for AVX2 and
- * picked at load time by the CPU they run on (target_clones). */
+ * The GEMM micro-kernel is one of three, chosen once per process at run time: an 8 x 32 AVX-512
+ * kernel (two panels a call), a 6 x 16 AVX2/FMA kernel, or a portable C loop. By default it is
+ * the best this CPU runs (__builtin_cpu_supports); SHIDO_CPU_KERNEL=portable|avx2|avx512 picks
+ * one, and nn_cpu_force_kernel switches them in tests. The AVX-512 and AVX2 kernels give the same
+ * bits; the portable loop (the only one off x86-64 GCC/clang) rounds differently.
+ *
+ * The other loops over channels (tile transforms, batch norm, activations) are written for the
+ * compiler to vectorise. The build targets plain x86-64 (SSE2), so on GCC the hot ones are also
+ * compiled for AVX2 and picked at load time by the CPU they run on (target_clones; not under the
+ * sanitizers). */
 #include "nn/cpu/cpu_layers.h"
 
 #include <cblas.h>

@@ -49,8 +49,9 @@ typedef struct nn_cpu_epilogue {
     nn_activation act;
 } nn_cpu_epilogue;
 
-/* Sets OpenBLAS to one thread, once per process (one BLAS per search worker); any thread may
- * call it any number of times. */
+/* Sets OpenBLAS to one thread (one BLAS per search worker) and picks the GEMM kernel
+ * (SHIDO_CPU_KERNEL, else the best this CPU has), once per process; any thread may call it any
+ * number of times. */
 void nn_cpu_init(void);
 
 /* The Winograd products' kernels: the best this CPU has (AVX-512, else AVX2 + FMA, else

@@ -19,19 +19,12 @@
 
 #include "nn/cuda/cuda_device.h"
 #include "nn/cuda/kernels/conv_igemm.h"
+#include "tests/common.h"
 
 #define GUARD 64                 /* elements of guard band on each side of an output */
 #define GUARD_F16 0x7e5au        /* a NaN payload no kernel writes */
 #define GUARD_F32 0x7fc0dead
 #define MAX_REPORTS 10
-
-static bool have_device(void)
-{
-    if (nn_cuda_device_count() > 0)
-        return true;
-    printf("SKIP: no CUDA device present; conv_igemm tests did not run\n");
-    return false;
-}
 
 /* ---- IEEE half on the host (round to nearest even) ---- */
 
@@ -57,23 +50,9 @@ static uint16_t half_from_float(float f)
     return sign | (uint16_t)h;
 }
 
-static float half_to_float(uint16_t h)
-{
-    int e = (h >> 10) & 0x1f;
-    int m = h & 0x3ff;
-    float v;
-    if (e == 0)
-        v = ldexpf((float)m, -24);
-    else if (e == 31)
-        v = m ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(m | 0x400), e - 25);
-    return (h & 0x8000u) ? -v : v;
-}
-
 static float round_half(float f)
 {
-    return half_to_float(half_from_float(f));
+    return test_half_to_float(half_from_float(f));
 }
 
 START_TEST(half_conversion_round_trips)
@@ -86,7 +65,7 @@ START_TEST(half_conversion_round_trips)
     ck_assert_uint_eq(half_from_float(1.0f + ldexpf(1.0f, -11)), 0x3c00u);   /* tie to even */
     ck_assert_uint_eq(half_from_float(1.0f + 3 * ldexpf(1.0f, -11)), 0x3c02u);
     for (uint32_t h = 0; h < 0x7c00u; h++)
-        ck_assert_uint_eq(half_from_float(half_to_float((uint16_t)h)), h);
+        ck_assert_uint_eq(half_from_float(test_half_to_float((uint16_t)h)), h);
 }
 END_TEST
 
@@ -358,7 +337,7 @@ static float *guarded_fetch(const guarded *g, const char *what)
         if (g->elem == 2) {
             uint16_t h;
             memcpy(&h, p, 2);
-            data[i] = half_to_float(h);
+            data[i] = test_half_to_float(h);
         } else {
             memcpy(&data[i], p, 4);
         }
@@ -453,7 +432,7 @@ static const conv_case conv_cases[] = {
 
 START_TEST(conv_matches_reference)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("conv_igemm tests"))
         return;
     const conv_case *t = &conv_cases[_i];
     char what[160];
@@ -522,11 +501,11 @@ START_TEST(conv_matches_reference)
     ck_assert(ref && ref2);
     ref_epilogue(&h, conv, n, points, t->c_out, ref, ref2);
     float *got = guarded_fetch(&out, what);
-    compare(what, got, ref, n, size, t->c_out, 3e-2, 2e-3);
+    compare(what, got, ref, n, size, t->c_out, TEST_FP16_RTOL, 2e-3);
     free(got);
     if (t->fields & EP_OUT2) {
         float *got2 = guarded_fetch(&out2, what);
-        compare(what, got2, ref2, n, size, t->c_out, 3e-2, 2e-3);
+        compare(what, got2, ref2, n, size, t->c_out, TEST_FP16_RTOL, 2e-3);
         free(got2);
         cudaFree(out2.dev);
     }
@@ -587,7 +566,7 @@ static const epi_case epi_cases[] = {
 
 START_TEST(epilogue_matches_reference)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("conv_igemm tests"))
         return;
     const epi_case *t = &epi_cases[_i];
     char what[128];
@@ -645,7 +624,7 @@ START_TEST(epilogue_matches_reference)
     for (size_t i = 0; i < count; i++)
         acc[i] = x[i];
     ref_epilogue(&h, acc, n, points, t->c, ref, ref2);
-    double rtol = t->f32 ? 1e-4 : 3e-2, atol = t->f32 ? 1e-6 : 2e-3;
+    double rtol = t->f32 ? TEST_FP32_TOL : TEST_FP16_RTOL, atol = t->f32 ? 1e-6 : 2e-3;
     float *got = guarded_fetch(&out, what);
     compare(what, got, ref, n, size, t->c, rtol, atol);
     free(got);
@@ -714,7 +693,7 @@ END_TEST
 
 START_TEST(prepare_refuses_weights_beyond_half)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("conv_igemm tests"))
         return;
     float w[9] = {0, 0, 0, 0, 1e5f, 0, 0, 0, 0};
     void *dev = dev_alloc(nn_cuda_conv_igemm_weight_bytes(3, 1, 1));
@@ -741,9 +720,5 @@ int main(void)
     tcase_add_loop_test(dev, conv_matches_reference, 0, NUM_CONV_CASES);
     tcase_add_loop_test(dev, epilogue_matches_reference, 0, NUM_EPI_CASES);
     suite_add_tcase(s, dev);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

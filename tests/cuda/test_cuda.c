@@ -21,24 +21,13 @@
 #include "nn/cuda/cuda_options.h"
 #include "nn/cuda/kernels/kernels.h"
 #include "nn/nn.h"
+#include "tests/common.h"
 #include "tests/vectors.h"
 #include "weights/synth.h"
 #include "weights/weights.h"
 
-#define WEIGHTS SHIDO_SHARED_DIR "/weights/"
-#define VECTORS SHIDO_SHARED_DIR "/vectors/"
-#define G170 WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"
-
 #define GUARD 64           /* elements of guard band on each side of a kernel's output */
 #define MAX_REPORTS 10
-
-static bool have_device(void)
-{
-    if (nn_cuda_device_count() > 0)
-        return true;
-    printf("SKIP: no CUDA device present; GPU tests did not run\n");
-    return false;
-}
 
 /* ---- cuDNN's algorithm choices shared by a model's contexts (no device needed) -------------- */
 
@@ -204,7 +193,7 @@ START_TEST(no_device_falls_back_to_cpu)
     static const char *const refusals[] = {NULL, NULL, "unknown option \"warp9\"",
                                            "device 200 not present"};
     for (int i = 0; i < 4; i++) {
-        nn_model *m = nn_model_load(WEIGHTS "rand-b2c16-v15.bin.gz", asks[i], err, sizeof err);
+        nn_model *m = nn_model_load(TEST_B2C16, asks[i], err, sizeof err);
         if (device && refusals[i]) {
             ck_assert_msg(!m, "%s loaded", asks[i]);
             ck_assert_msg(strstr(err, refusals[i]), "%s", err);
@@ -221,7 +210,7 @@ END_TEST
 
 START_TEST(describe_devices)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     char buf[2048];
     ck_assert(nn_cuda_describe(buf, sizeof buf));
@@ -232,7 +221,7 @@ END_TEST
 
 START_TEST(selftest_matches_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     char err[512] = "";
     ck_assert_msg(nn_cuda_selftest(err, sizeof err), "self-test: %s", err);
@@ -240,19 +229,6 @@ START_TEST(selftest_matches_cpu)
 END_TEST
 
 /* ---- kernels against CPU loops -------------------------------------------------------------- */
-
-static float half_to_float(uint16_t h)
-{
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    float v;
-    if (exp == 0)
-        v = ldexpf((float)mant, -24);
-    else if (exp == 31)
-        v = mant ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(mant | 0x400), exp - 25);
-    return sign ? -v : v;
-}
 
 /* A device buffer of count elements of elt bytes with GUARD elements of 0xff bytes (NaN in
  * both float types) on each side; data is the first element after the front guard. */
@@ -291,7 +267,7 @@ static float *guarded_read(const guarded *g, const char *what)
         if (g->elt == 2) {
             uint16_t h;
             memcpy(&h, p + 2 * i, 2);
-            out[i] = half_to_float(h);
+            out[i] = test_half_to_float(h);
         } else {
             memcpy(&out[i], p + 4 * i, 4);
         }
@@ -391,7 +367,7 @@ static float *random_floats(size_t count, unsigned seed)
 /* nchw_to_nhwc (with channel padding) and nhwc_to_nchw in both types, _i a shape index. */
 START_TEST(layout_kernels_match_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     shape_of(_i);
     int n = shape.n, c = shape.c, cp = shape.c_pad, area = shape.size * shape.size;
@@ -408,7 +384,7 @@ START_TEST(layout_kernels_match_cpu)
     int bad = 0;
     for (size_t elt = 4; elt >= 2; elt -= 2) {
         /* a copy is exact in fp32; fp16 rounds to 11 significant bits */
-        double atol = elt == 4 ? 0.0 : 1e-6, rtol = elt == 4 ? 0.0 : 3e-2;
+        double atol = elt == 4 ? 0.0 : 1e-6, rtol = elt == 4 ? 0.0 : TEST_FP16_RTOL;
         char what[96];
         /* planes -> NHWC */
         guarded g = guarded_new(padded, elt);
@@ -452,7 +428,7 @@ END_TEST
 /* KataGo's pooling, both kinds, both types, _i a shape index; the CPU side in double. */
 START_TEST(pool_kernels_match_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     shape_of(_i);
     int n = shape.n, c = shape.c, area = shape.size * shape.size;
@@ -491,7 +467,7 @@ START_TEST(pool_kernels_match_cpu)
              * measure: the absolute part bounds float summation (fp32) and the rounding of
              * every input to half (fp16, at most 2^-11 * 2 per value) */
             bad += compare(got, want, (size_t)n * 3 * c, elt == 4 ? 1e-5 : 1e-3,
-                           elt == 4 ? 1e-4 : 3e-2, what, where_pooled);
+                           elt == 4 ? TEST_FP32_TOL : TEST_FP16_RTOL, what, where_pooled);
             free(got);
             guarded_free(&g);
             cudaFree(dx);
@@ -505,15 +481,6 @@ END_TEST
 
 /* ---- whole networks --------------------------------------------------------------------------- */
 
-static const struct { const char *weights, *vectors; bool kata; } vec_cases[] = {
-    {"g170-b6c96-s175395328-d26788732.bin.gz", "katago-g170-b6c96.jsonl", true},
-    {"rand-b2c16-v15.bin.gz", "katago-rand-b2c16-v15.jsonl", true},
-    {"rand-b5c192nbt-v15.bin.gz", "katago-rand-b5c192nbt-v15.jsonl", true},
-    {"lz-0k.txt", "lz-0k.jsonl", false},
-    {"lz-rand-b4c32.txt.gz", "lz-rand-b4c32.jsonl", false},
-    {"lz-rand-b2c16-v2.txt.gz", "lz-rand-b2c16-v2.jsonl", false},
-};
-#define NUM_VEC_CASES ((int)(sizeof vec_cases / sizeof vec_cases[0]))
 #define VEC_BATCH 7
 
 /* fp32 runs are held to the CPU tolerances; fp16 ones to policy KL and winrate. */
@@ -541,7 +508,7 @@ static double policy_kl(const cJSON *rec, const nn_result *o, bool kata)
             ck_assert_msg(isnan(o->policy[i]), "point %d illegal in the record", i);
             continue;
         }
-        double p = pv ? pv->valuedouble : vec_num(out, "policyPass"), q = o->policy[i];
+        double p = pv ? pv->valuedouble : test_json_num(out, "policyPass"), q = o->policy[i];
         ck_assert_msg(isfinite(q), "policy %d not finite", i);
         if (p > 0)
             kl += p * log(p / fmax(q, 1e-30));
@@ -583,7 +550,7 @@ START_TEST(reference_noise_rule)
     /* 0: exact 1.9e-5 off, ours 0.18e-5 from it: excused; 1: exact only 0.5e-5 off: not;
      * 2: ours 1e-5 from exact: not; 3: within the tolerance anyway */
     const float exact[5] = {0.5f + 1.9e-5f, 0.5f + 0.5e-5f, 0.5f + 1.08e-5f, 0.5f, 0.0f};
-    ck_assert_int_eq(excuse_reference_noise(got, exact, want, 5, 2e-5), 1);
+    ck_assert_int_eq(excuse_reference_noise(got, exact, want, 5, TEST_PROB_TOL), 1);
     ck_assert(got[0] == 0.5f);
     ck_assert(got[1] == 0.5f + 2.08e-5f && got[2] == 0.5f + 2.08e-5f);
     cJSON_Delete(want);
@@ -608,27 +575,25 @@ static bool beyond_tolerance(const float *got, const cJSON *want, int n, double 
  * position, and every record of every pass took the suite past two minutes on an H100). */
 START_TEST(vectors_through_nn_eval)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     int ci = _i / NUM_VEC_BACKENDS;
     const char *backend = vec_backends[_i % NUM_VEC_BACKENDS].backend;
     bool fp16 = vec_backends[_i % NUM_VEC_BACKENDS].fp16, kata = vec_cases[ci].kata;
     char err[2048], path[1024], label[256];
-    snprintf(path, sizeof path, "%s%s", WEIGHTS, vec_cases[ci].weights);
-    nn_model *m = nn_model_load(path, backend, err, sizeof err);
-    ck_assert_msg(m, "%s", err);
+    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, vec_cases[ci].weights);
+    nn_model *m = test_model_load(path, backend);
     ck_assert_str_eq(nn_model_backend(m), "cuda");
     nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
     ck_assert_msg(c, "%s", err);
     nn_model *ref = NULL;
     nn_context *rc = NULL;
     if (!fp16 && kata) {
-        ref = nn_model_load(path, "ref", err, sizeof err);
-        ck_assert_msg(ref, "%s", err);
+        ref = test_model_load(path, "ref");
         rc = nn_context_new(ref, VEC_BATCH, err, sizeof err);
         ck_assert_msg(rc, "%s", err);
     }
-    snprintf(path, sizeof path, "%s%s", VECTORS, vec_cases[ci].vectors);
+    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vec_cases[ci].vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
     ck_assert_int_gt(vf.num_records, 0);
@@ -646,7 +611,7 @@ START_TEST(vectors_through_nn_eval)
             const cJSON *rec = vf.records[r];
             const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
             ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
-            q[n] = (nn_query){&games[n], (int)vec_num(rec, "symmetry"),
+            q[n] = (nn_query){&games[n], (int)test_json_num(rec, "symmetry"),
                               NN_DEFAULT_POLICY_OPTIMISM, NULL};
             recs[n++] = rec;
             if (n < VEC_BATCH && r + 1 < vf.num_records)
@@ -661,9 +626,9 @@ START_TEST(vectors_through_nn_eval)
                 if (fp16) {
                     const cJSON *want = cJSON_GetObjectItemCaseSensitive(rec_i, "outputs");
                     double kl = policy_kl(rec_i, o, kata);
-                    double w = kata ? fabs(o->white_win - vec_num(want, "whiteWin"))
+                    double w = kata ? fabs(o->white_win - test_json_num(want, "whiteWin"))
                                     : fabs((white ? o->white_win : o->white_loss) -
-                                           vec_num(want, "winrate"));
+                                           test_json_num(want, "winrate"));
                     ck_assert_msg(kl < FP16_MAX_KL, "%s: %s: policy KL %.3g", backend, id_i, kl);
                     ck_assert_msg(w <= FP16_MAX_WINRATE, "%s: %s: winrate off by %.3g", backend,
                                   id_i, w);
@@ -687,11 +652,7 @@ START_TEST(vectors_through_nn_eval)
                         excused += excuse_reference_noise(ownership, exact->white_ownership,
                                                           want_o, area, tol_o);
                     }
-                    vec_kata_got got = {{o->white_win, o->white_loss, o->no_result,
-                                         o->white_lead, o->white_score_selfplay,
-                                         o->white_score_selfplay_sq, o->var_time_left,
-                                         o->shortterm_winloss_error, o->shortterm_score_error},
-                                        policy, ownership, policy[area]};
+                    vec_kata_got got = vec_kata_got_of(o, policy, ownership);
                     vec_kata_compare(rec_i, o->size, &got, &st);
                 } else {
                     vec_lz_compare(rec_i, o->policy, white ? o->white_win : o->white_loss,
@@ -726,36 +687,14 @@ START_TEST(vectors_through_nn_eval)
 }
 END_TEST
 
-/* A game of `size` after `moves` pseudo-random legal moves. */
-static void make_game(go_game *g, int size, int moves, unsigned seed)
-{
-    go_rules rules;
-    go_rules_preset(&rules, "tromp-taylor");
-    ck_assert(go_game_init(g, size, &rules, 7.5f));
-    unsigned s = seed * 2654435761u + 12345u;
-    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
-        s = s * 1103515245u + 12345u;
-        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
-        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
-            played++;
-    }
-}
-
-/* The largest difference between two results in probabilities, ownership and score / 100. */
+/* The largest difference between two results in the policy and ownership (test_result_diff),
+ * the win and no-result probabilities and the score values / 100. */
 static double max_diff(const nn_result *a, const nn_result *b)
 {
-    ck_assert_int_eq(a->size, b->size);
-    int area = a->size * a->size;
-    double d = fmax(fabs(a->white_win - b->white_win), fabs(a->no_result - b->no_result));
+    double d = fmax(test_result_diff(a, b), fabs(a->white_win - b->white_win));
+    d = fmax(d, fabs(a->no_result - b->no_result));
     d = fmax(d, fabs(a->white_lead - b->white_lead) * 1e-2);
     d = fmax(d, fabs(a->white_score_selfplay - b->white_score_selfplay) * 1e-2);
-    for (int i = 0; i <= area; i++) {
-        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
-        if (!isnan(a->policy[i]))
-            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
-    }
-    for (int i = 0; i < area; i++)
-        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
     return d;
 }
 
@@ -785,7 +724,7 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
     nn_result *r = malloc(sizeof *r * 2 * (size_t)n);
     ck_assert(g && q && r);
     for (int i = 0; i < n; i++) {
-        make_game(&g[i], sizes[i % num_sizes], 3 + 2 * i, (unsigned)i);
+        test_game_random(&g[i], sizes[i % num_sizes], 3 + 2 * i, (unsigned)i);
         q[i] = (nn_query){&g[i], i % 8, 0.2, NULL};
     }
     for (int round = 0; round < 2; round++) {
@@ -823,15 +762,15 @@ static nn_desc *make_synth(int which)
 
 START_TEST(synthetic_nets_match_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     static const int kata_sizes[] = {19, 9, 2}, lz_sizes[] = {19};
     char label[64];
     snprintf(label, sizeof label, "synthetic net %d", _i);
     if (_i == 2)
-        cuda_against_cpu(make_synth, _i, 3, lz_sizes, 1, NULL, 1e-4, label);
+        cuda_against_cpu(make_synth, _i, 3, lz_sizes, 1, NULL, TEST_FP32_TOL, label);
     else
-        cuda_against_cpu(make_synth, _i, 3, kata_sizes, 3, NULL, 1e-4, label);
+        cuda_against_cpu(make_synth, _i, 3, kata_sizes, 3, NULL, TEST_FP32_TOL, label);
 }
 END_TEST
 
@@ -848,7 +787,7 @@ static nn_desc *make_meta_net(int which)
 /* The metadata encoder's trunk bias, on boards 19 and 9, under two profiles. */
 START_TEST(meta_net_matches_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     static const char *const profiles[] = {"rank_9d", "proyear_1990"};
     static const int sizes[] = {19, 9};
@@ -856,14 +795,14 @@ START_TEST(meta_net_matches_cpu)
     nn_kata_profile p;
     ck_assert_msg(nn_kata_profile_parse(profiles[_i], &p, err, sizeof err), "%s", err);
     snprintf(label, sizeof label, "meta net %s", profiles[_i]);
-    cuda_against_cpu(make_meta_net, 0, 4, sizes, 2, &p, 1e-4, label);
+    cuda_against_cpu(make_meta_net, 0, 4, sizes, 2, &p, TEST_FP32_TOL, label);
 }
 END_TEST
 
 static nn_desc *load_g170(int which)
 {
     char err[1024];
-    nn_desc *d = weights_load(G170, err, sizeof err);
+    nn_desc *d = weights_load(TEST_G170, err, sizeof err);
     ck_assert_msg(d, "%s", err);
     return d;
 }
@@ -871,10 +810,10 @@ static nn_desc *load_g170(int which)
 /* Batches of 1, 3 and 17 mixing boards 9, 13 and 19 on g170 against the cpu backend. */
 START_TEST(batches_match_cpu)
 {
-    if (!have_device())
+    if (!test_cuda_device_present("GPU tests"))
         return;
     static const int batches[] = {1, 3, 17}, sizes[] = {19, 9, 13};
-    cuda_against_cpu(load_g170, 0, batches[_i], sizes, 3, NULL, 1e-4, "g170");
+    cuda_against_cpu(load_g170, 0, batches[_i], sizes, 3, NULL, TEST_FP32_TOL, "g170");
 }
 END_TEST
 
@@ -896,14 +835,10 @@ int main(void)
     tcase_add_test(dev, selftest_matches_cpu);
     tcase_add_loop_test(dev, layout_kernels_match_cpu, 0, KERNEL_SHAPES);
     tcase_add_loop_test(dev, pool_kernels_match_cpu, 0, KERNEL_SHAPES);
-    tcase_add_loop_test(dev, vectors_through_nn_eval, 0, NUM_VEC_CASES * NUM_VEC_BACKENDS);
+    tcase_add_loop_test(dev, vectors_through_nn_eval, 0, VEC_NUM_CASES * NUM_VEC_BACKENDS);
     tcase_add_loop_test(dev, synthetic_nets_match_cpu, 0, 3);
     tcase_add_loop_test(dev, batches_match_cpu, 0, 3);
     tcase_add_loop_test(dev, meta_net_matches_cpu, 0, 2);
     suite_add_tcase(s, dev);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s);
 }

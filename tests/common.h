@@ -1,0 +1,308 @@
+/* tests/common.h -- what the Check suites share: the files of ../shared they read, reading and
+ * writing whole files, loading a model, the tolerances, boards, sets and games from ASCII
+ * diagrams, the GTP feed into the in-process engine, skipping what this machine lacks (GNU Go, a
+ * CUDA device), and a suite's main().
+ *
+ * Header-only (the build turns only tests/test_*.c into binaries): static inline functions, so
+ * that a suite using only some of them gets no warning about the others. Topics with more to
+ * them have their own headers, which include this one: vectors.h (the golden network outputs),
+ * shido_pipe.h (the `shido` binary as a child process), gnugo_pipe.h (GNU Go over pipes). */
+#ifndef SHIDO_TESTS_COMMON_H
+#define SHIDO_TESTS_COMMON_H
+
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "go/bitboard.h"
+#include "go/board.h"
+#include "go/game.h"
+#include "go/rules.h"
+#include "nn/nn.h"
+#include "tools/gtp.h"
+#ifdef SHIDO_HAVE_CUDA
+#include "nn/cuda/cuda_device.h"
+#endif
+
+/* ---- files, models, JSON -------------------------------------------------------------------- */
+
+#define TEST_WEIGHTS SHIDO_SHARED_DIR "/weights/"
+#define TEST_VECTORS SHIDO_SHARED_DIR "/vectors/"
+#define TEST_G170 TEST_WEIGHTS "g170-b6c96-s175395328-d26788732.bin.gz"  /* KataGo, trained */
+#define TEST_B2C16 TEST_WEIGHTS "rand-b2c16-v15.bin.gz"                 /* KataGo v15, random */
+#define TEST_LZ_B4C32 TEST_WEIGHTS "lz-rand-b4c32.txt.gz"               /* Leela Zero, random */
+#define TEST_MEIJIN SHIDO_SHARED_DIR "/games/meijin31-title-game2.sgf"
+#define TEST_GNUGO "/usr/games/gnugo"
+
+/* The whole file at path, gunzipped when it is gzip, with a NUL after it (malloc'd; the caller
+ * frees it). len: NULL, or receives the length without the NUL. Fails the test when the file
+ * cannot be read. */
+static inline void *test_read_file(const char *path, size_t *len)
+{
+    gzFile gz = gzopen(path, "rb");
+    ck_assert_msg(gz != NULL, "cannot open %s", path);
+    size_t cap = 1 << 20, n = 0;
+    char *buf = malloc(cap + 1);
+    ck_assert_ptr_nonnull(buf);
+    int got;
+    while ((got = gzread(gz, buf + n, (unsigned)(cap - n))) > 0) {
+        n += (size_t)got;
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+            ck_assert_ptr_nonnull(buf);
+        }
+    }
+    ck_assert_msg(got == 0, "cannot read %s", path);
+    ck_assert_int_eq(gzclose(gz), Z_OK);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* Writes len bytes of data to the file at path, gzipped (at level 1) when gz; fails the test when
+ * it cannot. */
+static inline void test_write_file(const char *path, const void *data, size_t len, bool gz)
+{
+    if (gz) {
+        gzFile f = gzopen(path, "wb1");
+        ck_assert_msg(f != NULL, "cannot create %s", path);
+        ck_assert_int_eq(len == 0 ? 0 : gzwrite(f, data, (unsigned)len), (int)len);
+        ck_assert_int_eq(gzclose(f), Z_OK);
+    } else {
+        FILE *f = fopen(path, "wb");
+        ck_assert_msg(f != NULL, "cannot create %s", path);
+        ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+        ck_assert_int_eq(fclose(f), 0);
+    }
+}
+
+/* A model of the weight file at path on backend; fails the test when it cannot be loaded. */
+static inline nn_model *test_model_load(const char *path, const char *backend)
+{
+    char err[512];
+    nn_model *m = nn_model_load(path, backend, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+/* The number of o's field key; fails the test when there is none. */
+static inline double test_json_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    ck_assert_msg(cJSON_IsNumber(v), "no number %s", key);
+    return v->valuedouble;
+}
+
+/* ---- tolerances ----------------------------------------------------------------------------- */
+
+/* Network outputs against KataGo's and Leela Zero's own (../shared/vectors): probabilities,
+ * policy and ownership within TEST_PROB_TOL, score values within TEST_SCORE_TOL points, the
+ * squared score (~1000 points^2, carried in float32 by KataGo) within TEST_SCORE_SQ_REL_TOL
+ * relative. */
+#define TEST_PROB_TOL 2e-5
+#define TEST_SCORE_TOL 2e-3
+#define TEST_SCORE_SQ_REL_TOL 2e-5
+
+/* A float32 path (cpu, cuda:fp32) agrees with the reference or another float32 path within
+ * TEST_FP32_TOL relative, most checks allowing as much again absolute (TEST_FP32_TOL * (1 +
+ * |want|)); half precision, with 11 significant bits, within TEST_FP16_RTOL relative. */
+#define TEST_FP32_TOL 1e-4
+#define TEST_FP16_RTOL 3e-2
+
+/* Check records every passing assertion with a file write; hot loops assert with TEST_REQUIRE,
+ * which calls into Check only on failure. */
+#define TEST_REQUIRE(cond, ...)                                                                    \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                             \
+    } while (0)
+
+/* ---- boards, sets and games from diagrams --------------------------------------------------- */
+
+/* The on-board point of a GTP vertex ("D4") on a size x size board; fails the test otherwise
+ * (pass included). */
+static inline int test_point(int size, const char *vertex)
+{
+    int p = go_point_from_gtp(size, vertex);
+    ck_assert_msg(p > 0, "bad vertex %s", vertex);
+    return p;
+}
+
+/* The point of an SGF coordinate pair ("dd"). */
+static inline int test_sgf_point(const char *xy) { return go_point_at(xy[0] - 'a', xy[1] - 'a'); }
+
+/* Fails the test when b breaks an invariant (go_board_check). */
+static inline void test_assert_sound(const go_board *b)
+{
+    char why[256];
+    ck_assert_msg(go_board_check(b, why, sizeof why), "board check: %s", why);
+}
+
+/* b := the diagram pic of a size x size board (go_board_from_ascii: top row first, '.' empty,
+ * 'X' black, 'O' white, whitespace ignored); fails the test on a malformed diagram. */
+static inline void test_board_from(go_board *b, int size, const char *pic)
+{
+    ck_assert_msg(go_board_from_ascii(b, size, pic), "bad diagram:\n%s", pic);
+}
+
+/* The set of a diagram of a size x size board: '#' in the set, '.' not, whitespace ignored. Fails
+ * the test on any other character or a diagram of the wrong size. */
+static inline go_bb test_bb_from(int size, const char *pic)
+{
+    go_bb r = go_bb_none();
+    int k = 0;
+    for (const char *s = pic; *s; s++) {
+        if (*s == ' ' || *s == '\n')
+            continue;
+        ck_assert_msg(*s == '#' || *s == '.', "bad set diagram char '%c'", *s);
+        ck_assert_int_lt(k, size * size);
+        if (*s == '#')
+            go_bb_set(&r, go_bb_bit_at(k % size, k / size));
+        k++;
+    }
+    ck_assert_int_eq(k, size * size);
+    return r;
+}
+
+/* Places the stones of the diagram pic as setup stones of g, a game with no moves yet. */
+static inline void test_game_setup_diagram(go_game *g, const char *pic)
+{
+    go_board b;
+    test_board_from(&b, g->board.size, pic);
+    for (int p = 0; p < GO_POINTS; p++)
+        if (b.color[p] == GO_BLACK || b.color[p] == GO_WHITE)
+            ck_assert(go_game_setup_stone(g, p, (go_color)b.color[p]));
+}
+
+/* g := a game of size x size under the rules preset named rules with komi, the diagram pic (NULL
+ * or "": an empty board) as its setup position and to_move to move. The caller frees g. */
+static inline void test_game_from(go_game *g, int size, const char *pic, go_color to_move,
+                                  const char *rules, float komi)
+{
+    go_rules r;
+    ck_assert(go_rules_preset(&r, rules));
+    ck_assert(go_game_init(g, size, &r, komi));
+    if (pic && *pic)
+        test_game_setup_diagram(g, pic);
+    go_game_set_to_move(g, to_move);
+}
+
+/* g := a Tromp-Taylor game of size x size (komi 7.5) after `moves` pseudo-random legal moves
+ * drawn from seed (the same game for the same arguments). The caller frees g. */
+static inline void test_game_random(go_game *g, int size, int moves, unsigned seed)
+{
+    go_rules rules;
+    go_rules_preset(&rules, "tromp-taylor");
+    ck_assert(go_game_init(g, size, &rules, 7.5f));
+    unsigned s = seed * 2654435761u + 12345u;
+    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
+        s = s * 1103515245u + 12345u;
+        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
+        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
+            played++;
+    }
+}
+
+/* The largest difference between two results of one position in the policy, whose illegal moves
+ * (NAN) must agree, and in the ownership; fails the test on another board size or legality. */
+static inline double test_result_diff(const nn_result *a, const nn_result *b)
+{
+    ck_assert_int_eq(a->size, b->size);
+    int area = a->size * a->size;
+    double d = 0;
+    for (int i = 0; i <= area; i++) {
+        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
+        if (!isnan(a->policy[i]))
+            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
+    }
+    for (int i = 0; i < area; i++)
+        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
+    return d;
+}
+
+/* ---- the GTP feed --------------------------------------------------------------------------- */
+
+/* Feeds the lines of script (one or more commands, '\n' between them) to e one by one through
+ * gtp_engine_handle_line and returns every reply, as the engine wrote them (malloc'd).
+ * check_board: fail the test when the board breaks an invariant after any command. */
+static inline char *test_gtp_feed(gtp_engine *e, const char *script, bool check_board)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    ck_assert_ptr_nonnull(f);
+    for (const char *s = script; *s;) {
+        size_t n = strcspn(s, "\n");
+        char *line = strndup(s, n);
+        ck_assert_ptr_nonnull(line);
+        gtp_engine_handle_line(e, line, f);
+        free(line);
+        if (check_board)
+            test_assert_sound(&e->game.board);
+        s += n + (s[n] == '\n');
+    }
+    fclose(f);
+    return out;
+}
+
+/* ---- what this machine may lack ------------------------------------------------------------- */
+
+/* Whether path is an executable (GNU Go); when it is not, prints a SKIP line that ends in what
+ * (what the test leaves out). */
+static inline bool test_gnugo_present(const char *path, const char *what)
+{
+    if (access(path, X_OK) == 0)
+        return true;
+    printf("SKIP: %s is not an executable GNU Go; %s\n", path, what);
+    return false;
+}
+
+#ifdef SHIDO_HAVE_CUDA
+/* Whether a CUDA device is present; when none is, prints a SKIP line saying that what did not
+ * run. Call it inside a test, never before Check forks. */
+static inline bool test_cuda_device_present(const char *what)
+{
+    if (nn_cuda_device_count() > 0)
+        return true;
+    printf("SKIP: no CUDA device present; %s did not run\n", what);
+    return false;
+}
+#endif
+
+/* The float of an IEEE half-precision bit pattern. */
+static inline float test_half_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0)
+        v = ldexpf((float)m, -24);
+    else if (e == 31)
+        v = m ? NAN : INFINITY;
+    else
+        v = ldexpf((float)(m | 0x400), e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+/* Runs every test of s (CK_NORMAL output); returns the process exit status. */
+static inline int test_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+#endif
