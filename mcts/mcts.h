@@ -174,6 +174,10 @@ const mcts_param_info *mcts_param_list(int *n);
  * name or a value that does not parse or is out of range. */
 bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *err, int err_len);
 
+/* Whether two tunable names are the same, ignoring case, '-' and '_' (so "max-visits",
+ * "max_visits" and KataGo's "maxVisits" match): the comparison of every tunable table. */
+bool mcts_params_name_eq(const char *a, const char *b);
+
 /* Writes the value of name as text into buf (as mcts_params_set reads it). Returns false when
  * the name is unknown. */
 bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len);

@@ -142,9 +142,7 @@ const mcts_param_info *mcts_param_list(int *n)
     return list;
 }
 
-/* Compares names ignoring case, '-' and '_', so "max-visits", "max_visits" and KataGo's
- * "maxVisits" all match. */
-static bool name_eq(const char *a, const char *b)
+bool mcts_params_name_eq(const char *a, const char *b)
 {
     for (;;) {
         while (*a == '_' || *a == '-')
@@ -163,7 +161,8 @@ static bool name_eq(const char *a, const char *b)
 static const param_entry *find(const char *name)
 {
     for (int i = 0; i < NUM_PARAMS; i++)
-        if (name_eq(name, table[i].info.name) || (table[i].alias && name_eq(name, table[i].alias)))
+        if (mcts_params_name_eq(name, table[i].info.name) ||
+            (table[i].alias && mcts_params_name_eq(name, table[i].alias)))
             return &table[i];
     return NULL;
 }

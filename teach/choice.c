@@ -1,0 +1,479 @@
+/* teach/choice.c -- the move-choice tunables, what each policy needs, and the dispatch to the
+ * policy modules (choice.h). */
+#include "teach/choice.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "go/hash.h"
+#include "teach/control.h"
+#include "teach/katrain.h"
+
+static const char *const policy_names[TEACH_POLICY_COUNT] = {
+    [TEACH_POLICY_BEST] = "best",
+    [TEACH_POLICY_NET] = "net",
+    [TEACH_POLICY_NAIVE] = "naive",
+    [TEACH_POLICY_SOFTMAX] = "softmax",
+    [TEACH_POLICY_IKEDA] = "ikeda",
+    [TEACH_POLICY_SCORE] = "score",
+    [TEACH_POLICY_TWO_PHASE] = "two-phase",
+    [TEACH_POLICY_ADAPTIVE] = "adaptive",
+    [TEACH_POLICY_AGGRESSIVE] = "aggressive",
+    [TEACH_POLICY_PEACEFUL] = "peaceful",
+    [TEACH_POLICY_KT_SCORELOSS] = "scoreloss",
+    [TEACH_POLICY_KT_POLICY] = "policy",
+    [TEACH_POLICY_KT_WEIGHTED] = "weighted",
+    [TEACH_POLICY_KT_PICK] = "pick",
+    [TEACH_POLICY_KT_LOCAL] = "local",
+    [TEACH_POLICY_KT_TENUKI] = "tenuki",
+    [TEACH_POLICY_KT_INFLUENCE] = "influence",
+    [TEACH_POLICY_KT_TERRITORY] = "territory",
+    [TEACH_POLICY_KT_RANK] = "rank",
+    [TEACH_POLICY_KT_SIMPLE] = "simple",
+    [TEACH_POLICY_KT_SETTLE] = "settle",
+    [TEACH_POLICY_KT_JIGO] = "jigo",
+    [TEACH_POLICY_KT_ANTIMIRROR] = "antimirror",
+    [TEACH_POLICY_KT_HANDICAP] = "handicap",
+};
+
+const char *teach_policy_name(teach_policy p)
+{
+    return p >= 0 && p < TEACH_POLICY_COUNT ? policy_names[p] : "?";
+}
+
+/* The style presets (seed 001 table 7.1): weights for lines 1-2, 3, 4, 5, 6 and up. */
+static const struct {
+    const char *name;
+    double w[5];
+} styles[] = {
+    {"none", {1, 1, 1, 1, 1}},
+    {"center13", {0.50, 0.50, 2.00, 2.00, 2.00}},
+    {"edge13", {2.00, 2.00, 0.50, 0.50, 0.50}},
+    {"center19", {0.25, 0.50, 1.50, 1.75, 2.00}},
+    {"edge19", {2.00, 1.50, 0.75, 0.50, 0.25}},
+};
+#define NUM_STYLES ((int)(sizeof styles / sizeof styles[0]))
+
+teach_play_params teach_play_params_default(void)
+{
+    return (teach_play_params){
+        .policy = TEACH_POLICY_BEST,
+        .style_w = {1, 1, 1, 1, 1},
+        .softmax_z = 1.0,
+        .softmax_min_visits = 1,
+        .softmax_adapt_step = 0.1,
+        .ikeda_c = 1.5,
+        .ikeda_t_min = 0.35,
+        .ikeda_t_max = 0.55,
+        .method_a_cpuct = 10.0,
+        .method_a_min_frac = 0.02,
+        .method_b_trigger = 3.0,
+        .method_c_alpha = 0.25,
+        .score_gamma = 3.0,
+        .score_low = -10.0,
+        .score_high = -4.0,
+        .score_top = 20,
+        .endgame_stdev = 10.0,
+        .adaptive_rate = 0.1,
+        .style_max_loss = 2.0,
+        .prior_floor = 0.01,
+        .threat_drop = 1.0,
+        .threat_dist = 6,
+        .kt_strength = 0.2,
+        .kt_weaken_fac = 1.25,
+        .kt_pick_override = NAN,
+        .kt_lower_bound = 0.001,
+        .kt_opening_moves = 22,
+        .kt_pick_n = NAN,
+        .kt_pick_frac = NAN,
+        .kt_stddev = NAN,
+        .kt_endgame = NAN,
+        .kt_threshold = 3.5,
+        .kt_line_weight = NAN,
+        .kt_kyu_rank = 4,
+        .kt_max_points_lost = 1.75,
+        .kt_settled_weight = 1.0,
+        .kt_opponent_fac = 0.5,
+        .kt_min_visits = 3,
+        .kt_attach_penalty = 1.0,
+        .kt_tenuki_penalty = 0.5,
+        .kt_target_score = 0.5,
+        .kt_automatic = true,
+        .kt_pda = 0.0,
+    };
+}
+
+/* ---- the name table ----------------------------------------------------------------------- */
+
+typedef enum { K_DOUBLE, K_MODE_DOUBLE, K_INT, K_INT64, K_U64, K_BOOL, K_POLICY, K_STYLE } kind;
+
+typedef struct entry {
+    mcts_param_info info;
+    kind k;
+    size_t offset;
+    double lo, hi;
+} entry;
+
+#define F(field) offsetof(teach_play_params, field)
+
+static const entry table[] = {
+    {{"play_policy", "enum: best|net|naive|softmax|ikeda|A15|ABC25|score|two-phase|adaptive|"
+                     "aggressive|peaceful|scoreloss|policy|weighted|pick|local|tenuki|influence|"
+                     "territory|rank|simple|settle|jigo|antimirror|handicap",
+      "how the move is chosen from the search (teach/choice.h)"}, K_POLICY, F(policy), 0, 0},
+    {{"play_seed", "u64", "randomness of the move choice (0: from the search's seed)"}, K_U64,
+     F(seed), 0, 0},
+    {{"style", "none|center13|edge13|center19|edge19|w12,w3,w4,w5,w6",
+      "prior weights by line of the move (seed 001 table 7.1)"}, K_STYLE, F(style_w), 0, 100},
+    {{"softmax_z", "double", "softmax: the exponent z of N^z"}, K_DOUBLE, F(softmax_z), 0, 100},
+    {{"softmax_min_visits", "int64", "softmax: moves with fewer visits are left out"}, K_INT64,
+     F(softmax_min_visits), 0, 1e12},
+    {{"softmax_adapt", "bool", "softmax: move z toward a 50% result after each game"}, K_BOOL,
+     F(softmax_adapt), 0, 0},
+    {{"softmax_adapt_step", "double", "softmax: z's step between games"}, K_DOUBLE,
+     F(softmax_adapt_step), 0, 10},
+    {{"ikeda_c", "double", "ikeda: handicap degree c (T_uniq 0.08c, T_dif 0.03c, filter)"},
+     K_DOUBLE, F(ikeda_c), 0, 20},
+    {{"ikeda_t_min", "double", "ikeda: below this winrate the best move is played"}, K_DOUBLE,
+     F(ikeda_t_min), 0, 1},
+    {{"ikeda_t_max", "double", "ikeda: above this winrate the controller gives back"}, K_DOUBLE,
+     F(ikeda_t_max), 0, 1},
+    {{"method_a", "bool", "ikeda: method A (large c_puct, rarely visited moves dropped)"}, K_BOOL,
+     F(method_a), 0, 0},
+    {{"method_a_cpuct", "double", "method A: the search's c_puct"}, K_DOUBLE, F(method_a_cpuct),
+     0, 1000},
+    {{"method_a_min_frac", "double", "method A: moves under this share of the visits dropped"},
+     K_DOUBLE, F(method_a_min_frac), 0, 1},
+    {{"method_b", "bool", "ikeda: method B (priors by distance to the opponent's last move)"},
+     K_BOOL, F(method_b), 0, 0},
+    {{"method_b_trigger", "double", "method B: own stone within this distance of the last move"},
+     K_DOUBLE, F(method_b_trigger), 0, 30},
+    {{"method_c", "bool", "ikeda: method C (Gain = w_max - w_i + alpha p_i when ahead)"}, K_BOOL,
+     F(method_c), 0, 0},
+    {{"method_c_alpha", "double", "method C: alpha"}, K_DOUBLE, F(method_c_alpha), 0, 100},
+    {{"score_gamma", "double", "score: divisor per point outside the band"}, K_DOUBLE,
+     F(score_gamma), 1, 100},
+    {{"score_low", "double", "score: lowest score lead of the band (mover's view)"}, K_DOUBLE,
+     F(score_low), -1000, 1000},
+    {{"score_high", "double", "score: highest score lead of the band"}, K_DOUBLE, F(score_high),
+     -1000, 1000},
+    {{"score_top", "int", "score: the moves of highest prior considered"}, K_INT, F(score_top), 1,
+     361},
+    {{"endgame_lead", "double", "two-phase: |score lead| for the endgame (0: by board size)"},
+     K_DOUBLE, F(endgame_lead), 0, 1000},
+    {{"endgame_stdev", "double", "two-phase: score stdev for the endgame"}, K_DOUBLE,
+     F(endgame_stdev), 0, 1000},
+    {{"endgame_pass", "double", "two-phase: score change of a pass (0: by board size)"}, K_DOUBLE,
+     F(endgame_pass), 0, 1000},
+    {{"adaptive_rate", "double", "adaptive: weight of a new move in the opponent's mean loss"},
+     K_DOUBLE, F(adaptive_rate), 0.001, 1},
+    {{"style_max_loss", "double", "aggressive, peaceful: most points a move may lose"}, K_DOUBLE,
+     F(style_max_loss), 0, 100},
+    {{"prior_floor", "double", "safeguard: no move of lower prior unless forced"}, K_DOUBLE,
+     F(prior_floor), 0, 1},
+    {{"threat_drop", "double", "safeguard: our stones' ownership drop that is a threat"}, K_DOUBLE,
+     F(threat_drop), 0, 1000},
+    {{"threat_dist", "int", "safeguard: answers within this Remi distance of the threat"}, K_INT,
+     F(threat_dist), 0, 60},
+    {{"kt_strength", "double", "KaTrain scoreloss: strength"}, K_DOUBLE, F(kt_strength), 0, 100},
+    {{"kt_weaken_fac", "double", "KaTrain weighted: weaken_fac"}, K_DOUBLE, F(kt_weaken_fac),
+     0.01, 100},
+    {{"kt_pick_override", "double", "KaTrain pick family: pick_override (default by mode)"},
+     K_MODE_DOUBLE, F(kt_pick_override), 0, 1},
+    {{"kt_lower_bound", "double", "KaTrain weighted: lower_bound"}, K_DOUBLE, F(kt_lower_bound),
+     0, 1},
+    {{"kt_opening_moves", "int", "KaTrain policy: opening_moves"}, K_INT, F(kt_opening_moves), 0,
+     1000},
+    {{"kt_pick_n", "double", "KaTrain pick family: pick_n (default by mode)"}, K_MODE_DOUBLE,
+     F(kt_pick_n), 0, 1000},
+    {{"kt_pick_frac", "double", "KaTrain pick family: pick_frac (default by mode)"},
+     K_MODE_DOUBLE, F(kt_pick_frac), 0, 1},
+    {{"kt_stddev", "double", "KaTrain local, tenuki: stddev (default by mode)"}, K_MODE_DOUBLE,
+     F(kt_stddev), 0.01, 100},
+    {{"kt_endgame", "double", "KaTrain local/tenuki/influence/territory: endgame"},
+     K_MODE_DOUBLE, F(kt_endgame), 0, 10},
+    {{"kt_threshold", "double", "KaTrain influence, territory: threshold line"}, K_DOUBLE,
+     F(kt_threshold), 0, 20},
+    {{"kt_line_weight", "double", "KaTrain influence, territory: line_weight"}, K_MODE_DOUBLE,
+     F(kt_line_weight), 0.01, 1000},
+    {{"kt_kyu_rank", "int", "KaTrain rank: kyu_rank (15..1 kyu, 0 1d, -1 2d, -2 3d)"}, K_INT,
+     F(kt_kyu_rank), -2, 15},
+    {{"kt_max_points_lost", "double", "KaTrain simple, settle: max_points_lost"}, K_DOUBLE,
+     F(kt_max_points_lost), 0, 1000},
+    {{"kt_settled_weight", "double", "KaTrain simple, settle: settled_weight"}, K_DOUBLE,
+     F(kt_settled_weight), -100, 100},
+    {{"kt_opponent_fac", "double", "KaTrain simple, settle: opponent_fac"}, K_DOUBLE,
+     F(kt_opponent_fac), -100, 100},
+    {{"kt_min_visits", "int", "KaTrain simple, settle: min_visits"}, K_INT, F(kt_min_visits), 0,
+     1000000},
+    {{"kt_attach_penalty", "double", "KaTrain simple, settle: attach_penalty"}, K_DOUBLE,
+     F(kt_attach_penalty), -100, 100},
+    {{"kt_tenuki_penalty", "double", "KaTrain simple, settle: tenuki_penalty"}, K_DOUBLE,
+     F(kt_tenuki_penalty), -100, 100},
+    {{"kt_target_score", "double", "KaTrain jigo: target_score"}, K_DOUBLE, F(kt_target_score),
+     -1000, 1000},
+    {{"kt_automatic", "bool", "KaTrain handicap: the advantage from handicap and komi"}, K_BOOL,
+     F(kt_automatic), 0, 0},
+    {{"kt_pda", "double", "KaTrain handicap: playout doubling advantage when not automatic"},
+     K_DOUBLE, F(kt_pda), -3, 3},
+};
+#define NUM_ENTRIES ((int)(sizeof table / sizeof table[0]))
+
+const mcts_param_info *teach_play_param_list(int *n)
+{
+    static mcts_param_info list[NUM_ENTRIES];
+    for (int i = 0; i < NUM_ENTRIES; i++)
+        list[i] = table[i].info;
+    *n = NUM_ENTRIES;
+    return list;
+}
+
+static const entry *find(const char *name)
+{
+    for (int i = 0; i < NUM_ENTRIES; i++)
+        if (mcts_params_name_eq(name, table[i].info.name))
+            return &table[i];
+    return NULL;
+}
+
+/* play_policy's value: a policy name or a preset, applied to p. */
+static bool set_policy(teach_play_params *p, const char *value)
+{
+    if (!strcasecmp(value, "A15") || !strcasecmp(value, "ABC25")) {
+        bool abc = !strcasecmp(value, "ABC25");
+        p->policy = TEACH_POLICY_IKEDA;
+        p->ikeda_c = abc ? 2.5 : 1.5;
+        p->method_a = true;
+        p->method_b = p->method_c = abc;
+        p->method_c_alpha = 0.25;
+        return true;
+    }
+    for (int i = 0; i < TEACH_POLICY_COUNT; i++)
+        if (mcts_params_name_eq(value, policy_names[i])) {
+            p->policy = (teach_policy)i;
+            return true;
+        }
+    return false;
+}
+
+/* style's value: a preset name or five weights separated by commas. */
+static bool set_style(double *w, const char *value)
+{
+    for (int i = 0; i < NUM_STYLES; i++)
+        if (!strcasecmp(value, styles[i].name)) {
+            memcpy(w, styles[i].w, sizeof styles[i].w);
+            return true;
+        }
+    double v[5];
+    const char *s = value;
+    for (int i = 0; i < 5; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(s, &end);
+        if (end == s || errno || !isfinite(v[i]) || v[i] < 0 || v[i] > 100)
+            return false;
+        s = end;
+        if (i < 4 && *s++ != ',')
+            return false;
+    }
+    if (*s)
+        return false;
+    memcpy(w, v, sizeof v);
+    return true;
+}
+
+bool teach_play_params_set(teach_play_params *p, const char *name, const char *value, char *err,
+                           int err_len)
+{
+    const entry *e = find(name);
+    if (!e) {
+        snprintf(err, (size_t)err_len, "%s: unknown parameter '%s'", __func__, name);
+        return false;
+    }
+    char *field = (char *)p + e->offset;
+    switch (e->k) {
+    case K_POLICY:
+        if (set_policy(p, value))
+            return true;
+        snprintf(err, (size_t)err_len, "%s: %s: '%s' is none of %s", __func__, e->info.name,
+                 value, e->info.type + strlen("enum: "));
+        return false;
+    case K_STYLE:
+        if (set_style((double *)field, value))
+            return true;
+        snprintf(err, (size_t)err_len,
+                 "%s: style: '%s' is no preset (none, center13, edge13, center19, edge19) and no "
+                 "five weights in [0, 100] like 0.5,0.5,2,2,2", __func__, value);
+        return false;
+    case K_BOOL: {
+        bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
+        if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
+            snprintf(err, (size_t)err_len, "%s: %s: expected true or false, got '%s'", __func__,
+                     e->info.name, value);
+            return false;
+        }
+        *(bool *)field = on;
+        return true;
+    }
+    case K_U64: {
+        char *end;
+        errno = 0;
+        unsigned long long u = strtoull(value, &end, 0);
+        if (end == value || *end || errno || value[0] == '-') {
+            snprintf(err, (size_t)err_len, "%s: %s: expected an unsigned integer, got '%s'",
+                     __func__, e->info.name, value);
+            return false;
+        }
+        *(uint64_t *)field = u;
+        return true;
+    }
+    default:
+        break;
+    }
+    if (e->k == K_MODE_DOUBLE && !strcasecmp(value, "default")) {
+        *(double *)field = NAN;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    bool integral = e->k == K_INT || e->k == K_INT64;
+    if (end == value || *end || errno || !isfinite(v) || (integral && v != floor(v))) {
+        snprintf(err, (size_t)err_len, "%s: %s: expected %s, got '%s'", __func__, e->info.name,
+                 integral ? "an integer" : "a number", value);
+        return false;
+    }
+    if (v < e->lo || v > e->hi) {
+        snprintf(err, (size_t)err_len, "%s: %s: %s is outside [%g, %g]", __func__, e->info.name,
+                 value, e->lo, e->hi);
+        return false;
+    }
+    if (e->k == K_INT)
+        *(int *)field = (int)v;
+    else if (e->k == K_INT64)
+        *(int64_t *)field = (int64_t)v;
+    else
+        *(double *)field = v;
+    return true;
+}
+
+bool teach_play_params_get(const teach_play_params *p, const char *name, char *buf, int len)
+{
+    const entry *e = find(name);
+    if (!e || len <= 0)
+        return false;
+    const char *field = (const char *)p + e->offset;
+    switch (e->k) {
+    case K_POLICY: snprintf(buf, (size_t)len, "%s", teach_policy_name(p->policy)); break;
+    case K_STYLE: {
+        const double *w = (const double *)field;
+        snprintf(buf, (size_t)len, "%g,%g,%g,%g,%g", w[0], w[1], w[2], w[3], w[4]);
+        break;
+    }
+    case K_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
+    case K_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
+    case K_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
+    case K_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
+    case K_MODE_DOUBLE:
+        if (isnan(*(const double *)field)) {
+            snprintf(buf, (size_t)len, "default");
+            break;
+        }
+        /* fall through */
+    case K_DOUBLE: snprintf(buf, (size_t)len, "%.17g", *(const double *)field); break;
+    }
+    return true;
+}
+
+/* ---- needs, randomness, state ------------------------------------------------------------- */
+
+teach_play_needs teach_play_needs_of(const teach_play_params *p, const go_game *g)
+{
+    teach_play_needs n = {.search = true, .root_ownership = true};
+    switch (p->policy) {
+    case TEACH_POLICY_BEST:
+        n.root_ownership = false;
+        break;
+    case TEACH_POLICY_NET:
+        n = (teach_play_needs){.raw_policy = true};
+        break;
+    case TEACH_POLICY_IKEDA:
+        n.c_puct = p->method_a ? p->method_a_cpuct : 0;
+        break;
+    case TEACH_POLICY_TWO_PHASE:
+        n.pass_lead = true;
+        break;
+    case TEACH_POLICY_AGGRESSIVE:
+    case TEACH_POLICY_PEACEFUL:
+        n.move_ownership = true;
+        break;
+    default:
+        if (p->policy >= TEACH_POLICY_KT_SCORELOSS)
+            n = teach_katrain_needs(p, g);
+        break;
+    }
+    return n;
+}
+
+double teach_rng_uniform(teach_rng *r)
+{
+    return (double)(go_splitmix64(&r->state) >> 11) * 0x1.0p-53;
+}
+
+void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games)
+{
+    double z = s->softmax_z;
+    int games = s->games_done;
+    memset(s, 0, sizeof *s);
+    s->softmax_z = keep_games && p->softmax_adapt && games > 0 ? z : p->softmax_z;
+    s->games_done = keep_games ? games : 0;
+}
+
+/* The network's favourite legal move (pass when nothing is legal). */
+static int net_best(const teach_choice_in *in)
+{
+    const go_game *g = in->game;
+    int size = g->board.size, best = GO_PASS;
+    double best_p = -1;
+    for (int i = 0; i <= size * size; i++) {
+        int q = i == size * size ? GO_PASS : go_point_at(i % size, i / size);
+        double v = in->net->policy[i];
+        if (isfinite(v) && v > best_p && go_game_legal(g, q, g->board.to_move) == GO_MOVE_OK) {
+            best_p = v;
+            best = q;
+        }
+    }
+    return best;
+}
+
+bool teach_choose(const teach_play_params *p, const teach_choice_in *in, teach_rng *rng,
+                  teach_choice *out, char *err, int err_len)
+{
+    out->why[0] = 0;
+    switch (p->policy) {
+    case TEACH_POLICY_BEST:
+        out->move = in->search_choice;
+        snprintf(out->why, sizeof out->why, "best: the search's choice");
+        return true;
+    case TEACH_POLICY_NET:
+        if (!in->net) {
+            snprintf(err, (size_t)err_len, "net: no network output");
+            return false;
+        }
+        out->move = net_best(in);
+        snprintf(out->why, sizeof out->why, "net: the network's favourite");
+        return true;
+    default:
+        break;
+    }
+    if (p->policy >= TEACH_POLICY_KT_SCORELOSS)
+        return teach_katrain_choose(p, in, rng, out, err, err_len);
+    return teach_control_choose(p, in, rng, out, err, err_len);
+}
