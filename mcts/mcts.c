@@ -213,6 +213,8 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
         /* the tree's and the cache's values came from another player's network */
         mcts_clear_tree(s);
         mcts_cache_clear(&s->cache);
+    } else if (p->playout_doubling_advantage != old.playout_doubling_advantage) {
+        mcts_clear_tree(s);   /* its values were for another advantage (the cache keys say it) */
     }
     if (p->nn_cache_size != old.nn_cache_size) {
         mcts_cache_free(&s->cache);
@@ -248,7 +250,11 @@ static bool extends_root(const struct mcts_search *s, const go_game *g)
 bool mcts_set_position(mcts_search *s, const go_game *g)
 {
     mcts_node *node = NULL;
-    if (extends_root(s, g)) {
+    /* under a playout doubling advantage the tree's values are the root player's: a search for
+     * the other colour needs its own */
+    bool other_side = s->p.playout_doubling_advantage != 0 && s->root_game.board.size &&
+                      s->root_game.board.to_move != g->board.to_move;
+    if (!other_side && extends_root(s, g)) {
         node = s->root;
         mcts_node *parent = NULL;
         mcts_child *link = NULL;

@@ -143,6 +143,12 @@ typedef struct mcts_params {
      * which such a net refuses (the search then fails with that error). Other nets ignore it.
      * Changing it clears the tree and the cache. */
     char human_sl_profile[MCTS_PROFILE_LEN];
+    /* KataGo's playoutDoublingAdvantage: the root player searches as if it had 2^pda times its
+     * opponent's playouts (negative: the weaker side, as a teacher giving handicap wants to
+     * appear to the net). Every evaluation tells the net (nn_query.pda, +pda where the root
+     * player moves, -pda where its opponent does); a search for the other colour starts a new
+     * tree. 0 (the default): off. */
+    double playout_doubling_advantage;
     /* Memory bound of the tree in MiB: expansion stops when reached and the run ends. */
     double max_tree_mb;
     int nn_cache_size;             /* network results kept (entries; 0 disables the cache) */
@@ -177,6 +183,25 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
 /* Whether two tunable names are the same, ignoring case, '-' and '_' (so "max-visits",
  * "max_visits" and KataGo's "maxVisits" match): the comparison of every tunable table. */
 bool mcts_params_name_eq(const char *a, const char *b);
+
+/* The scalar kinds of a tunable table: what mcts_value_parse writes into the field (a double,
+ * int, int64_t, uint64_t or bool). */
+typedef enum {
+    MCTS_VALUE_DOUBLE,
+    MCTS_VALUE_INT,
+    MCTS_VALUE_INT64,
+    MCTS_VALUE_U64,
+    MCTS_VALUE_BOOL,
+} mcts_value_kind;
+
+/* Reads value as kind into *field: numbers in C syntax within [lo, hi] (integers whole),
+ * booleans as true/false/1/0. False with "who: name: ..." in err (field untouched). The value
+ * parser of every tunable table (mcts_params_set, teach_play_params_set). */
+bool mcts_value_parse(mcts_value_kind kind, void *field, const char *value, double lo, double hi,
+                      const char *who, const char *name, char *err, int err_len);
+
+/* Writes *field of kind as text as mcts_value_parse reads it (doubles with 17 digits). */
+void mcts_value_format(mcts_value_kind kind, const void *field, char *buf, int len);
 
 /* Writes the value of name as text into buf (as mcts_params_set reads it). Returns false when
  * the name is unknown. */

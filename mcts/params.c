@@ -117,6 +117,9 @@ static const param_entry table[] = {
       "KataGo human-SL nets: whom to imitate (rank_9d .. rank_20k, preaz_<rank>, proyear_YYYY; "
       "none: no profile)"},
      "humanSLProfile", P_PROFILE, F(human_sl_profile), 0, 0},
+    {{"playout_doubling_advantage", "double",
+      "the root player searches as if with 2^x times its opponent's playouts (handicap play)"},
+     "playoutDoublingAdvantage", P_DOUBLE, F(playout_doubling_advantage), -3, 3},
     {{"max_tree_mb", "double", "tree memory bound in MiB; the search stops there"},
      NULL, P_DOUBLE, F(max_tree_mb), 0.01, 1e7},
     {{"nn_cache_size", "int", "network results cached (0: no cache)"},
@@ -197,16 +200,6 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
         memcpy(field, value, strlen(value) + 1);
         return true;
     }
-    if (e->kind == P_BOOL) {
-        bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
-        if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
-            snprintf(err, (size_t)err_len, "%s: %s: expected true or false, got '%s'", __func__,
-                     e->info.name, value);
-            return false;
-        }
-        *(bool *)field = on;
-        return true;
-    }
     if (e->kind == P_PASS) {
         for (int i = 0; i < 3; i++)
             if (strcasecmp(value, pass_names[i]) == 0) {
@@ -217,37 +210,69 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
                  e->info.name, value);
         return false;
     }
+    static const mcts_value_kind kinds[] = {
+        [P_DOUBLE] = MCTS_VALUE_DOUBLE, [P_INT] = MCTS_VALUE_INT, [P_INT64] = MCTS_VALUE_INT64,
+        [P_U64] = MCTS_VALUE_U64, [P_BOOL] = MCTS_VALUE_BOOL};
+    return mcts_value_parse(kinds[e->kind], field, value, e->lo, e->hi, __func__, e->info.name,
+                            err, err_len);
+}
+
+bool mcts_value_parse(mcts_value_kind kind, void *field, const char *value, double lo, double hi,
+                      const char *who, const char *name, char *err, int err_len)
+{
+    if (kind == MCTS_VALUE_BOOL) {
+        bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
+        if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
+            snprintf(err, (size_t)err_len, "%s: %s: expected true or false, got '%s'", who, name,
+                     value);
+            return false;
+        }
+        *(bool *)field = on;
+        return true;
+    }
     char *end;
     errno = 0;
-    if (e->kind == P_U64) {
+    if (kind == MCTS_VALUE_U64) {
         unsigned long long u = strtoull(value, &end, 0);
         if (end == value || *end || errno || value[0] == '-') {
-            snprintf(err, (size_t)err_len, "%s: %s: expected an unsigned integer, got '%s'",
-                     __func__, e->info.name, value);
+            snprintf(err, (size_t)err_len, "%s: %s: expected an unsigned integer, got '%s'", who,
+                     name, value);
             return false;
         }
         *(uint64_t *)field = u;
         return true;
     }
     double v = strtod(value, &end);
-    bool integral = e->kind != P_DOUBLE;
+    bool integral = kind != MCTS_VALUE_DOUBLE;
     if (end == value || *end || errno || !isfinite(v) || (integral && v != floor(v))) {
-        snprintf(err, (size_t)err_len, "%s: %s: expected %s, got '%s'", __func__, e->info.name,
+        snprintf(err, (size_t)err_len, "%s: %s: expected %s, got '%s'", who, name,
                  integral ? "an integer" : "a number", value);
         return false;
     }
-    if (v < e->lo || v > e->hi) {
-        snprintf(err, (size_t)err_len, "%s: %s: %s is outside [%g, %g]", __func__, e->info.name,
-                 value, e->lo, e->hi);
+    if (v < lo || v > hi) {
+        snprintf(err, (size_t)err_len, "%s: %s: %s is outside [%g, %g]", who, name, value, lo, hi);
         return false;
     }
-    if (e->kind == P_DOUBLE)
+    if (kind == MCTS_VALUE_DOUBLE)
         *(double *)field = v;
-    else if (e->kind == P_INT)
+    else if (kind == MCTS_VALUE_INT)
         *(int *)field = (int)v;
     else
         *(int64_t *)field = (int64_t)v;
     return true;
+}
+
+void mcts_value_format(mcts_value_kind kind, const void *field, char *buf, int len)
+{
+    switch (kind) {
+    case MCTS_VALUE_DOUBLE: snprintf(buf, (size_t)len, "%.17g", *(const double *)field); break;
+    case MCTS_VALUE_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
+    case MCTS_VALUE_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
+    case MCTS_VALUE_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
+    case MCTS_VALUE_BOOL:
+        snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    }
 }
 
 bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
@@ -257,11 +282,11 @@ bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
         return false;
     const char *field = (const char *)p + e->offset;
     switch (e->kind) {
-    case P_DOUBLE: snprintf(buf, (size_t)len, "%.17g", *(const double *)field); break;
-    case P_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
-    case P_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
-    case P_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
-    case P_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
+    case P_DOUBLE: mcts_value_format(MCTS_VALUE_DOUBLE, field, buf, len); break;
+    case P_INT: mcts_value_format(MCTS_VALUE_INT, field, buf, len); break;
+    case P_INT64: mcts_value_format(MCTS_VALUE_INT64, field, buf, len); break;
+    case P_U64: mcts_value_format(MCTS_VALUE_U64, field, buf, len); break;
+    case P_BOOL: mcts_value_format(MCTS_VALUE_BOOL, field, buf, len); break;
     case P_PROFILE: snprintf(buf, (size_t)len, "%s", *field ? field : "none"); break;
     case P_PASS: snprintf(buf, (size_t)len, "%s", pass_names[*(const mcts_pass_policy *)field]);
         break;

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "go/score.h"
+#include "go/hash.h"
 #include "mcts/internal.h"
 
 /* ---------------------------------------------------------------- values and utility */
@@ -59,16 +60,34 @@ void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts
     }
 }
 
+/* The playout doubling advantage of g's side to move: the search's for the root player, its
+ * negation for the opponent (KataGo's searchnnhelpers.cpp). */
+static double node_pda(const struct mcts_search *s, const go_game *g)
+{
+    double pda = s->p.playout_doubling_advantage;
+    return g->board.to_move == s->root_game.board.to_move ? pda : -pda;
+}
+
+/* The cache key of g evaluated under symmetry sym with a policy optimism and an advantage. */
+static uint64_t eval_key(const go_game *g, int sym, double optimism, double pda)
+{
+    uint64_t key = mcts_position_key(g, sym) ^ (uint64_t)(optimism * 1e6);
+    if (pda != 0)
+        key ^= go_hash_mix64((uint64_t)(int64_t)(pda * 256.0) + GO_HASH_GOLDEN);
+    return key;
+}
+
 bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g, double optimism,
                    nn_result *r, char *err, int err_len)
 {
     int sym = mcts_position_symmetry(g, s->p.seed);
-    uint64_t key = mcts_position_key(g, sym) ^ (uint64_t)(optimism * 1e6);
+    double pda = node_pda(s, g);
+    uint64_t key = eval_key(g, sym, optimism, pda);
     if (mcts_cache_lookup(&s->cache, key, r)) {
         atomic_fetch_add(&s->cache_hits, 1);
         return true;
     }
-    nn_query q = {.game = g, .symmetry = sym, .policy_optimism = optimism};
+    nn_query q = {.game = g, .symmetry = sym, .policy_optimism = optimism, .pda = pda};
     if (!nn_eval(ctx, 1, &q, r, err, err_len))
         return false;
     mcts_result_canonical(r);
@@ -276,7 +295,8 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
             }
             double opt = n == s->root ? s->p.root_policy_optimism : s->p.policy_optimism;
             int sym = mcts_position_symmetry(g, s->p.seed);
-            uint64_t key = mcts_position_key(g, sym) ^ (uint64_t)(opt * 1e6);
+            double pda = node_pda(s, g);
+            uint64_t key = eval_key(g, sym, opt, pda);
             if (mcts_cache_lookup(&s->cache, key, &w->results[slot])) {
                 atomic_fetch_add(&s->cache_hits, 1);
                 bool ok = finish_leaf(w, slot, &w->results[slot]);
@@ -284,7 +304,8 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
                 return ok ? DESCENT_DONE : DESCENT_FAILED;
             }
             w->keys[slot] = key;
-            w->queries[slot] = (nn_query){.game = g, .symmetry = sym, .policy_optimism = opt};
+            w->queries[slot] =
+                (nn_query){.game = g, .symmetry = sym, .policy_optimism = opt, .pda = pda};
             return DESCENT_QUEUED;
         }
         if (st == MCTS_EXPANDING || len >= MCTS_MAX_PATH) {

@@ -224,6 +224,24 @@ nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len)
 
 void nn_context_set_profile(nn_context *c, const nn_kata_profile *p) { c->profile = p; }
 
+/* KataGo's handicap inputs (nninputs.cpp, inputs version 7): global 15 says a playout doubling
+ * advantage is in play, global 16 holds half of it, from the mover's view. */
+static bool set_pda(nn_context *c, const nn_desc *d, int s, const nn_query *q, char *err,
+                    int err_len)
+{
+    if (q->pda == 0 || d->kata->inputs_version < 7)
+        return true;
+    if (!isfinite(q->pda)) {
+        snprintf(err, (size_t)err_len, "%s: eval: the playout doubling advantage is not finite",
+                 d->source);
+        return false;
+    }
+    float *global = c->global + (size_t)s * c->global_len;
+    global[15] = 1.0f;
+    global[16] = (float)(0.5 * q->pda);
+    return true;
+}
+
 /* The metadata features of query q into slot s, for a net with a metadata encoder; false with a
  * message when the query has no profile (KataGo: "SGFMetadata is required") or a broken one. */
 static bool fill_meta(nn_context *c, int s, const nn_query *q, char *err, int err_len)
@@ -303,7 +321,7 @@ static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *i
         return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, inputs,
                                    spatial, c->global + (size_t)s * c->global_len, err,
                                    err_len) &&
-               (!c->meta || fill_meta(c, s, q, err, err_len));
+               set_pda(c, d, s, q, err, err_len) && (!c->meta || fill_meta(c, s, q, err, err_len));
     if (q->game->board.size != NN_LZ_BOARD_SIZE || q->symmetry < 0 ||
         q->symmetry >= NN_LZ_SYMMETRIES || !nn_lz_inputs(q->game, q->symmetry, spatial)) {
         snprintf(err, (size_t)err_len,

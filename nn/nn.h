@@ -40,6 +40,11 @@ typedef struct nn_query {
      * one from a name such as "rank_5k"); NULL: the context's (nn_context_set_profile). Other
      * nets ignore it. Only read, during nn_eval. */
     const nn_kata_profile *profile;
+    /* KataGo's playout doubling advantage of the side to move (0: none): the net is told that
+     * the mover searches 2^pda times as many playouts as its opponent, which handicap play uses
+     * (negative: the mover is the weaker side). Nets of inputs version 7 (KataGo model 8 on)
+     * take it as global inputs 15 and 16; the others ignore it. */
+    double pda;
 } nn_query;
 
 typedef struct nn_result {

@@ -72,8 +72,9 @@ static void *worker_run(void *arg)
         w->ok = false;
     }
     for (int i = 0; w->ok && i < batch; i++)
-        q[i] = (nn_query){&w->positions[i % TEACH_THROUGHPUT_POSITIONS], i % 8,
-                          NN_DEFAULT_POLICY_OPTIMISM, o->profile};
+        q[i] = (nn_query){.game = &w->positions[i % TEACH_THROUGHPUT_POSITIONS],
+                          .symmetry = i % 8, .policy_optimism = NN_DEFAULT_POLICY_OPTIMISM,
+                          .profile = o->profile};
     pthread_mutex_lock(&w->start->warm);
     for (int i = 0; i < 2; i++)
         w->ok = w->ok && nn_eval(c, batch, q, out, w->err, sizeof w->err);
