@@ -121,6 +121,11 @@ typedef struct entry {
     double lo, hi;
 } entry;
 
+/* The scalar kinds as mcts_value_parse reads them. */
+static const mcts_value_kind kinds[] = {
+    [K_DOUBLE] = MCTS_VALUE_DOUBLE, [K_MODE_DOUBLE] = MCTS_VALUE_DOUBLE, [K_INT] = MCTS_VALUE_INT,
+    [K_INT64] = MCTS_VALUE_INT64, [K_U64] = MCTS_VALUE_U64, [K_BOOL] = MCTS_VALUE_BOOL};
+
 #define F(field) offsetof(teach_play_params, field)
 
 static const entry table[] = {
@@ -312,28 +317,6 @@ bool teach_play_params_set(teach_play_params *p, const char *name, const char *v
                  "%s: style: '%s' is no preset (none, center13, edge13, center19, edge19) and no "
                  "five weights in [0, 100] like 0.5,0.5,2,2,2", __func__, value);
         return false;
-    case K_BOOL: {
-        bool on = !strcasecmp(value, "true") || !strcmp(value, "1");
-        if (!on && strcasecmp(value, "false") && strcmp(value, "0")) {
-            snprintf(err, (size_t)err_len, "%s: %s: expected true or false, got '%s'", __func__,
-                     e->info.name, value);
-            return false;
-        }
-        *(bool *)field = on;
-        return true;
-    }
-    case K_U64: {
-        char *end;
-        errno = 0;
-        unsigned long long u = strtoull(value, &end, 0);
-        if (end == value || *end || errno || value[0] == '-') {
-            snprintf(err, (size_t)err_len, "%s: %s: expected an unsigned integer, got '%s'",
-                     __func__, e->info.name, value);
-            return false;
-        }
-        *(uint64_t *)field = u;
-        return true;
-    }
     default:
         break;
     }
@@ -341,27 +324,8 @@ bool teach_play_params_set(teach_play_params *p, const char *name, const char *v
         *(double *)field = NAN;
         return true;
     }
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    bool integral = e->k == K_INT || e->k == K_INT64;
-    if (end == value || *end || errno || !isfinite(v) || (integral && v != floor(v))) {
-        snprintf(err, (size_t)err_len, "%s: %s: expected %s, got '%s'", __func__, e->info.name,
-                 integral ? "an integer" : "a number", value);
-        return false;
-    }
-    if (v < e->lo || v > e->hi) {
-        snprintf(err, (size_t)err_len, "%s: %s: %s is outside [%g, %g]", __func__, e->info.name,
-                 value, e->lo, e->hi);
-        return false;
-    }
-    if (e->k == K_INT)
-        *(int *)field = (int)v;
-    else if (e->k == K_INT64)
-        *(int64_t *)field = (int64_t)v;
-    else
-        *(double *)field = v;
-    return true;
+    return mcts_value_parse(kinds[e->k], field, value, e->lo, e->hi, __func__, e->info.name, err,
+                            err_len);
 }
 
 bool teach_play_params_get(const teach_play_params *p, const char *name, char *buf, int len)
@@ -377,17 +341,13 @@ bool teach_play_params_get(const teach_play_params *p, const char *name, char *b
         snprintf(buf, (size_t)len, "%g,%g,%g,%g,%g", w[0], w[1], w[2], w[3], w[4]);
         break;
     }
-    case K_BOOL: snprintf(buf, (size_t)len, "%s", *(const bool *)field ? "true" : "false"); break;
-    case K_U64: snprintf(buf, (size_t)len, "%" PRIu64, *(const uint64_t *)field); break;
-    case K_INT: snprintf(buf, (size_t)len, "%d", *(const int *)field); break;
-    case K_INT64: snprintf(buf, (size_t)len, "%" PRId64, *(const int64_t *)field); break;
     case K_MODE_DOUBLE:
         if (isnan(*(const double *)field)) {
             snprintf(buf, (size_t)len, "default");
             break;
         }
         /* fall through */
-    case K_DOUBLE: snprintf(buf, (size_t)len, "%.17g", *(const double *)field); break;
+    default: mcts_value_format(kinds[e->k], field, buf, len); break;
     }
     return true;
 }

@@ -18,7 +18,7 @@ struct teach_engine {
     nn_context *ctx[TEACH_MAX_NETS];   /* teach_engine_eval's, made on first use */
     char backend[TEACH_BACKEND_LEN];
     mcts_params params;
-    unsigned version;
+    teach_play_params play;
     nn_kata_profile profile;           /* of params.human_sl_profile, when set */
     bool has_profile;
 };
@@ -29,6 +29,7 @@ void teach_options_init(teach_options *o)
 {
     memset(o, 0, sizeof *o);
     o->params = mcts_params_default();
+    o->play = teach_play_params_default();
 }
 
 static char *trim(char *s)
@@ -41,8 +42,13 @@ static char *trim(char *s)
     return s;
 }
 
-bool teach_set_param(mcts_params *p, const char *name, const char *value, char *err, int err_len)
+bool teach_set_param(mcts_params *p, teach_play_params *play, const char *name, const char *value,
+                     char *err, int err_len)
 {
+    char probe[64];
+    if (play && !mcts_params_get(p, name, probe, sizeof probe) &&
+        teach_play_params_get(play, name, probe, sizeof probe))
+        return teach_play_params_set(play, name, value, err, err_len);
     if (!strcasecmp(name, "maxTime")) {
         char *end;
         double s = strtod(value, &end);
@@ -57,7 +63,8 @@ bool teach_set_param(mcts_params *p, const char *name, const char *value, char *
     return mcts_params_set(p, name, value, err, err_len);
 }
 
-bool teach_read_config(mcts_params *p, const char *path, char *err, int err_len)
+bool teach_read_config(mcts_params *p, teach_play_params *play, const char *path, char *err,
+                       int err_len)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -81,7 +88,7 @@ bool teach_read_config(mcts_params *p, const char *path, char *err, int err_len)
         }
         *eq = 0;
         char *name = trim(s), *value = trim(eq + 1);
-        if (!teach_set_param(p, name, value, why, sizeof why)) {
+        if (!teach_set_param(p, play, name, value, why, sizeof why)) {
             snprintf(err, (size_t)err_len, "%s:%d: %s", path, num, why);
             ok = false;
         }
@@ -187,7 +194,7 @@ int teach_options_parse(teach_options *o, int argc, char **argv, int *i, char *e
         ok = mcts_params_set(&o->params, "max_visits", v, why, sizeof why);
         break;
     case OPT_CONFIG:
-        if (!teach_read_config(&o->params, v, err, err_len))
+        if (!teach_read_config(&o->params, &o->play, v, err, err_len))
             return -1;
         break;
     default: {
@@ -199,7 +206,7 @@ int teach_options_parse(teach_options *o, int argc, char **argv, int *i, char *e
             ok = false;
         } else {
             *eq = 0;
-            ok = teach_set_param(&o->params, trim(buf), trim(eq + 1), why, sizeof why);
+            ok = teach_set_param(&o->params, &o->play, trim(buf), trim(eq + 1), why, sizeof why);
         }
         break;
     }
@@ -224,7 +231,8 @@ const char *teach_options_help(void)
            "  --threads T         threads (search threads, or the command's workers)\n"
            "  --visits N          visits per search (max_visits)\n"
            "  --config FILE       `name = value` lines of search tunables ('#' comments)\n"
-           "  --set NAME=VALUE    one search tunable (kata-list-params lists them)\n"
+           "  --set NAME=VALUE    one tunable of the search or the move choice (kata-list-params\n"
+           "                      lists them; e.g. play_policy=ABC25, style=center19)\n"
            "  (older spellings still read: --model and -model for -w, -config for --config)\n";
 }
 
@@ -265,6 +273,7 @@ teach_engine *teach_engine_new(const teach_options *o, char *err, int err_len)
     }
     snprintf(e->backend, sizeof e->backend, "%s", o->backend);
     e->params = o->params;
+    e->play = o->play;
     bool ok = take_profile(e, err, err_len);
     for (int i = 0; ok && i < o->num_weights; i++) {
         nn_model *m = nn_model_load(o->weights[i], e->backend[0] ? e->backend : NULL, err,
@@ -323,14 +332,17 @@ const char *teach_engine_backend(const teach_engine *e) { return e->backend; }
 
 const mcts_params *teach_engine_params(const teach_engine *e) { return &e->params; }
 
-unsigned teach_engine_params_version(const teach_engine *e) { return e->version; }
+const teach_play_params *teach_engine_play_params(const teach_engine *e) { return &e->play; }
+
 
 bool teach_engine_set_param(teach_engine *e, const char *name, const char *value, char *err,
                             int err_len)
 {
     mcts_params p = e->params;
-    if (!teach_set_param(&p, name, value, err, err_len))
+    teach_play_params play = e->play;
+    if (!teach_set_param(&p, &play, name, value, err, err_len))
         return false;
+    e->play = play;
     teach_engine_set_params(e, &p);
     return true;
 }
@@ -338,7 +350,6 @@ bool teach_engine_set_param(teach_engine *e, const char *name, const char *value
 void teach_engine_set_params(teach_engine *e, const mcts_params *p)
 {
     e->params = *p;
-    e->version++;
     char ignore[256];
     /* mcts_params_set checked the name; a profile that no longer parses is reported by the
      * evaluations that need it */
@@ -362,6 +373,6 @@ bool teach_engine_eval(teach_engine *e, int net, const go_game *g, int sym, doub
     nn_context_set_profile(e->ctx[net], e->has_profile ? &e->profile : NULL);
     if (sym == TEACH_SYM_AVERAGE)
         return nn_eval_average(e->ctx[net], g, 0xff, optimism, out, err, err_len);
-    nn_query q = {g, sym, optimism, NULL};
+    nn_query q = {.game = g, .symmetry = sym, .policy_optimism = optimism};
     return nn_eval(e->ctx[net], 1, &q, out, err, err_len);
 }

@@ -27,6 +27,7 @@
 #include "go/game.h"
 #include "mcts/mcts.h"
 #include "nn/nn.h"
+#include "teach/choice.h"
 
 #define TEACH_MAX_NETS 16
 #define TEACH_BACKEND_LEN 64
@@ -41,6 +42,7 @@ typedef struct teach_options {
     const char *weights[TEACH_MAX_NETS];
     char backend[TEACH_BACKEND_LEN];   /* "" for the best one built */
     mcts_params params;                /* --visits, --threads, --config and --set applied */
+    teach_play_params play;            /* the move choice's tunables (--set, --config) */
     int threads;                       /* --threads as given, 0 when absent */
 } teach_options;
 
@@ -57,13 +59,16 @@ int teach_options_parse(teach_options *o, int argc, char **argv, int *i, char *e
 const char *teach_options_synopsis(void);
 const char *teach_options_help(void);
 
-/* Sets one tunable by name (mcts_params_set), accepting KataGo's maxTime in seconds too. False
- * with a reason in err (p untouched). */
-bool teach_set_param(mcts_params *p, const char *name, const char *value, char *err, int err_len);
+/* Sets one tunable by name: the search's (mcts_params_set, KataGo's maxTime in seconds too), or
+ * else the move choice's (teach_play_params_set; play may be NULL where no move is chosen). False
+ * with a reason in err (both untouched). */
+bool teach_set_param(mcts_params *p, teach_play_params *play, const char *name, const char *value,
+                     char *err, int err_len);
 
 /* Applies a config file of `name = value` lines ('#' starts a comment). False with a message
  * naming the file and the line in err. */
-bool teach_read_config(mcts_params *p, const char *path, char *err, int err_len);
+bool teach_read_config(mcts_params *p, teach_play_params *play, const char *path, char *err,
+                       int err_len);
 
 /* Whether this build has the backend name ("cuda:fp32": the options go to the backend); false
  * with the list of those it has in err. */
@@ -90,14 +95,15 @@ const nn_desc *teach_engine_desc(const teach_engine *e, int i);
 /* The backend asked for ("" for the best one built). */
 const char *teach_engine_backend(const teach_engine *e);
 
-/* The tunables in force. The players made on the engine take them up at their next search. */
+/* The tunables in force: the search's and the move choice's. The players made on the engine take
+ * them up at their next move. */
 const mcts_params *teach_engine_params(const teach_engine *e);
-/* Sets one tunable (teach_set_param), or replaces them all. False with a reason in err. */
+const teach_play_params *teach_engine_play_params(const teach_engine *e);
+/* Sets one tunable of either kind (teach_set_param), or replaces the search's. False with a
+ * reason in err. */
 bool teach_engine_set_param(teach_engine *e, const char *name, const char *value, char *err,
                             int err_len);
 void teach_engine_set_params(teach_engine *e, const mcts_params *p);
-/* Counts every change of the tunables, so that players see when to take them up again. */
-unsigned teach_engine_params_version(const teach_engine *e);
 
 /* Symmetry choices of teach_engine_eval besides 0..7. */
 #define TEACH_SYM_AVERAGE (-1)   /* the mean over the eight symmetries (nn_eval_average) */

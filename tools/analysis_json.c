@@ -11,6 +11,7 @@
 
 #include "go/clock.h"
 #include "teach/engine.h"
+#include "teach/play.h"
 #include "teach/player.h"
 #include "tools/commands.h"
 #include "tools/line_reader.h"
@@ -33,6 +34,7 @@ typedef struct aj_item {
 
 typedef struct aj_engine {
     mcts_params base;               /* the tunables every query starts from */
+    teach_play_params base_play;    /* and the move choice's */
     teach_engine *engine;
     teach_player *search;           /* NULL: check queries only (shido_analysis_check) */
     line_reader in;
@@ -280,6 +282,7 @@ typedef struct aj_query {
     int *turns;
     int num_turns;
     mcts_params p;
+    teach_play_params play;  /* playPolicy and its tunables: the move it would play, reported */
     perspective persp;
     bool ownership, moves_ownership, policy, pv_visits;
     bool ownership_stdev, moves_ownership_stdev;   /* include[Moves]OwnershipStdev */
@@ -420,7 +423,7 @@ static bool parse_overrides(aj_engine *a, const cJSON *o, aj_query *q, char *err
             snprintf(value, sizeof value, "%s", v->valuestring);
         else
             value[0] = 0;
-        if (!teach_set_param(&q->p, key, value, why, sizeof why)) {
+        if (!teach_set_param(&q->p, &q->play, key, value, why, sizeof why)) {
             snprintf(err, (size_t)err_len, "%s", why);
             return false;
         }
@@ -487,6 +490,7 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
     memset(q, 0, sizeof *q);
     q->id = get(j, "id");
     q->p = a->base;
+    q->play = a->base_play;
     q->p.num_avoid = q->p.num_allow = 0;
     q->persp = PERSP_BLACK;
     char err[256], msg[320];
@@ -787,7 +791,7 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
 }
 
 static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int turn,
-                         const mcts_analysis *an, bool during)
+                         const mcts_analysis *an, bool during, const teach_choice *choice)
 {
     aj_json j = response(q->id);
     double sign = persp_sign(q->persp, an->to_move);
@@ -812,6 +816,15 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
         add_ownership_stdev(&j, j.root, an->ownership_stdev, q->size);
     if (q->policy && !during && !j.oom && !add_policy(a, &j, g))
         add(&j, j.root, "policy", cJSON_CreateNull());
+    cJSON *mc = choice ? add(&j, j.root, "moveChoice", cJSON_CreateObject()) : NULL;
+    if (mc) {
+        char v[8];
+        add_str(&j, mc, "move", choice->move == MCTS_RESIGN
+                                    ? "resign"
+                                    : go_point_to_gtp(q->size, choice->move, v));
+        add_str(&j, mc, "policy", teach_policy_name(q->play.policy));
+        add_str(&j, mc, "why", choice->why);
+    }
     put_line(a, &j);
 }
 
@@ -833,7 +846,7 @@ static bool on_progress(const mcts_analysis *an, void *ctx)
         return false;
     if (tc->q->report_every_s > 0 && go_now_s() >= tc->next_s && an->num_moves > 0) {
         tc->next_s += tc->q->report_every_s;
-        write_result(a, tc->q, tc->g, tc->turn, an, true);
+        write_result(a, tc->q, tc->g, tc->turn, an, true, NULL);
     }
     return true;
 }
@@ -846,6 +859,26 @@ static mcts_analysis_opts report_opts(const aj_query *q)
     o.move_ownership = q->moves_ownership;
     o.move_ownership_stdev = q->moves_ownership_stdev;
     return o;
+}
+
+/* The move the query's playPolicy would play after the analysis an (its first move the
+ * search's own choice); one query, no memory of earlier moves. */
+static bool move_choice(aj_engine *a, const aj_query *q, const go_game *g, const mcts_analysis *an,
+                        teach_choice *out, char *err, int err_len)
+{
+    teach_rng rng = {q->play.seed ? q->play.seed : 1};
+    mcts_analysis choice_an = {0};
+    nn_result *net = malloc(sizeof *net);
+    bool have_an, have_net;
+    bool ok = net && teach_play_decide(a->search, &q->play, g, true,
+                                       an->num_moves > 0 ? an->moves[0].move : GO_PASS, NULL,
+                                       &rng, &choice_an, &have_an, net, &have_net, out, err,
+                                       err_len);
+    if (!net)
+        snprintf(err, (size_t)err_len, "out of memory");
+    mcts_analysis_free(&choice_an);
+    free(net);
+    return ok;
 }
 
 /* Analyses one turn; returns false (after reporting) on an error. */
@@ -863,16 +896,24 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
         lim.report_interval_cs = (int)fmax(1, q->report_every_s * 100);
     lim.report = report_opts(q);
     turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s};
-    bool ok = teach_player_set_position(a->search, &g, err, sizeof err) &&
+    bool choose = q->play.policy != TEACH_POLICY_BEST;
+    mcts_params params = choose ? teach_play_search_params(&q->play, &q->p, &g) : q->p;
+    bool ok = (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err)) &&
+              teach_player_set_position(a->search, &g, err, sizeof err) &&
               teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);
     } else {
         mcts_analysis an = {0};
-        if (teach_player_report(a->search, &lim.report, &an))
-            write_result(a, q, &g, turn, &an, false);
-        else
+        if (teach_player_report(a->search, &lim.report, &an)) {
+            teach_choice choice;
+            bool chosen = choose && move_choice(a, q, &g, &an, &choice, err, sizeof err);
+            if (choose && !chosen)
+                report(a, q->id, false, "overrideSettings", err);
+            write_result(a, q, &g, turn, &an, false, chosen ? &choice : NULL);
+        } else {
             write_no_results(a, q->id, turn);
+        }
         mcts_analysis_free(&an);
     }
     go_game_free(&g);
@@ -973,6 +1014,7 @@ int shido_analysis_check(FILE *in, FILE *out)
 {
     aj_engine a = {0};
     a.base = mcts_params_default();
+    a.base_play = teach_play_params_default();
     a.out = out;
     if (!line_reader_init(&a.in, in))
         return 1;
@@ -1015,6 +1057,7 @@ int shido_cmd_analysis(int argc, char **argv)
     if (o.num_weights != 1)
         return usage("one network is needed (-w FILE)");
     a.base = o.params;
+    a.base_play = o.play;
     a.engine = teach_engine_new(&o, err, sizeof err);
     if (!a.engine) {
         fprintf(stderr, "shido analysis: cannot load network: %s\n", err);

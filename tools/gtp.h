@@ -101,6 +101,7 @@
 
 #include "go/game.h"
 #include "teach/engine.h"
+#include "teach/play.h"
 #include "teach/player.h"
 #include "teach/timing.h"
 #include "teach/tsumego.h"
@@ -117,10 +118,14 @@ typedef struct gtp_engine {
     bool allow_files;     /* loadsgf / printsgf FILE may touch the file system (not when fuzzing) */
     /* The networks (the first drives play) and the search tunables every search starts from. */
     teach_engine *engine;
-    /* The players, made on first use: the search on the first network, and with tsumego_s > 0
-     * (`--tsumego[=S]`) the tsumego solver in front of it, S seconds a move. */
+    /* The players, made on first use: the search on the first network, the teaching player on
+     * top of it (teach/play.h: genmove's choice under play_policy when it is not "best"), and
+     * with tsumego_s > 0 (`--tsumego[=S]`) the tsumego solver in front of them, S seconds a
+     * move. */
     teach_player *search;
+    teach_player *play_player;   /* the search with the move choice of play_policy on top */
     teach_player *tsumego_player;
+    teach_player *tsumego_fallback;   /* the player behind tsumego_player */
     double tsumego_s;
     double tsumego_max_s;  /* caps every solve, tsumego_solve's SECONDS too (0: no cap; the
                               fuzz target keeps it short) */

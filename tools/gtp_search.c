@@ -20,9 +20,10 @@
 void gtp_players_free(gtp_engine *e)
 {
     teach_player_free(e->tsumego_player);
+    teach_player_free(e->play_player);
     teach_player_free(e->search);
     teach_tsumego_free(e->tsumego);
-    e->tsumego_player = e->search = NULL;
+    e->tsumego_player = e->play_player = e->search = NULL;
     e->tsumego = NULL;
 }
 
@@ -45,17 +46,35 @@ teach_player *gtp_search_get(gtp_engine *e, gtp_text *r)
     return e->search;
 }
 
+/* The player that plays with the network: the search, or the teaching player on top of it when
+ * play_policy is not "best". NULL with the reason in r. */
+static teach_player *net_player_get(gtp_engine *e, gtp_text *r)
+{
+    teach_player *s = gtp_search_get(e, r);
+    if (!s || teach_engine_play_params(e->engine)->policy == TEACH_POLICY_BEST)
+        return s;
+    char err[256];
+    if (!e->play_player && !(e->play_player = teach_play_player_new(e->engine, s, err, sizeof err)))
+        gtp_fail(r, err);
+    return e->play_player;
+}
+
 teach_player *gtp_player_get(gtp_engine *e, gtp_text *r)
 {
     if (e->tsumego_s <= 0)
-        return gtp_search_get(e, r);
+        return net_player_get(e, r);
     teach_player *fallback = NULL;
-    if (teach_engine_num_nets(e->engine) > 0 && !(fallback = gtp_search_get(e, r)))
+    if (teach_engine_num_nets(e->engine) > 0 && !(fallback = net_player_get(e, r)))
         return NULL;
     teach_tsumego *t = gtp_tsumego_get(e, r);
     if (!t)
         return NULL;
     char err[256];
+    if (e->tsumego_player && e->tsumego_fallback != fallback) {
+        teach_player_free(e->tsumego_player);   /* play_policy changed the player behind it */
+        e->tsumego_player = NULL;
+    }
+    e->tsumego_fallback = fallback;
     if (!e->tsumego_player &&
         !(e->tsumego_player = teach_tsumego_player_new(t, e->tsumego_s, fallback, err,
                                                        sizeof err)))
@@ -175,6 +194,9 @@ bool gtp_cmd_kata_list_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
     for (int i = 0; i < n; i++)
         gtp_text_printf(r, "%s%s", i ? " " : "", list[i].name);
     gtp_text_add(r, " maxTime");
+    list = teach_play_param_list(&n);
+    for (int i = 0; i < n; i++)
+        gtp_text_printf(r, " %s", list[i].name);
     return true;
 }
 
@@ -186,7 +208,8 @@ bool gtp_cmd_kata_get_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
         gtp_text_printf(r, "%g", p->max_time_ms / 1000.0);
         return true;
     }
-    if (!mcts_params_get(p, a->argv[0], buf, sizeof buf))
+    if (!mcts_params_get(p, a->argv[0], buf, sizeof buf) &&
+        !teach_play_params_get(teach_engine_play_params(e->engine), a->argv[0], buf, sizeof buf))
         return gtp_fail(r, "unknown parameter");
     /* Shortest text that reads back the same double ("0.05", not 0.050000000000000003). */
     char *end;

@@ -15,30 +15,33 @@ static void usage(FILE *f)
             "usage: shido COMMAND [options]\n"
             "\n"
             "commands:\n"
-            "  gtp [--weights FILE]... [--visits N] [--threads T] [--config FILE] ...\n"
+            "  gtp [-w FILE]... [--visits N] [--threads T] [--config FILE] [--set K=V] ...\n"
             "               speak GTP v2 on stdin/stdout (for GUIs: Sabaki, Lizzie, GoGui, ...);\n"
             "               with networks loaded: genmove, lz-/kata-analyze, kata-raw-nn, ...;\n"
             "               --tsumego[=S]: genmove plays the tsumego solver's move on corner and\n"
-            "               side problems (S seconds, default 10); tsumego_solve asks it\n"
+            "               side problems (S seconds, default 10); tsumego_solve asks it;\n"
+            "               --set play_policy=ABC25 (ikeda, two-phase, scoreloss, ...): teaching play\n"
             "  analysis -w NET [--visits N] [--threads T] [--config FILE] ...\n"
             "               KataGo's JSON analysis protocol on stdin/stdout (KaTrain, Ogatak)\n"
             "  demo         a short game of random moves on 9x9 from a fixed seed: the board and\n"
             "               its Tromp-Taylor score\n"
             "  bench board [--size N] [--seconds S]\n"
             "               random playouts on one core (19x19 unless --size): moves per second\n"
-            "  bench nn [--weights FILE]... [--backend NAME[:OPTIONS]] [--batch 1,8,16] ...\n"
+            "  bench nn [-w FILE]... [--backend NAME[:OPTIONS]] [--batch 1,8,16] ...\n"
             "               network evaluations per second on weight files or synthetic standard\n"
             "               nets, on any backend of this build (cpu, ref; cuda, cuda:fp32, ...)\n"
             "  match --engine1 CMD --engine2 CMD [--games N] [--size N] ...\n"
             "               play games between two GTP engines: SGF, results, 95%% CI\n"
-            "  tsumego solve FILE.sgf [--time S] [--goal kill|live] [--model NET] ...\n"
-            "               prove a life-and-death problem (df-pn); --model: network-guided\n"
+            "  tsumego solve FILE.sgf [--time S] [--goal kill|live] [-w NET] ...\n"
+            "               prove a life-and-death problem (df-pn); -w: network-guided\n"
             "  tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) [--time-per-problem S] ...\n"
             "               the solver on a problem set: right or wrong, time and nodes\n"
             "  tactical-maps GAME.sgf [--max-depth D] [--tries N] [--threads T] ...\n"
             "               the least BW-graph tactical-map depth isolating each played move\n"
             "  tactical-maps characterise FILE.sgf... [--moves all|black|white] [--top K] ...\n"
             "               short tactical maps that characterise the games' moves\n"
+            "  teach-stats --player NAME -w NET [--judge-visits N] GAME.sgf|DIR...\n"
+            "               a player's results and how natural its moves were (teaching play)\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -96,6 +99,8 @@ int main(int argc, char **argv)
         return shido_cmd_tsumego(argc - 1, argv + 1);
     if (!strcmp(cmd, "tactical-maps"))
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
+    if (!strcmp(cmd, "teach-stats"))
+        return shido_cmd_teach_stats(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);

@@ -1,0 +1,531 @@
+/* teach/control.c -- seed 001's position control and styles, and the controllers built beyond it
+ * (control.h). Every policy here works on the candidates of the analysis (the root's visited
+ * moves), with priors corrected by method B and the style weights where the policy compares
+ * priors, and keeps the naturalness safeguards. */
+#include "teach/control.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One candidate, from the mover's view. */
+typedef struct cand {
+    int move;
+    int64_t visits;
+    double winrate, lead, prior, raw_prior;
+    const float *ownership;   /* white's view, NULL when the analysis has none */
+    bool keep;
+} cand;
+
+typedef struct ctx {
+    const teach_play_params *p;
+    const teach_choice_in *in;
+    const mcts_analysis *an;
+    int size;
+    go_color mover;
+    cand c[NN_MAX_MOVES];
+    int n;
+    int best;                 /* index of the search's own choice among c, or -1 */
+    double best_lead;         /* the highest score lead of the candidates */
+} ctx;
+
+int teach_line_of(int size, int point)
+{
+    int x = go_point_x(point), y = go_point_y(point);
+    int dx = x < size - 1 - x ? x : size - 1 - x, dy = y < size - 1 - y ? y : size - 1 - y;
+    return 1 + (dx < dy ? dx : dy);
+}
+
+double teach_style_weight(const teach_play_params *p, int size, int point)
+{
+    if (point == GO_PASS)
+        return 1.0;
+    int line = teach_line_of(size, point);
+    return p->style_w[line <= 2 ? 0 : line >= 6 ? 4 : line - 2];
+}
+
+double teach_method_b_factor(double d)
+{
+    static const double factor[] = {1.50, 1.25, 1.00, 0.75, 0.50, 0.25};
+    if (d <= 2)
+        return factor[0];
+    for (int k = 3; k <= 7; k++)
+        if (d <= k)
+            return factor[k - 2];
+    return 0.10;
+}
+
+bool teach_ikeda_natural(double gap, double p, double c)
+{
+    return (gap < 0.03 * c && p > 0.05) || (gap < 0.04 * c && p > 0.10) ||
+           (gap < 0.06 * c && p > 0.20) || (gap < 0.08 * c && p > 0.40);
+}
+
+double teach_score_weight(const teach_play_params *p, double prior, double delta)
+{
+    if (delta < p->score_low)
+        return prior / pow(p->score_gamma, p->score_low - delta);
+    if (delta > p->score_high)
+        return prior / pow(p->score_gamma, delta - p->score_high);
+    return prior;
+}
+
+static double euclid(int a, int b)
+{
+    double dx = go_point_x(a) - go_point_x(b), dy = go_point_y(a) - go_point_y(b);
+    return sqrt(dx * dx + dy * dy);
+}
+
+static int remi(int a, int b)
+{
+    int dx = abs(go_point_x(a) - go_point_x(b)), dy = abs(go_point_y(a) - go_point_y(b));
+    return dx + dy + (dx > dy ? dx : dy);
+}
+
+/* The opponent's last move, GO_NO_POINT when there is none (or it was a pass). */
+static int last_opponent_move(const go_game *g)
+{
+    if (g->num_moves == 0)
+        return GO_NO_POINT;
+    const go_move *m = &g->moves[g->num_moves - 1];
+    return m->color != g->board.to_move && m->point != GO_PASS ? m->point : GO_NO_POINT;
+}
+
+/* Method B: whether one of the mover's stones stands within the trigger distance of the
+ * opponent's last move. */
+static bool method_b_applies(const ctx *x, int last)
+{
+    const go_board *b = &x->in->game->board;
+    for (int y = 0; y < x->size; y++)
+        for (int xx = 0; xx < x->size; xx++) {
+            int q = go_point_at(xx, y);
+            if (b->color[q] == x->mover && euclid(q, last) <= x->p->method_b_trigger)
+                return true;
+        }
+    return false;
+}
+
+/* Fills x->c with the analysis's visited moves; priors corrected by method B (when on) and the
+ * style weights. */
+static bool gather(ctx *x, char *err, int err_len)
+{
+    const mcts_analysis *an = x->an;
+    int last = last_opponent_move(x->in->game);
+    bool ikeda = x->p->policy == TEACH_POLICY_IKEDA || x->p->policy == TEACH_POLICY_TWO_PHASE;
+    bool b = x->p->method_b && ikeda && last != GO_NO_POINT && method_b_applies(x, last);
+    x->n = 0;
+    x->best = -1;
+    x->best_lead = -INFINITY;
+    for (int i = 0; i < an->num_moves; i++) {
+        const mcts_move_info *m = &an->moves[i];
+        if (m->visits <= 0)
+            continue;
+        cand *c = &x->c[x->n];
+        *c = (cand){m->move, m->visits, m->winrate, m->score_lead, m->prior, m->prior,
+                    m->ownership, true};
+        if (b && m->move != GO_PASS)
+            c->prior *= teach_method_b_factor(euclid(m->move, last));
+        c->prior *= teach_style_weight(x->p, x->size, m->move);
+        if (m->move == x->in->search_choice)
+            x->best = x->n;
+        if (c->lead > x->best_lead)
+            x->best_lead = c->lead;
+        x->n++;
+    }
+    if (x->n == 0) {
+        snprintf(err, (size_t)err_len, "%s: the search visited no move",
+                 teach_policy_name(x->p->policy));
+        return false;
+    }
+    return true;
+}
+
+/* The mover's ownership at q (+1 its own) from a white's-view grid. */
+static double own_mover(const ctx *x, const float *white, int q)
+{
+    double v = white[go_point_y(q) * x->size + go_point_x(q)];
+    return x->mover == GO_WHITE ? v : -v;
+}
+
+/* The threat test: our stones whose ownership dropped since our last search (the opponent's
+ * last move in between) by more than threat_drop in sum. Marks the threatened stones. */
+static bool threatened(const ctx *x, bool *stone)
+{
+    const teach_play_state *s = x->in->state;
+    const go_game *g = x->in->game;
+    if (!s || !s->have_ownership || s->ownership_move_number != g->num_moves - 2 ||
+        !x->an->ownership)
+        return false;
+    double drop = 0;
+    memset(stone, 0, sizeof(bool) * GO_POINTS);
+    for (int y = 0; y < x->size; y++)
+        for (int xx = 0; xx < x->size; xx++) {
+            int q = go_point_at(xx, y);
+            if (g->board.color[q] != x->mover)
+                continue;
+            double d = own_mover(x, s->ownership, q) - own_mover(x, x->an->ownership, q);
+            if (d > 0.2) {
+                drop += d;
+                stone[q] = true;
+            }
+        }
+    return drop > x->p->threat_drop;
+}
+
+/* The safeguards: passes only when the search passes, no move below the prior floor, and after
+ * a threat only answers near it; the search's own choice always stays. */
+static void safeguard(ctx *x, char *note, int note_len)
+{
+    const teach_play_params *p = x->p;
+    int kept = 0;
+    for (int i = 0; i < x->n; i++) {
+        cand *c = &x->c[i];
+        bool own = i == x->best;
+        c->keep = own || (c->move != GO_PASS && c->raw_prior >= p->prior_floor);
+        kept += c->keep;
+    }
+    if (kept == 0)
+        for (int i = 0; i < x->n; i++)
+            x->c[i].keep = true;
+    bool stone[GO_POINTS];
+    int last = last_opponent_move(x->in->game);
+    if (last == GO_NO_POINT || !threatened(x, stone))
+        return;
+    int near = 0;
+    for (int i = 0; i < x->n; i++) {
+        cand *c = &x->c[i];
+        bool close = c->move != GO_PASS && remi(c->move, last) <= p->threat_dist;
+        for (int q = 0; q < GO_POINTS && !close && c->move != GO_PASS; q++)
+            close = stone[q] && remi(c->move, q) <= p->threat_dist;
+        if (c->keep && !close && i != x->best)
+            c->keep = false;
+        near += c->keep;
+    }
+    snprintf(note, (size_t)note_len, " (answering the threat: %d moves near it)", near);
+}
+
+/* The kept candidate of highest score by f, or -1. */
+typedef double (*score_fn)(const ctx *x, const cand *c, const void *arg);
+
+static int argmax(const ctx *x, score_fn f, const void *arg)
+{
+    int best = -1;
+    double best_v = -INFINITY;
+    for (int i = 0; i < x->n; i++) {
+        if (!x->c[i].keep)
+            continue;
+        double v = f(x, &x->c[i], arg);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static double by_prior(const ctx *x, const cand *c, const void *arg) { return c->prior; }
+
+static double by_winrate(const ctx *x, const cand *c, const void *arg) { return c->winrate; }
+
+static double closest_to_half(const ctx *x, const cand *c, const void *arg)
+{
+    return -fabs(c->winrate - 0.5);
+}
+
+/* ---- the policies ------------------------------------------------------------------------- */
+
+static int choose_softmax(ctx *x, teach_rng *rng)
+{
+    double z = x->in->state && x->in->state->softmax_z > 0 ? x->in->state->softmax_z
+                                                            : x->p->softmax_z;
+    double total = 0, w[NN_MAX_MOVES];
+    for (int i = 0; i < x->n; i++) {
+        bool ok = x->c[i].keep && x->c[i].visits >= x->p->softmax_min_visits;
+        w[i] = ok ? pow((double)x->c[i].visits, z) : 0;
+        total += w[i];
+    }
+    if (total <= 0)
+        return x->best;
+    double u = teach_rng_uniform(rng) * total;
+    for (int i = 0; i < x->n; i++) {
+        if (u < w[i])
+            return i;
+        u -= w[i];
+    }
+    for (int i = x->n - 1; i >= 0; i--)
+        if (w[i] > 0)
+            return i;
+    return x->best;
+}
+
+/* Ikeda's controller (seed 001 section 3 and 5): the candidates by winrate, the four cases. */
+static int choose_ikeda(ctx *x, char *why, int why_len)
+{
+    const teach_play_params *p = x->p;
+    double c = p->ikeda_c;
+    if (p->method_a) {
+        double floor = p->method_a_min_frac * (double)x->an->root_visits;
+        for (int i = 0; i < x->n; i++)
+            if (i != x->best && (double)x->c[i].visits < floor)
+                x->c[i].keep = false;
+    }
+    int first = argmax(x, by_winrate, NULL);
+    double w1 = x->c[first].winrate, w2 = -1;
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep && i != first && x->c[i].winrate > w2)
+            w2 = x->c[i].winrate;
+    if (w2 < 0 || w1 - w2 >= 0.08 * c) {
+        snprintf(why, (size_t)why_len, "the only move (%.1f%% ahead of the next)",
+                 100 * (w1 - (w2 < 0 ? w1 : w2)));
+        return first;
+    }
+    if (w1 < p->ikeda_t_min) {
+        snprintf(why, (size_t)why_len, "behind (%.1f%%): the best move", 100 * w1);
+        return first;
+    }
+    if (w1 < p->ikeda_t_max) {
+        for (int i = 0; i < x->n; i++)
+            if (x->c[i].keep && w1 - x->c[i].winrate > 0.03 * c)
+                x->c[i].keep = false;
+        snprintf(why, (size_t)why_len, "even (%.1f%%): the most natural of the close moves",
+                 100 * w1);
+        return argmax(x, by_prior, NULL);
+    }
+    int pick = -1;
+    double best_v = INFINITY;
+    for (int i = 0; i < x->n; i++) {
+        const cand *k = &x->c[i];
+        if (!k->keep || !teach_ikeda_natural(w1 - k->winrate, k->prior, c))
+            continue;
+        /* method C: the largest Gain; else the lowest winrate (as the smallest -Gain) */
+        double v = p->method_c ? -((w1 - k->winrate) + p->method_c_alpha * k->prior) : k->winrate;
+        if (v < best_v) {
+            best_v = v;
+            pick = i;
+        }
+    }
+    snprintf(why, (size_t)why_len, "ahead (%.1f%%): %s", 100 * w1,
+             pick < 0 ? "no natural move gives back, the best"
+             : p->method_c ? "the natural move of most gain (method C)"
+                           : "the natural move that gives back most");
+    return pick < 0 ? first : pick;
+}
+
+/* The KataGo+ score band (seed 001 section 6). */
+static int choose_score(ctx *x, char *why, int why_len)
+{
+    const teach_play_params *p = x->p;
+    /* the top score_top by prior */
+    int order[NN_MAX_MOVES], m = 0;
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep)
+            order[m++] = i;
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && x->c[order[j]].prior > x->c[order[j - 1]].prior; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    if (m > p->score_top)
+        m = p->score_top;
+    if (m > 0 && x->c[order[0]].raw_prior >= 0.9) {
+        snprintf(why, (size_t)why_len, "the obvious move (prior %.2f)", x->c[order[0]].raw_prior);
+        return order[0];
+    }
+    double top = -INFINITY;
+    int left = 0;
+    for (int k = 0; k < m; k++)
+        if (x->c[order[k]].raw_prior > 0.01) {
+            order[left++] = order[k];
+            top = fmax(top, x->c[order[k]].lead);
+        }
+    int pick = -1;
+    double best_s = -INFINITY;
+    for (int k = 0; k < left; k++) {
+        const cand *c = &x->c[order[k]];
+        if (c->lead < top - 5)
+            continue;
+        double s = teach_score_weight(p, c->prior, c->lead);
+        if (s > best_s) {
+            best_s = s;
+            pick = order[k];
+        }
+    }
+    if (pick < 0) {
+        snprintf(why, (size_t)why_len, "no move of prior above 0.01: the best");
+        return x->best >= 0 ? x->best : argmax(x, by_winrate, NULL);
+    }
+    snprintf(why, (size_t)why_len, "score band [%g, %g]: %+.1f points, prior %.3f", p->score_low,
+             p->score_high, x->c[pick].lead, x->c[pick].prior);
+    return pick;
+}
+
+/* The thesis's endgame criteria, by board size where the tunable is 0. */
+static bool is_endgame(const ctx *x)
+{
+    const teach_play_params *p = x->p;
+    const teach_choice_in *in = x->in;
+    bool big = x->size > 15;
+    double lead_max = p->endgame_lead > 0 ? p->endgame_lead : big ? 12 : 5;
+    double pass_max = p->endgame_pass > 0 ? p->endgame_pass : big ? 5 : 7;
+    double root = x->an->root_score_lead;
+    return fabs(root) <= lead_max && x->an->root_score_stdev <= p->endgame_stdev &&
+           in->has_pass_lead && fabs(root - in->pass_lead) <= pass_max;
+}
+
+/* The adaptive controller: our loss per move aims at the opponent's measured loss, plus the lead
+ * spread over the moves left. */
+static int choose_adaptive(ctx *x, char *why, int why_len)
+{
+    teach_play_state *s = x->in->state;
+    const go_game *g = x->in->game;
+    double root = x->an->root_score_lead;
+    if (s && s->have_expected && g->num_moves == s->expected_move_number + 1) {
+        /* the opponent's one move since: what it cost it against our search's expectation */
+        double loss = fmax(0.0, root - s->expected_lead);
+        s->opp_moves++;
+        double rate = fmax(x->p->adaptive_rate, 1.0 / s->opp_moves);
+        s->opp_loss_mean += rate * (loss - s->opp_loss_mean);
+    }
+    double moves_left = fmax(10.0, (0.6 * x->size * x->size - g->num_moves) / 2);
+    double target = (s ? s->opp_loss_mean : 0) + root / moves_left;
+    double closest = INFINITY;
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep)
+            closest = fmin(closest, fabs(x->best_lead - x->c[i].lead - target));
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep && fabs(x->best_lead - x->c[i].lead - target) > closest + 1.0)
+            x->c[i].keep = false;
+    int pick = argmax(x, by_prior, NULL);
+    if (s && pick >= 0) {
+        s->have_expected = true;
+        s->expected_lead = x->c[pick].lead;
+        s->expected_move_number = g->num_moves + 1;
+    }
+    snprintf(why, (size_t)why_len, "opponent loses %.2f a move (%d measured), lead %+.1f: "
+             "aiming at %.2f", s ? s->opp_loss_mean : 0, s ? s->opp_moves : 0, root, target);
+    return pick;
+}
+
+/* Aggressive / peaceful: the ownership the move gains in the opponent's area (aggressive) or in
+ * our own (peaceful) against the root's, among moves within the loss cap. */
+static double area_gain(const ctx *x, const cand *c, const void *arg)
+{
+    bool aggressive = *(const bool *)arg;
+    if (!c->ownership || !x->an->ownership)
+        return -INFINITY;
+    double gain = 0;
+    for (int y = 0; y < x->size; y++)
+        for (int xx = 0; xx < x->size; xx++) {
+            int q = go_point_at(xx, y);
+            double before = own_mover(x, x->an->ownership, q);
+            if ((before < 0) == aggressive && before != 0)
+                gain += own_mover(x, c->ownership, q) - before;
+        }
+    return gain + 1e-3 * c->prior;
+}
+
+static int choose_area_style(ctx *x, char *why, int why_len)
+{
+    bool aggressive = x->p->policy == TEACH_POLICY_AGGRESSIVE;
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep && i != x->best && x->best_lead - x->c[i].lead > x->p->style_max_loss)
+            x->c[i].keep = false;
+    int pick = argmax(x, area_gain, &aggressive);
+    double g = pick >= 0 ? area_gain(x, &x->c[pick], &aggressive) : 0;
+    snprintf(why, (size_t)why_len, "%s: %+.2f ownership %s", aggressive ? "aggressive" : "peaceful",
+             isfinite(g) ? g : 0.0, aggressive ? "taken from the opponent's area" : "in our area");
+    return pick;
+}
+
+/* Remembers the root's ownership for the next move's threat test. */
+static void remember(const ctx *x)
+{
+    teach_play_state *s = x->in->state;
+    if (!s || !x->an->ownership)
+        return;
+    s->have_ownership = true;
+    s->ownership_move_number = x->in->game->num_moves;
+    memcpy(s->ownership, x->an->ownership, sizeof(float) * (size_t)(x->size * x->size));
+}
+
+bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in, teach_rng *rng,
+                          teach_choice *out, char *err, int err_len)
+{
+    if (!in->an) {
+        snprintf(err, (size_t)err_len, "%s: needs a search", teach_policy_name(p->policy));
+        return false;
+    }
+    ctx *x = malloc(sizeof *x);
+    if (!x) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    x->p = p;
+    x->in = in;
+    x->an = in->an;
+    x->size = in->game->board.size;
+    x->mover = in->game->board.to_move;
+    bool ok = gather(x, err, err_len);
+    if (ok && (in->search_choice == GO_PASS || in->search_choice == MCTS_RESIGN)) {
+        /* the end of a game is the search's: a teaching game ends as a strong player ends it */
+        out->move = in->search_choice;
+        snprintf(out->why, sizeof out->why, "%s: the search %s", teach_policy_name(p->policy),
+                 in->search_choice == GO_PASS ? "passes" : "resigns");
+        remember(x);
+        free(x);
+        return true;
+    }
+    char note[96] = "", why[160] = "";
+    int pick = -1;
+    if (ok) {
+        safeguard(x, note, sizeof note);
+        teach_policy policy = p->policy;
+        if (policy == TEACH_POLICY_TWO_PHASE) {
+            if (in->state && !in->state->in_endgame && is_endgame(x))
+                in->state->in_endgame = true;
+            bool end = in->state ? in->state->in_endgame : is_endgame(x);
+            policy = end ? TEACH_POLICY_SCORE : TEACH_POLICY_IKEDA;
+        }
+        switch (policy) {
+        case TEACH_POLICY_NAIVE:
+            pick = argmax(x, closest_to_half, NULL);
+            snprintf(why, sizeof why, "winrate closest to 50%%");
+            break;
+        case TEACH_POLICY_SOFTMAX:
+            pick = choose_softmax(x, rng);
+            snprintf(why, sizeof why, "drawn by visits^z");
+            break;
+        case TEACH_POLICY_IKEDA:
+            pick = choose_ikeda(x, why, sizeof why);
+            break;
+        case TEACH_POLICY_SCORE:
+            pick = choose_score(x, why, sizeof why);
+            break;
+        case TEACH_POLICY_ADAPTIVE:
+            pick = choose_adaptive(x, why, sizeof why);
+            break;
+        case TEACH_POLICY_AGGRESSIVE:
+        case TEACH_POLICY_PEACEFUL:
+            pick = choose_area_style(x, why, sizeof why);
+            break;
+        default:
+            snprintf(err, (size_t)err_len, "%s is no seed 001 policy", teach_policy_name(p->policy));
+            ok = false;
+        }
+    }
+    if (ok && pick < 0)
+        pick = x->best >= 0 ? x->best : 0;
+    if (ok) {
+        out->move = x->c[pick].move;
+        snprintf(out->why, sizeof out->why, "%s%s: %s%s", teach_policy_name(p->policy),
+                 p->policy == TEACH_POLICY_TWO_PHASE
+                     ? (in->state && in->state->in_endgame ? " (endgame)" : " (open)")
+                     : "",
+                 why, note);
+        remember(x);
+    }
+    free(x);
+    return ok;
+}

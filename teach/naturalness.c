@@ -1,0 +1,121 @@
+/* teach/naturalness.c -- naturalness of the moves of finished games (naturalness.h). */
+#include "teach/naturalness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "teach/control.h"
+
+/* The mover's score lead after its move m in g by the judge: the root's analysis when it visited
+ * m, else a search of the position after m. */
+static bool judged_lead(teach_player *judge, const go_game *g, int m, const mcts_analysis *an,
+                        const mcts_limits *lim, double *lead, char *err, int err_len)
+{
+    for (int i = 0; i < an->num_moves; i++)
+        if (an->moves[i].move == m && an->moves[i].visits > 0) {
+            *lead = an->moves[i].score_lead;
+            return true;
+        }
+    go_game after;
+    if (!go_game_copy(&after, g)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    mcts_analysis a = {0};
+    bool ok = go_game_play(&after, m, g->board.to_move) == GO_MOVE_OK &&
+              teach_player_set_position(judge, &after, err, err_len) &&
+              teach_player_analyze(judge, lim, NULL, NULL, err, err_len) &&
+              teach_player_report(judge, NULL, &a);
+    if (ok)
+        *lead = -a.root_score_lead;
+    mcts_analysis_free(&a);
+    go_game_free(&after);
+    return ok;
+}
+
+/* The judge's loss of m in g: the best move's score lead less m's (mover's view). */
+static bool judged_loss(teach_player *judge, const go_game *g, int m, int64_t visits,
+                        double *loss, char *err, int err_len)
+{
+    mcts_limits lim = {.max_visits = visits};
+    mcts_analysis an = {0};
+    bool ok = teach_player_set_position(judge, g, err, err_len) &&
+              teach_player_analyze(judge, &lim, NULL, NULL, err, err_len) &&
+              teach_player_report(judge, NULL, &an) && an.num_moves > 0;
+    double lead = 0;
+    ok = ok && judged_lead(judge, g, m, &an, &lim, &lead, err, err_len);
+    if (ok)
+        *loss = an.moves[0].score_lead - lead;
+    mcts_analysis_free(&an);
+    return ok;
+}
+
+bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *g,
+                           go_color player, const teach_nat_opts *opts, teach_nat_stats *st,
+                           char *err, int err_len)
+{
+    int size = g->board.size;
+    int opening = opts->opening_moves > 0 ? opts->opening_moves : size >= 19 ? 60 : 40;
+    double low = opts->low_prior > 0 ? opts->low_prior : 0.05;
+    double limit = opts->loss_limit > 0 ? opts->loss_limit : 5.0;
+    go_game pos;
+    if (!go_game_init(&pos, size, &g->rules, g->komi)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    bool ok = true;
+    for (int q = 0; q < GO_POINTS && ok; q++)
+        if (g->setup.color[q] == GO_BLACK || g->setup.color[q] == GO_WHITE)
+            ok = go_game_setup_stone(&pos, q, (go_color)g->setup.color[q]);
+    pos.handicap = g->handicap;
+    nn_result *r = ok ? malloc(sizeof *r) : NULL;
+    ok = r != NULL;
+    if (!ok)
+        snprintf(err, (size_t)err_len, "out of memory");
+    for (int i = 0; ok && i < g->num_moves; i++) {
+        const go_move *m = &g->moves[i];
+        if (m->color == player && m->point != GO_PASS) {
+            go_game_set_to_move(&pos, m->color);
+            ok = teach_engine_eval(e, 0, &pos, TEACH_SYM_AVERAGE, NN_DEFAULT_POLICY_OPTIMISM, r,
+                                   err, err_len);
+            if (!ok)
+                break;
+            double p = r->policy[go_point_y(m->point) * size + go_point_x(m->point)];
+            p = isfinite(p) && p > 1e-6 ? p : 1e-6;
+            st->moves++;
+            st->sum_prior += p;
+            st->sum_log_prior += log(p);
+            st->low_prior += p < low;
+            if (i < opening) {
+                st->line_moves++;
+                st->high_line += teach_line_of(size, m->point) >= 4;
+                const go_move *prev = i > 0 ? &g->moves[i - 1] : NULL;
+                if (prev && prev->color != player && prev->point != GO_PASS) {
+                    double dx = go_point_x(m->point) - go_point_x(prev->point);
+                    double dy = go_point_y(m->point) - go_point_y(prev->point);
+                    st->sum_dist += sqrt(dx * dx + dy * dy);
+                    st->dist_moves++;
+                }
+            }
+            double loss;
+            if (judge && opts->judge_visits > 0) {
+                ok = judged_loss(judge, &pos, m->point, opts->judge_visits, &loss, err, err_len);
+                if (!ok)
+                    break;
+                st->judged++;
+                st->unnatural += loss > limit;
+                st->sum_loss += loss > 0 ? loss : 0;
+            }
+        }
+        if (go_game_play(&pos, m->point, m->color) != GO_MOVE_OK) {
+            snprintf(err, (size_t)err_len, "move %d is illegal in the replay", i + 1);
+            ok = false;
+        }
+    }
+    if (ok)
+        st->games++;
+    free(r);
+    go_game_free(&pos);
+    return ok;
+}

@@ -1,0 +1,249 @@
+/* teach/play.c -- the teaching player (play.h). */
+#include "teach/play.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "go/clock.h"
+
+typedef struct play_player {
+    teach_player base;
+    teach_engine *engine;
+    teach_player *search;
+    go_game game;              /* the position set */
+    bool have_game;
+    teach_play_state state;
+    bool state_ready;
+    teach_rng rng;
+    bool rng_ready;
+    mcts_analysis an;          /* the last choice's analysis */
+    bool have_an;
+    nn_result *net;            /* the last choice's network output */
+    bool have_net;
+    bool have_result;          /* the last game's last root winrate, for softmax adaptation */
+    double last_winrate;
+    char why[192];
+} play_player;
+
+/* Whether g continues the game p holds (same setup, the moves so far as a prefix). */
+static bool continues(const play_player *p, const go_game *g)
+{
+    const go_game *old = &p->game;
+    if (!p->have_game || old->board.size != g->board.size ||
+        old->setup.hash != g->setup.hash || g->num_moves < old->num_moves)
+        return false;
+    for (int i = 0; i < old->num_moves; i++)
+        if (old->moves[i].point != g->moves[i].point || old->moves[i].color != g->moves[i].color)
+            return false;
+    return true;
+}
+
+/* A new game: softmax's exponent moves toward a close result from the last game's end (we won
+ * with a last winrate above one half: play weaker), the rest of the memory starts afresh. */
+static void new_game(play_player *p)
+{
+    const teach_play_params *pp = teach_engine_play_params(p->engine);
+    if (!p->state_ready) {
+        teach_play_state_reset(&p->state, pp, false);
+        p->state_ready = true;
+        return;
+    }
+    if (pp->softmax_adapt && p->have_result) {
+        double step = p->last_winrate > 0.5 ? -pp->softmax_adapt_step : pp->softmax_adapt_step;
+        p->state.softmax_z = fmax(0.0, p->state.softmax_z + step);
+        p->state.games_done++;
+    }
+    p->have_result = false;
+    teach_play_state_reset(&p->state, pp, true);
+}
+
+static bool play_set_position(teach_player *tp, const go_game *g, char *err, int err_len)
+{
+    play_player *p = (play_player *)tp;
+    if (!continues(p, g))
+        new_game(p);
+    if (p->have_game)
+        go_game_free(&p->game);
+    p->have_game = go_game_copy(&p->game, g);
+    if (!p->have_game) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    return teach_player_set_position(p->search, g, err, err_len);
+}
+
+/* The mover's score lead after it passes: the search's, when it visited the pass, else the
+ * network's on the position after the pass. */
+static bool pass_lead(teach_player *search, const go_game *g, const mcts_analysis *an,
+                      double *lead)
+{
+    for (int i = 0; an && i < an->num_moves; i++)
+        if (an->moves[i].move == GO_PASS && an->moves[i].visits > 0) {
+            *lead = an->moves[i].score_lead;
+            return true;
+        }
+    go_game after;
+    char err[256];
+    if (!go_game_copy(&after, g))
+        return false;
+    go_color mover = g->board.to_move;
+    nn_result *r = malloc(sizeof *r);
+    bool ok = r && go_game_play(&after, GO_PASS, mover) == GO_MOVE_OK &&
+              teach_search_player_eval(search, &after, r, err, sizeof err) && r->has_score;
+    if (ok)
+        *lead = mover == GO_WHITE ? r->white_lead : -r->white_lead;
+    free(r);
+    go_game_free(&after);
+    return ok;
+}
+
+mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_params *base,
+                                     const go_game *g)
+{
+    teach_play_needs needs = teach_play_needs_of(pp, g);
+    mcts_params params = *base;
+    if (needs.c_puct > 0)
+        params.c_puct = needs.c_puct;
+    params.playout_doubling_advantage = needs.pda;
+    return params;
+}
+
+bool teach_play_decide(teach_player *search, const teach_play_params *pp, const go_game *g,
+                       bool searched, int search_choice, teach_play_state *state, teach_rng *rng,
+                       mcts_analysis *an, bool *have_an, nn_result *net, bool *have_net,
+                       teach_choice *out, char *err, int err_len)
+{
+    teach_play_needs needs = teach_play_needs_of(pp, g);
+    teach_choice_in in = {.game = g, .search_choice = search_choice, .state = state};
+    *have_an = *have_net = false;
+    if (searched) {
+        mcts_analysis_opts opts = {.ownership = needs.root_ownership,
+                                   .move_ownership = needs.move_ownership,
+                                   .min_moves = needs.min_moves};
+        *have_an = teach_player_report(search, &opts, an);
+        in.an = *have_an ? an : NULL;
+    }
+    if (needs.raw_policy) {
+        if (!teach_search_player_eval(search, g, net, err, err_len))
+            return false;
+        *have_net = true;
+        in.net = net;
+    }
+    if (needs.pass_lead)
+        in.has_pass_lead = pass_lead(search, g, in.an, &in.pass_lead);
+    return teach_choose(pp, &in, rng, out, err, err_len);
+}
+
+static void seed_rng(play_player *p)
+{
+    const teach_play_params *pp = teach_engine_play_params(p->engine);
+    uint64_t seed = pp->seed ? pp->seed : teach_engine_params(p->engine)->seed;
+    if (!seed)
+        seed = (uint64_t)time(NULL) ^ (uint64_t)(go_now_s() * 1e9);
+    p->rng.state = seed;
+    p->rng_ready = true;
+}
+
+static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
+                                      mcts_progress_fn cb, void *ctx, int *move, char *err,
+                                      int err_len)
+{
+    play_player *p = (play_player *)tp;
+    if (!p->have_game) {
+        snprintf(err, (size_t)err_len, "no position set");
+        return TEACH_MOVE_FAILED;
+    }
+    if (!p->rng_ready)
+        seed_rng(p);
+    const teach_play_params *pp = teach_engine_play_params(p->engine);
+    teach_play_needs needs = teach_play_needs_of(pp, &p->game);
+    int search_choice = GO_PASS;
+    if (needs.search) {
+        mcts_params params = teach_play_search_params(pp, teach_engine_params(p->engine),
+                                                      &p->game);
+        if (!teach_search_player_set_params(p->search, &params, err, err_len) ||
+            !teach_player_set_position(p->search, &p->game, err, err_len))
+            return TEACH_MOVE_FAILED;
+        teach_move_status got =
+            teach_player_genmove(p->search, lim, cb, ctx, &search_choice, err, err_len);
+        if (got != TEACH_MOVE_CHOSEN)
+            return got;
+    }
+    if (!p->net && !(p->net = malloc(sizeof *p->net))) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return TEACH_MOVE_FAILED;
+    }
+    teach_choice choice;
+    p->why[0] = 0;
+    if (!teach_play_decide(p->search, pp, &p->game, needs.search, search_choice, &p->state,
+                           &p->rng, &p->an, &p->have_an, p->net, &p->have_net, &choice, err,
+                           err_len))
+        return TEACH_MOVE_FAILED;
+    if (p->have_an) {
+        p->have_result = true;
+        p->last_winrate = p->an.root_winrate;
+    }
+    *move = choice.move;
+    snprintf(p->why, sizeof p->why, "%s", choice.why);
+    return TEACH_MOVE_CHOSEN;
+}
+
+static bool play_analyze(teach_player *tp, const mcts_limits *lim, mcts_progress_fn cb, void *ctx,
+                         char *err, int err_len)
+{
+    play_player *p = (play_player *)tp;
+    return teach_player_analyze(p->search, lim, cb, ctx, err, err_len);
+}
+
+static bool play_report(teach_player *tp, const mcts_analysis_opts *opts, mcts_analysis *out)
+{
+    return teach_player_report(((play_player *)tp)->search, opts, out);
+}
+
+static void play_stop(teach_player *tp) { teach_player_stop(((play_player *)tp)->search); }
+
+static void play_free(teach_player *tp)
+{
+    play_player *p = (play_player *)tp;
+    if (p->have_game)
+        go_game_free(&p->game);
+    mcts_analysis_free(&p->an);
+    free(p->net);
+    free(p);
+}
+
+static const teach_player_ops play_ops = {
+    "play", play_set_position, play_genmove, play_analyze, play_report, play_stop, play_free,
+};
+
+teach_player *teach_play_player_new(teach_engine *e, teach_player *search, char *err, int err_len)
+{
+    play_player *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    p->base.ops = &play_ops;
+    p->engine = e;
+    p->search = search;
+    return &p->base;
+}
+
+bool teach_player_is_play(const teach_player *p) { return p && p->ops == &play_ops; }
+
+const char *teach_play_player_why(const teach_player *p) { return ((const play_player *)p)->why; }
+
+const mcts_analysis *teach_play_player_analysis(const teach_player *p)
+{
+    const play_player *pp = (const play_player *)p;
+    return pp->have_an ? &pp->an : NULL;
+}
+
+const nn_result *teach_play_player_net(const teach_player *p)
+{
+    const play_player *pp = (const play_player *)p;
+    return pp->have_net ? pp->net : NULL;
+}

@@ -1,0 +1,644 @@
+/* tests/test_control.c -- the move-choice tunables (teach/choice.h), seed 001's policies on
+ * hand-built analyses where each rule decides the move (teach/control.h), the playout doubling
+ * advantage in the evaluator and the search, and the teaching player through GTP and JSON. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "shido_pipe.h"
+#include "teach/choice.h"
+#include "teach/control.h"
+#include "teach/play.h"
+#include "tools/analysis_json.h"
+#include "tools/gtp.h"
+
+/* ---- building analyses ---------------------------------------------------------------------- */
+
+typedef struct test_an {
+    mcts_analysis an;
+    mcts_move_info moves[32];
+    go_game game;
+    teach_play_state state;
+} test_an;
+
+/* A 13x13 Tromp-Taylor game from a diagram with to_move to move, and an empty analysis of it. */
+static void an_init(test_an *t, const char *pic, go_color to_move)
+{
+    memset(t, 0, sizeof *t);
+    test_game_from(&t->game, 13, pic, to_move, "tromp-taylor", 7.5f);
+    t->an.size = 13;
+    t->an.to_move = to_move;
+    t->an.moves = t->moves;
+    t->an.root_visits = 0;
+}
+
+/* Adds a visited move: vertex, visits, winrate and score lead (mover's view), prior. */
+static void an_add(test_an *t, const char *v, int64_t visits, double winrate, double lead,
+                   double prior)
+{
+    mcts_move_info *m = &t->moves[t->an.num_moves];
+    memset(m, 0, sizeof *m);
+    m->move = strcmp(v, "pass") ? test_point(13, v) : GO_PASS;
+    m->visits = visits;
+    m->winrate = winrate;
+    m->score_lead = lead;
+    m->prior = prior;
+    m->order = t->an.num_moves++;
+    t->an.root_visits += visits;
+    if (m->order == 0) {
+        t->an.root_winrate = winrate;
+        t->an.root_score_lead = lead;
+    }
+}
+
+/* The move p chooses on t, the search's own choice being the analysis's first move. */
+static int choose(const teach_play_params *p, test_an *t, uint64_t seed, char *why)
+{
+    teach_choice_in in = {.game = &t->game, .an = &t->an, .search_choice = t->moves[0].move,
+                          .state = &t->state};
+    teach_rng rng = {seed};
+    teach_choice out;
+    char err[256];
+    ck_assert_msg(teach_choose(p, &in, &rng, &out, err, sizeof err), "%s", err);
+    if (why)
+        strcpy(why, out.why);
+    return out.move;
+}
+
+static void assert_move(int got, const char *want, const char *why)
+{
+    char v[8];
+    ck_assert_msg(got == test_point(13, want), "chose %s, not %s (%s)",
+                  go_point_to_gtp(13, got, v), want, why ? why : "");
+}
+
+static teach_play_params params_of(const char *policy)
+{
+    teach_play_params p = teach_play_params_default();
+    char err[256];
+    ck_assert_msg(teach_play_params_set(&p, "play_policy", policy, err, sizeof err), "%s", err);
+    p.prior_floor = 0;   /* the rule alone decides, unless a test says otherwise */
+    return p;
+}
+
+/* ---- tunables ------------------------------------------------------------------------------ */
+
+START_TEST(test_tunables)
+{
+    teach_play_params p = teach_play_params_default();
+    char err[256], buf[64];
+    ck_assert_int_eq(p.policy, TEACH_POLICY_BEST);
+    ck_assert(teach_play_params_set(&p, "playPolicy", "ABC25", err, sizeof err));
+    ck_assert_int_eq(p.policy, TEACH_POLICY_IKEDA);
+    ck_assert(p.ikeda_c == 2.5 && p.method_a && p.method_b && p.method_c &&
+              p.method_c_alpha == 0.25);
+    ck_assert(teach_play_params_set(&p, "play-policy", "A15", err, sizeof err));
+    ck_assert(p.ikeda_c == 1.5 && p.method_a && !p.method_b && !p.method_c);
+    ck_assert(teach_play_params_get(&p, "play_policy", buf, sizeof buf));
+    ck_assert_str_eq(buf, "ikeda");
+    ck_assert(!teach_play_params_set(&p, "play_policy", "gentle", err, sizeof err));
+    ck_assert_msg(strstr(err, "play_policy") && strstr(err, "gentle") && strstr(err, "ikeda"),
+                  "%s", err);
+    ck_assert(!teach_play_params_set(&p, "ikeda_t_min", "1.5", err, sizeof err));
+    ck_assert_msg(strstr(err, "ikeda_t_min") && strstr(err, "[0, 1]"), "%s", err);
+    ck_assert(!teach_play_params_set(&p, "kt_pick_frac", "2", err, sizeof err));
+    ck_assert_msg(strstr(err, "kt_pick_frac"), "%s", err);
+    ck_assert(!teach_play_params_set(&p, "no_such", "1", err, sizeof err));
+    ck_assert_msg(strstr(err, "no_such"), "%s", err);
+    ck_assert(teach_play_params_set(&p, "style", "center19", err, sizeof err));
+    ck_assert(p.style_w[0] == 0.25 && p.style_w[4] == 2.0);
+    ck_assert(teach_play_params_set(&p, "style", "1,2,3,4,5", err, sizeof err));
+    ck_assert(p.style_w[2] == 3);
+    ck_assert(!teach_play_params_set(&p, "style", "1,2,3", err, sizeof err));
+    ck_assert_msg(strstr(err, "style"), "%s", err);
+    ck_assert(isnan(p.kt_pick_n));
+    ck_assert(teach_play_params_get(&p, "kt_pick_n", buf, sizeof buf));
+    ck_assert_str_eq(buf, "default");
+    ck_assert(teach_play_params_set(&p, "kt_pick_n", "7", err, sizeof err) && p.kt_pick_n == 7);
+    ck_assert(teach_play_params_set(&p, "kt_pick_n", "default", err, sizeof err) &&
+              isnan(p.kt_pick_n));
+    /* the search's tunables and these share one setter and config files */
+    mcts_params m = mcts_params_default();
+    teach_play_params q = teach_play_params_default();
+    ck_assert(teach_set_param(&m, &q, "maxVisits", "77", err, sizeof err) && m.max_visits == 77);
+    ck_assert(teach_set_param(&m, &q, "play_policy", "naive", err, sizeof err) &&
+              q.policy == TEACH_POLICY_NAIVE);
+    ck_assert(!teach_set_param(&m, NULL, "play_policy", "naive", err, sizeof err));
+    int n;
+    const mcts_param_info *list = teach_play_param_list(&n);
+    ck_assert(n > 40 && !strcmp(list[0].name, "play_policy"));
+}
+END_TEST
+
+START_TEST(test_needs)
+{
+    go_game g;
+    test_game_from(&g, 13, NULL, GO_BLACK, "tromp-taylor", 7.5f);
+    teach_play_params p = params_of("best");
+    teach_play_needs n = teach_play_needs_of(&p, &g);
+    ck_assert(n.search && !n.root_ownership && !n.raw_policy && n.c_puct == 0);
+    p = params_of("A15");
+    n = teach_play_needs_of(&p, &g);
+    ck_assert(n.search && n.root_ownership && n.c_puct == 10);
+    p = params_of("net");
+    n = teach_play_needs_of(&p, &g);
+    ck_assert(!n.search && n.raw_policy);
+    p = params_of("aggressive");
+    ck_assert(teach_play_needs_of(&p, &g).move_ownership);
+    p = params_of("two-phase");
+    ck_assert(teach_play_needs_of(&p, &g).pass_lead);
+    go_game_free(&g);
+}
+END_TEST
+
+START_TEST(test_geometry)
+{
+    teach_play_params p = teach_play_params_default();
+    ck_assert_int_eq(teach_line_of(13, test_point(13, "A1")), 1);
+    ck_assert_int_eq(teach_line_of(13, test_point(13, "C3")), 3);
+    ck_assert_int_eq(teach_line_of(13, test_point(13, "D10")), 4);
+    ck_assert_int_eq(teach_line_of(13, test_point(13, "G7")), 7);
+    ck_assert_int_eq(teach_line_of(19, go_point_from_gtp(19, "Q16")), 4);
+    char err[128];
+    ck_assert(teach_play_params_set(&p, "style", "edge13", err, sizeof err));
+    ck_assert(teach_style_weight(&p, 13, test_point(13, "B2")) == 2.0);
+    ck_assert(teach_style_weight(&p, 13, test_point(13, "C11")) == 2.0);
+    ck_assert(teach_style_weight(&p, 13, test_point(13, "D4")) == 0.5);
+    ck_assert(teach_style_weight(&p, 13, test_point(13, "G7")) == 0.5);
+    ck_assert(teach_style_weight(&p, 13, GO_PASS) == 1.0);
+    /* method B's distance table (seed 001 section 5.2.2) */
+    ck_assert(teach_method_b_factor(1.0) == 1.50 && teach_method_b_factor(2.0) == 1.50);
+    ck_assert(teach_method_b_factor(2.5) == 1.25 && teach_method_b_factor(3.0) == 1.25);
+    ck_assert(teach_method_b_factor(3.2) == 1.00 && teach_method_b_factor(4.5) == 0.75);
+    ck_assert(teach_method_b_factor(5.5) == 0.50 && teach_method_b_factor(7.0) == 0.25);
+    ck_assert(teach_method_b_factor(7.1) == 0.10);
+    /* the naturalness filter at c = 1.5: gap 0.04 needs p > 0.10 (0.03c = 0.045 > 0.04) ... */
+    ck_assert(teach_ikeda_natural(0.04, 0.06, 1.5));   /* 0.04 < 0.045 and 0.06 > 0.05 */
+    ck_assert(!teach_ikeda_natural(0.05, 0.06, 1.5));  /* 0.05 >= 0.045; 0.06 < 0.10 */
+    ck_assert(teach_ikeda_natural(0.05, 0.11, 1.5));   /* 0.05 < 0.06 and 0.11 > 0.10 */
+    ck_assert(teach_ikeda_natural(0.11, 0.41, 1.5));   /* 0.11 < 0.12 and 0.41 > 0.40 */
+    ck_assert(!teach_ikeda_natural(0.12, 0.90, 1.5));
+    /* the score band [-10, -4], gamma 3 */
+    p = teach_play_params_default();
+    ck_assert_double_eq_tol(teach_score_weight(&p, 0.3, -6), 0.3, 1e-12);
+    ck_assert_double_eq_tol(teach_score_weight(&p, 0.3, -2), 0.3 / 9, 1e-12);
+    ck_assert_double_eq_tol(teach_score_weight(&p, 0.3, -11), 0.1, 1e-12);
+}
+END_TEST
+
+/* ---- the policies -------------------------------------------------------------------------- */
+
+START_TEST(test_naive_and_best)
+{
+    test_an t;
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 400, 0.80, 9.0, 0.40);
+    an_add(&t, "D10", 100, 0.62, 4.0, 0.20);
+    an_add(&t, "K4", 50, 0.51, 0.5, 0.10);
+    an_add(&t, "C3", 20, 0.30, -6.0, 0.05);
+    teach_play_params p = params_of("naive");
+    assert_move(choose(&p, &t, 1, NULL), "K4", NULL);
+    p = params_of("best");
+    assert_move(choose(&p, &t, 1, NULL), "G7", NULL);
+    /* the prior floor: K4 (prior 0.10) is left out at 0.15, C3 too; D10 is closest then */
+    p = params_of("naive");
+    p.prior_floor = 0.15;
+    assert_move(choose(&p, &t, 1, NULL), "D10", NULL);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_ikeda_cases)
+{
+    char why[256];
+    test_an t;
+    teach_play_params p = params_of("ikeda"); /* c = 1.5: T_uniq 0.12, T_dif 0.045 */
+    /* 1. the only move: 0.80 - 0.66 >= 0.12 */
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.80, 5, 0.3);
+    an_add(&t, "D10", 200, 0.66, 3, 0.6);
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    ck_assert_msg(strstr(why, "only move"), "%s", why);
+    go_game_free(&t.game);
+    /* 2. behind: 0.30 < T_min */
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.30, -5, 0.1);
+    an_add(&t, "D10", 200, 0.29, -5, 0.6);
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    go_game_free(&t.game);
+    /* 3. even: among the moves within 0.045 of 0.50 (G7 0.50, D10 0.48), the highest prior */
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.50, 0.5, 0.2);
+    an_add(&t, "D10", 200, 0.48, 0.0, 0.5);
+    an_add(&t, "K4", 100, 0.45, -1.0, 0.9);
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    go_game_free(&t.game);
+    /* 4. ahead (0.70): the natural moves are G7 (gap 0), D10 (gap 0.05, p 0.15 > 0.10), K4
+     * (gap 0.10, p 0.45 > 0.40); C3 (gap 0.11, p 0.30) is not. The lowest winrate: K4. */
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.70, 6, 0.05);
+    an_add(&t, "D10", 200, 0.65, 4, 0.15);
+    an_add(&t, "K4", 100, 0.60, 2, 0.45);
+    an_add(&t, "C3", 100, 0.59, 1.5, 0.30);
+    assert_move(choose(&p, &t, 1, why), "K4", why);
+    /* method C, alpha 0.25: Gain G7 0 + 0.0125, D10 0.05 + 0.0375 = 0.0875, K4 0.10 + 0.1125 =
+     * 0.2125: K4; with alpha 0 and D10's prior raised the same; now make D10 win on prior */
+    p.method_c = true;
+    assert_move(choose(&p, &t, 1, why), "K4", why);
+    t.moves[1].prior = 0.95;   /* D10: 0.05 + 0.2375 = 0.2875 */
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    ck_assert_msg(strstr(why, "method C"), "%s", why);
+    /* method A: K4 and D10 under 2% of the visits are dropped; root 710 visits, 2% = 14.2 */
+    p = params_of("A15");
+    t.moves[1].visits = 10;
+    t.moves[2].visits = 10;
+    t.an.root_visits = 420;   /* 2% = 8.4: both stay */
+    assert_move(choose(&p, &t, 1, why), "K4", why);
+    t.an.root_visits = 1000;  /* 2% = 20: both go, C3 is not natural: the best */
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_method_b)
+{
+    char why[256];
+    test_an t;
+    /* white's last move at K10 next to black's L10: black answers near it */
+    an_init(&t,
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . X . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . .", GO_WHITE);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "K10"), GO_WHITE), GO_MOVE_OK);
+    t.an.to_move = GO_BLACK;
+    /* even (0.50): G7 (p 0.40, far: d 4.2, x0.75 = 0.30) against K9 (p 0.25, d 1, x1.5 = 0.375) */
+    an_add(&t, "G7", 300, 0.50, 0, 0.40);
+    an_add(&t, "K9", 250, 0.49, 0, 0.25);
+    teach_play_params p = params_of("ikeda");
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    p.method_b = true;
+    assert_move(choose(&p, &t, 1, why), "K9", why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_score_band)
+{
+    char why[256];
+    test_an t;
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.9, 8.0, 0.30);   /* 8 > -4: 0.30 / 3^12 */
+    an_add(&t, "D10", 200, 0.8, 2.9, 0.25);  /* dropped: more than 5 below the best (8) */
+    an_add(&t, "K4", 100, 0.7, 4.0, 0.20);   /* 0.20 / 3^8 */
+    an_add(&t, "C3", 100, 0.6, 5.0, 0.005);  /* prior <= 0.01: dropped */
+    teach_play_params p = params_of("score");
+    /* K4's 0.2 / 3^8 = 3.0e-5 beats G7's 0.3 / 3^12 = 5.6e-7 */
+    assert_move(choose(&p, &t, 1, why), "K4", why);
+    t.moves[0].prior = 0.92;   /* an obvious move is played */
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    ck_assert_msg(strstr(why, "obvious"), "%s", why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_softmax)
+{
+    test_an t;
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 400, 0.6, 1, 0.4);
+    an_add(&t, "D10", 100, 0.5, 0, 0.3);
+    an_add(&t, "K4", 100, 0.5, 0, 0.3);
+    an_add(&t, "C3", 3, 0.5, 0, 0.3);
+    teach_play_params p = params_of("softmax");
+    p.softmax_min_visits = 10;   /* C3 never */
+    teach_play_state_reset(&t.state, &p, false);
+    int count[3] = {0, 0, 0};
+    const char *v[3] = {"G7", "D10", "K4"};
+    for (uint64_t seed = 1; seed <= 3000; seed++) {
+        int m = choose(&p, &t, seed * 7919, NULL);
+        ck_assert(m != test_point(13, "C3"));
+        for (int k = 0; k < 3; k++)
+            count[k] += m == test_point(13, v[k]);
+    }
+    /* z = 1: 400 : 100 : 100, i.e. 2/3, 1/6, 1/6 (3000 draws: sd 26 and 20) */
+    ck_assert_msg(abs(count[0] - 2000) < 130 && abs(count[1] - 500) < 100 &&
+                      abs(count[2] - 500) < 100, "%d %d %d", count[0], count[1], count[2]);
+    t.state.softmax_z = 30;      /* practically the most visited */
+    for (uint64_t seed = 1; seed <= 50; seed++)
+        assert_move(choose(&p, &t, seed, NULL), "G7", NULL);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_adaptive)
+{
+    char why[256];
+    test_an t;
+    teach_play_params p = params_of("adaptive");
+    an_init(&t, NULL, GO_BLACK);
+    /* move 0: nothing measured, lead 0 on an empty 13x13 (moves left (101.4 - 0) / 2 = 50.7):
+     * the target is 0 loss: G7 (loss 0) */
+    an_add(&t, "G7", 300, 0.5, 0.0, 0.3);
+    an_add(&t, "D10", 200, 0.45, -2.0, 0.6);
+    an_add(&t, "K4", 100, 0.40, -4.0, 0.1);
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    ck_assert(t.state.have_expected && t.state.expected_lead == 0.0 &&
+              t.state.expected_move_number == 1);
+    /* two moves later the opponent's reply cost it 4 points: our lead is +4 */
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "G7"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "A1"), GO_WHITE), GO_MOVE_OK);
+    t.an.num_moves = 0;
+    t.an.root_visits = 0;
+    an_add(&t, "D4", 300, 0.7, 4.0, 0.3);    /* loss 0 */
+    an_add(&t, "J10", 200, 0.6, 1.0, 0.5);   /* loss 3 */
+    an_add(&t, "C11", 100, 0.5, -1.0, 0.2);  /* loss 5 */
+    /* measured 4 (one move: the mean is 4); target 4 + 4 / 49.7 = 4.08: C11 (5) is 0.92 away,
+     * J10 (3) 1.08: both within a point of the closest, J10 of higher prior */
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    ck_assert_double_eq_tol(t.state.opp_loss_mean, 4.0, 1e-9);
+    ck_assert_int_eq(t.state.opp_moves, 1);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_styles_by_ownership)
+{
+    char why[256];
+    test_an t;
+    static float root[NN_MAX_POINTS], own_a[NN_MAX_POINTS], own_b[NN_MAX_POINTS];
+    an_init(&t, NULL, GO_BLACK);
+    /* white's view: the top half is white's (+0.6), the bottom black's (-0.6) */
+    for (int i = 0; i < 169; i++)
+        root[i] = own_a[i] = own_b[i] = i / 13 < 6 ? 0.6f : -0.6f;
+    /* move a (a reduction in white's area at the top) takes 0.5 from white on 6 points */
+    for (int i = 0; i < 6; i++)
+        own_a[13 * 2 + 3 + i] = 0.1f;
+    /* move b (a move at home) gives black 0.3 more on 8 points of its own area */
+    for (int i = 0; i < 8; i++)
+        own_b[13 * 10 + 2 + i] = -0.9f;
+    t.an.ownership = root;
+    an_add(&t, "G7", 300, 0.5, 1.0, 0.3);
+    an_add(&t, "F11", 200, 0.48, 0.0, 0.2);   /* a: loss 1 */
+    an_add(&t, "F3", 200, 0.47, -0.5, 0.2);   /* b: loss 1.5 */
+    t.moves[0].ownership = root;
+    t.moves[1].ownership = own_a;
+    t.moves[2].ownership = own_b;
+    teach_play_params p = params_of("aggressive");
+    assert_move(choose(&p, &t, 1, why), "F11", why);
+    p = params_of("peaceful");
+    assert_move(choose(&p, &t, 1, why), "F3", why);
+    p.style_max_loss = 1.0;   /* F3 loses 1.5: no longer allowed */
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_two_phase)
+{
+    char why[256];
+    test_an t;
+    teach_play_params p = params_of("two-phase");
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.50, 1.0, 0.2);
+    an_add(&t, "D10", 200, 0.48, 0.5, 0.5);
+    t.an.root_score_stdev = 20;   /* not yet an endgame: ikeda's even case, D10 */
+    teach_choice_in in = {.game = &t.game, .an = &t.an, .search_choice = t.moves[0].move,
+                          .state = &t.state, .has_pass_lead = true, .pass_lead = -1.0};
+    teach_rng rng = {1};
+    teach_choice out;
+    char err[128];
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    assert_move(out.move, "D10", out.why);
+    ck_assert(!t.state.in_endgame && strstr(out.why, "(open)"));
+    /* |lead| 1 <= 5, stdev 5 <= 10, pass change 2 <= 7: the endgame, and it stays */
+    t.an.root_score_stdev = 5;
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    ck_assert(t.state.in_endgame && strstr(out.why, "(endgame)"));
+    snprintf(why, sizeof why, "%s", out.why);
+    t.an.root_score_stdev = 20;
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    ck_assert_msg(strstr(out.why, "(endgame)"), "%s / %s", why, out.why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+START_TEST(test_safeguards)
+{
+    char why[256];
+    test_an t;
+    teach_play_params p = params_of("naive");
+    an_init(&t, NULL, GO_BLACK);
+    an_add(&t, "G7", 300, 0.8, 5, 0.3);
+    an_add(&t, "pass", 50, 0.5, 0, 0.1);
+    an_add(&t, "D10", 100, 0.7, 3, 0.2);
+    /* a pass is never a controller's way of giving back */
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    /* the search passing (a finished game) is followed */
+    teach_choice_in in = {.game = &t.game, .an = &t.an, .search_choice = GO_PASS,
+                          .state = &t.state};
+    teach_rng rng = {1};
+    teach_choice out;
+    char err[128];
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    ck_assert_int_eq(out.move, GO_PASS);
+    /* a threat: black's stones at C3-C4 lost ownership since black's last search; white's last
+     * move D3. Only moves near them stay: D4 (not K10) */
+    go_game_free(&t.game);
+    an_init(&t,
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . X . . . . . . . . . ."
+            ". . X . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . .", GO_BLACK);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "K11"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "D3"), GO_WHITE), GO_MOVE_OK);
+    static float before[NN_MAX_POINTS], now[NN_MAX_POINTS];
+    for (int i = 0; i < 169; i++)
+        before[i] = now[i] = 0;
+    int c4 = 13 * 9 + 2, c3 = 13 * 10 + 2;   /* rows from the top: C4 is row 9, C3 row 10 */
+    before[c4] = before[c3] = -0.9f;            /* black's, white's view */
+    now[c4] = now[c3] = -0.2f;                  /* dropped by 0.7 each: 1.4 > 1.0 */
+    t.state.have_ownership = true;
+    t.state.ownership_move_number = 0;
+    memcpy(t.state.ownership, before, sizeof before);
+    t.an.ownership = now;
+    an_add(&t, "K10", 300, 0.6, 2, 0.3);
+    an_add(&t, "G7", 200, 0.55, 1, 0.3);
+    an_add(&t, "D4", 100, 0.52, 0, 0.3);
+    an_add(&t, "L3", 100, 0.50, -1, 0.3);
+    p = params_of("naive");
+    assert_move(choose(&p, &t, 1, why), "D4", why);
+    ck_assert_msg(strstr(why, "threat"), "%s", why);
+    go_game_free(&t.game);
+}
+END_TEST
+
+/* ---- the playout doubling advantage ------------------------------------------------------ */
+
+START_TEST(test_pda_in_the_net_and_the_search)
+{
+    nn_model *m = test_model_load(TEST_G170, "cpu");
+    char err[256];
+    nn_context *c = nn_context_new(m, 2, err, sizeof err);
+    ck_assert_msg(c, "%s", err);
+    go_game g;
+    test_game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    nn_result r[2];
+    nn_query q[2] = {{.game = &g, .symmetry = 0}, {.game = &g, .symmetry = 0, .pda = -2.0}};
+    ck_assert_msg(nn_eval(c, 2, q, r, err, sizeof err), "%s", err);
+    /* told that black is the weaker side, the net gives black less */
+    ck_assert_msg(r[1].white_win > r[0].white_win + 0.02, "%g %g", r[0].white_win,
+                  r[1].white_win);
+    ck_assert_msg(r[1].white_lead > r[0].white_lead + 1.0, "%g %g", r[0].white_lead,
+                  r[1].white_lead);
+    /* the search: black to move with an advantage of -1 sees itself behind */
+    mcts_params p = mcts_params_default();
+    p.max_visits = 24;
+    p.seed = 3;
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert(s);
+    mcts_set_position(s, &g);
+    ck_assert(mcts_run(s, NULL, NULL, NULL, err, sizeof err));
+    mcts_analysis a = {0};
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    double plain = a.root_score_lead;
+    char e2[128];
+    ck_assert(mcts_params_set(&p, "playoutDoublingAdvantage", "-1", e2, sizeof e2));
+    ck_assert(!mcts_params_set(&p, "playoutDoublingAdvantage", "4", e2, sizeof e2));
+    ck_assert(mcts_set_params(s, &p, err, sizeof err));
+    mcts_set_position(s, &g);
+    ck_assert(mcts_run(s, NULL, NULL, NULL, err, sizeof err));
+    ck_assert(mcts_analysis_get(s, NULL, &a));
+    ck_assert_msg(a.root_score_lead < plain - 0.5, "%g against %g", a.root_score_lead, plain);
+    ck_assert_int_eq(a.root_visits, 24);   /* a fresh tree for the new advantage */
+    mcts_analysis_free(&a);
+    mcts_free(s);
+    go_game_free(&g);
+    nn_context_free(c);
+    nn_model_free(m);
+}
+END_TEST
+
+/* ---- the teaching player through GTP and JSON --------------------------------------------- */
+
+START_TEST(test_gtp_teaching_player)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "24", "--set", "play_policy=ABC25",
+                    "--set", "play_seed=5"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    char *got = test_gtp_feed(&e, "boardsize 13\nkata-get-param playPolicy\nkata-get-param "
+                                  "ikeda_c\ngenmove b\ngenmove w", false);
+    ck_assert_msg(!strncmp(got, "=\n\n= ikeda\n\n= 2.5\n\n= ", 20), "%s", got);
+    free(got);
+    ck_assert_int_eq(e.game.num_moves, 2);
+    ck_assert(e.play_player && teach_player_is_play(e.play_player));
+    const char *why = teach_play_player_why(e.play_player);
+    ck_assert_msg(!strncmp(why, "ikeda", 5), "%s", why);
+    got = test_gtp_feed(&e, "kata-set-param play_policy gentle\nkata-set-param ikeda_c 99", false);
+    ck_assert_msg(strstr(got, "? ") && strstr(got, "gentle") && strstr(got, "ikeda_c"), "%s",
+                  got);
+    free(got);
+    got = test_gtp_feed(&e, "kata-list-params", false);
+    ck_assert_msg(strstr(got, " play_policy ") && strstr(got, " maxTime "), "%s", got);
+    free(got);
+    got = test_gtp_feed(&e, "kata-set-param play_policy net\ngenmove b", false);
+    ck_assert_msg(!strncmp(got, "=\n\n= ", 5), "%s", got);
+    free(got);
+    ck_assert_msg(strstr(teach_play_player_why(e.play_player), "network"), "%s",
+                  teach_play_player_why(e.play_player));
+    gtp_engine_free(&e);
+}
+END_TEST
+
+START_TEST(test_json_move_choice)
+{
+    const char *q = "{\"id\":\"a\",\"moves\":[[\"B\",\"D4\"]],\"rules\":\"chinese\",\"komi\":7.5,"
+                    "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":16,\"overrideSettings\":"
+                    "{\"playPolicy\":\"naive\"}}\n"
+                    "{\"id\":\"b\",\"moves\":[],\"rules\":\"chinese\",\"komi\":7.5,"
+                    "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":8,\"overrideSettings\":"
+                    "{\"playPolicy\":\"nice\"}}\n";
+    FILE *in = fmemopen((void *)q, strlen(q), "r");
+    char *outbuf = NULL;
+    size_t outlen = 0;
+    FILE *out = open_memstream(&outbuf, &outlen);
+    /* the check-only engine parses overrideSettings like the real one */
+    ck_assert_int_eq(shido_analysis_check(in, out), 0);
+    fclose(in);
+    fclose(out);
+    ck_assert_msg(strstr(outbuf, "\"id\":\"b\"") && strstr(outbuf, "nice") &&
+                      strstr(outbuf, "play_policy"),
+                  "%s", outbuf);
+    free(outbuf);
+    /* the real engine reports the move the policy chooses */
+    char path[] = "/tmp/shido-control-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    size_t first = strchr(q, '\n') - q + 1;
+    ck_assert(write(fd, q, first) == (ssize_t)first);
+    close(fd);
+    const char *args[] = {"analysis", "-w", TEST_G170, "--threads", "1", NULL};
+    char *err;
+    int status;
+    char *got = pipe_run(args, path, NULL, &err, &status);
+    unlink(path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", err);
+    ck_assert_msg(strstr(got, "\"moveChoice\":{\"move\":\"") &&
+                      strstr(got, "\"policy\":\"naive\"") &&
+                      strstr(got, "winrate closest to 50%"),
+                  "%s", got);
+    free(got);
+    free(err);
+}
+END_TEST
+
+static Suite *control_suite(void)
+{
+    Suite *s = suite_create("control");
+    TCase *tc = tcase_create("policies");
+    tcase_add_test(tc, test_tunables);
+    tcase_add_test(tc, test_needs);
+    tcase_add_test(tc, test_geometry);
+    tcase_add_test(tc, test_naive_and_best);
+    tcase_add_test(tc, test_ikeda_cases);
+    tcase_add_test(tc, test_method_b);
+    tcase_add_test(tc, test_score_band);
+    tcase_add_test(tc, test_softmax);
+    tcase_add_test(tc, test_adaptive);
+    tcase_add_test(tc, test_styles_by_ownership);
+    tcase_add_test(tc, test_two_phase);
+    tcase_add_test(tc, test_safeguards);
+    suite_add_tcase(s, tc);
+    TCase *net = tcase_create("network");
+    tcase_set_timeout(net, 300);
+    tcase_add_test(net, test_pda_in_the_net_and_the_search);
+    tcase_add_test(net, test_gtp_teaching_player);
+    tcase_add_test(net, test_json_move_choice);
+    suite_add_tcase(s, net);
+    return s;
+}
+
+int main(void) { return test_run_suite(control_suite()); }
