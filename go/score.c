@@ -465,11 +465,9 @@ static int apply_seki(const go_board *alive, bool multi_stone_suicide, uint8_t *
     return white_minus_black;
 }
 
-/* KataGo's handicap count: the handicap recorded for the game, else the black stones of a setup
- * holding no white stone plus the opening run of black moves (handicap given as consecutive black
- * moves; a run of two white moves after it means a problem set up move by move, not a handicap).
- * One stone is not a handicap. */
-static int handicap_stones(const go_game *g)
+/* A run of two white moves after the opening run of black moves means a problem set up move by
+ * move, not a handicap. */
+int go_score_handicap_stones(const go_game *g)
 {
     if (g->handicap > 0)
         return g->handicap;
@@ -494,7 +492,7 @@ static int handicap_stones(const go_game *g)
 
 static int white_handicap_bonus(const go_game *g)
 {
-    int n = handicap_stones(g);
+    int n = go_score_handicap_stones(g);
     switch (g->rules.white_handicap_bonus) {
     case GO_WHB_N:
         return n;

@@ -67,6 +67,11 @@ int go_score_area_tromp_taylor(const go_board *b, uint8_t *owner);
  * the first player to pass gets half a point (the side to move when nobody passed). */
 double go_score_final(const go_game *g, const bool *dead, uint8_t *owner);
 
+/* KataGo's handicap count: the handicap recorded for the game, else the black stones of a setup
+ * holding no white stone plus the opening run of black moves (handicap given as consecutive black
+ * moves). One stone is not a handicap (0). */
+int go_score_handicap_stones(const go_game *g);
+
 /* The GTP final_score text for a score from black's view: "B+3.5", "W+0.5" or "0". */
 const char *go_score_to_text(double black_lead, char *buf, int len);
 

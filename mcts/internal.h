@@ -96,6 +96,25 @@ uint64_t mcts_position_key(const go_game *g, int symmetry);
  * that every visit of a position draws the same one and the cache hits (KataGo does the same). */
 int mcts_position_symmetry(const go_game *g, uint64_t seed);
 
+/* The anti-mirror state (mirror.c, KataGo's antiMirror), from the root's game before each run. */
+typedef struct mcts_mirror {
+    go_color pla;            /* the root mover's opponent when it mirrors, else GO_EMPTY */
+    double advantage;        /* points mirroring to the end gains that side (komi, the last
+                                move of an odd board, handicap) */
+    double center_error;     /* how far the centre's 7x7 breaks the symmetry (0: not at all) */
+} mcts_mirror;
+
+/* One node's anti-mirror context while a descent selects among its children. */
+typedef struct mcts_mirror_node {
+    bool root;
+    int ply;                 /* moves from the root to the node */
+    go_color mover;
+    int mirror_move;         /* the mirroring side's node: the reflection of our last move, or
+                                pass when that is no legal move; GO_NO_POINT after a pass */
+    bool difficult;          /* the mirroring side holds tengen, and komi does not favour us */
+    double parent_u;         /* the node's mean utility, the mover's view */
+} mcts_mirror_node;
+
 /* A search thread's private state. */
 typedef struct mcts_worker {
     struct mcts_search *s;
@@ -135,6 +154,7 @@ struct mcts_search {
     bool root_mask[GO_POINTS];
     bool pass_allowed;
     double score_center;               /* dynamic score utility centre, white's view */
+    mcts_mirror mirror;                /* p.anti_mirror: who mirrors (mirror.c) */
     int64_t budget;                    /* playouts this run may start (INT64_MAX: unlimited) */
     _Atomic int64_t claimed;           /* playouts started */
     _Atomic int64_t playouts;          /* playouts backed up this run */
@@ -172,6 +192,28 @@ void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts
 /* Evaluates g once (cache first) with context ctx. Returns false with a message on failure. */
 bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g,
                    double optimism, nn_result *r, char *err, int err_len);
+
+/* mirror.c (KataGo's antiMirror) */
+/* Recomputes s->mirror from the root's game (no mirroring side unless p.anti_mirror). True when
+ * the mirroring side changed: the tree's values were made for the other case and must go. */
+bool mcts_mirror_update(struct mcts_search *s);
+/* Fills mn for selecting among n's children, n reached by g's moves, with n's mean utility
+ * parent_u (mover's view). False when nothing applies: no mirroring side, or it stopped
+ * mirroring on this line. */
+bool mcts_mirror_node_begin(const struct mcts_search *s, const mcts_node *n, const go_game *g,
+                            double parent_u, mcts_mirror_node *mn);
+/* The prior a child's move gets in selection: raised for the mirror reply and central moves. */
+double mcts_mirror_prior(const struct mcts_search *s, const mcts_mirror_node *mn,
+                         const go_game *g, int move, double prior);
+/* What a visited child's utility (mover's view, KataGo units) gains to force visits: +100 while
+ * its weight child_w is below the share of total_w its move deserves, small biases besides. */
+double mcts_mirror_bonus(const struct mcts_search *s, const mcts_mirror_node *mn,
+                         const go_game *g, int move, double child_u, double child_w,
+                         double total_w);
+/* In the hard case (the mirroring side holds tengen), pulls e's win/loss toward the owner of
+ * tengen in r's ownership, as KataGo does for every evaluation on a mirrored line. */
+void mcts_mirror_adjust_eval(const struct mcts_search *s, const go_game *g, const nn_result *r,
+                             mcts_eval *e);
 
 /* A uniform draw in (0, 1) from a go_splitmix64 state (go/hash.h). */
 double mcts_rng_uniform(uint64_t *state);

@@ -382,6 +382,8 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
         return false;
     }
     const go_game *g = &s->root_game;
+    if (mcts_mirror_update(s))
+        mcts_clear_tree(s);   /* values made with or without the anti-mirror logic (KataGo) */
     if (!mcts_eval_one(s, s->workers[0].ctx, g, s->p.root_policy_optimism, raw, err, err_len)) {
         free(raw);
         return false;
@@ -408,6 +410,7 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
             mcts_node_want_ownership(s, root);
         mcts_eval e;
         mcts_eval_from_result(s, raw, &e);
+        mcts_mirror_adjust_eval(s, g, raw, &e);
         mcts_node_add(root, &e, raw->white_ownership, g->board.size * g->board.size);
         atomic_fetch_add(&s->playouts, 1);
     }

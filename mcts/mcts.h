@@ -149,6 +149,11 @@ typedef struct mcts_params {
      * player moves, -pda where its opponent does); a search for the other colour starts a new
      * tree. 0 (the default): off. */
     double playout_doubling_advantage;
+    /* KataGo's antiMirror: against an opponent that mirrors our moves through tengen, priors
+     * and forced visits in the tree for its mirror replies and for our central moves, and in
+     * the hard case (it holds tengen) values pulled toward tengen's owner; mcts/mirror.c.
+     * Changing whether a mirroring opponent is seen drops the tree. Off by default. */
+    bool anti_mirror;
     /* Memory bound of the tree in MiB: expansion stops when reached and the run ends. */
     double max_tree_mb;
     int nn_cache_size;             /* network results kept (entries; 0 disables the cache) */

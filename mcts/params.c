@@ -41,6 +41,7 @@ mcts_params mcts_params_default(void)
         .dynamic_score_center_scale = 0.75,
         .root_policy_optimism = NN_DEFAULT_POLICY_OPTIMISM,
         .policy_optimism = 0.0,
+        .anti_mirror = false,
         .max_tree_mb = 2048.0,
         .nn_cache_size = 16384,
         .seed = 0,
@@ -120,6 +121,9 @@ static const param_entry table[] = {
     {{"playout_doubling_advantage", "double",
       "the root player searches as if with 2^x times its opponent's playouts (handicap play)"},
      "playoutDoublingAdvantage", P_DOUBLE, F(playout_doubling_advantage), -3, 3},
+    {{"anti_mirror", "bool", "against a mirroring opponent, search the moves that break the "
+                             "mirror (KataGo's antiMirror)"},
+     "antiMirror", P_BOOL, F(anti_mirror), 0, 1},
     {{"max_tree_mb", "double", "tree memory bound in MiB; the search stops there"},
      NULL, P_DOUBLE, F(max_tree_mb), 0.01, 1e7},
     {{"nn_cache_size", "int", "network results cached (0: no cache)"},

@@ -150,12 +150,16 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
     int vl = p->virtual_loss;
     int pv = atomic_load_explicit(&n->visits, memory_order_acquire);
     double parent_q = pv > 0 ? sign * atomic_load_explicit(&n->u_sum, memory_order_relaxed) / pv : 0;
-    double visited_prior = 0;
+    double visited_prior = 0, child_visits = 0;
     for (int i = 0; i < n->num_children; i++) {
         mcts_node *c = atomic_load_explicit(&ch[i].node, memory_order_acquire);
-        if (c && atomic_load_explicit(&c->visits, memory_order_relaxed) > 0)
+        int cv = c ? atomic_load_explicit(&c->visits, memory_order_relaxed) : 0;
+        child_visits += cv;
+        if (cv > 0)
             visited_prior += root ? s->root_prior[i] : ch[i].prior;
     }
+    mcts_mirror_node mn;
+    bool mirror = s->mirror.pla != GO_EMPTY && mcts_mirror_node_begin(s, n, g, parent_q, &mn);
     double fpu = 0.5 * parent_q -
                  (root ? p->root_fpu_reduction : p->fpu_reduction) * sqrt(visited_prior);
     double sqrt_n = sqrt(fmax(1.0, (double)pv + (double)atomic_load(&n->vloss) * vl));
@@ -173,6 +177,13 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
         if (cv + cvl > 0)
             q = 0.5 * (sign * atomic_load_explicit(&c->u_sum, memory_order_relaxed) - cvl) /
                 (cv + cvl);
+        if (mirror) {
+            /* KataGo's anti-mirror priors; its forced visits only on children already tried */
+            int move = ch[i].move;
+            prior = mcts_mirror_prior(s, &mn, g, move, prior);
+            if (cv + cvl > 0)
+                q += 0.5 * mcts_mirror_bonus(s, &mn, g, move, 2 * q, cv + cvl, child_visits);
+        }
         double v = q + p->c_puct * prior * sqrt_n / (1.0 + cv + cvl);
         if (use_filters && mcts_move_filtered(p, ch[i].move, mover, ply)) {
             if (v > fallback_v) {
@@ -225,6 +236,7 @@ static bool finish_leaf(mcts_worker *w, int slot, const nn_result *r)
     const go_game *g = &w->games[slot];
     mcts_eval e;
     mcts_eval_from_result(s, r, &e);
+    mcts_mirror_adjust_eval(s, g, r, &e);
     bool ok = true;
     if (g->consecutive_passes >= 2) {
         /* Territory scoring's end cannot be counted without knowing the dead stones: the

@@ -108,6 +108,7 @@ mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_par
     if (needs.c_puct > 0)
         params.c_puct = needs.c_puct;
     params.playout_doubling_advantage = needs.pda;
+    params.anti_mirror = needs.anti_mirror;
     return params;
 }
 

@@ -31,8 +31,8 @@ const char *teach_play_player_why(const teach_player *p);
 const mcts_analysis *teach_play_player_analysis(const teach_player *p);
 const nn_result *teach_play_player_net(const teach_player *p);
 
-/* The search tunables for a move under pp on g: base with the policy's c_puct and playout
- * doubling advantage (teach_play_needs_of). */
+/* The search tunables for a move under pp on g: base with the policy's c_puct, playout
+ * doubling advantage and anti-mirror logic (teach_play_needs_of). */
 mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_params *base,
                                      const go_game *g);
 

@@ -569,6 +569,13 @@ START_TEST(test_gtp_teaching_player)
     free(got);
     ck_assert_msg(strstr(teach_play_player_why(e.play_player), "network"), "%s",
                   teach_play_player_why(e.play_player));
+    /* KaTrain's modes play through the same player: jigo, and handicap with its advantage */
+    got = test_gtp_feed(&e, "kata-set-param play_policy jigo\ngenmove w\n"
+                            "kata-set-param play_policy handicap\ngenmove b", false);
+    ck_assert_msg(!strncmp(got, "=\n\n= ", 5) && strstr(got + 5, "\n\n=\n\n= "), "%s", got);
+    free(got);
+    ck_assert_int_eq(e.game.num_moves, 5);
+    ck_assert_msg(strlen(teach_play_player_why(e.play_player)) > 0, "no explanation");
     gtp_engine_free(&e);
 }
 END_TEST

@@ -402,6 +402,16 @@ START_TEST(params_round_trip)
     ck_assert(mcts_params_set(&p, "minVisitPropForLCB", "0.2", err, sizeof err));
     ck_assert(mcts_params_set(&p, "lcbStdevs", "4", err, sizeof err));
     ck_assert(p.lcb_visit_fraction == 0.2 && p.lcb_stdevs == 4.0);
+    /* KataGo's antiMirror: off by default, a bool under either spelling */
+    ck_assert(!p.anti_mirror);
+    ck_assert(mcts_params_set(&p, "antiMirror", "true", err, sizeof err));
+    ck_assert(p.anti_mirror);
+    ck_assert(mcts_params_get(&p, "anti_mirror", buf, sizeof buf));
+    ck_assert_str_eq(buf, "true");
+    ck_assert(!mcts_params_set(&p, "anti_mirror", "2", err, sizeof err));
+    ck_assert(strstr(err, "anti_mirror") && strstr(err, "true or false"));
+    ck_assert(mcts_params_set(&p, "anti-mirror", "0", err, sizeof err));
+    ck_assert(!p.anti_mirror);
     ck_assert(mcts_params_get(&p, "seed", buf, sizeof buf));
     ck_assert(mcts_params_add_move_filter(&p, false, GO_BLACK, test_point(9, "E5"), 1));
     ck_assert(mcts_params_set(&p, "clear_moves", "", err, sizeof err));
