@@ -217,7 +217,7 @@ typedef struct teach_choice_in {
 /* The choice: a point, GO_PASS or MCTS_RESIGN, and one line saying why. */
 typedef struct teach_choice {
     int move;
-    char why[192];
+    char why[320];
 } teach_choice;
 
 /* Chooses the move under p. False with a message in err when the policy cannot choose (its

@@ -25,7 +25,7 @@ typedef struct play_player {
     bool have_net;
     bool have_result;          /* the last game's last root winrate, for softmax adaptation */
     double last_winrate;
-    char why[192];
+    char why[320];
 } play_player;
 
 /* Whether g continues the game p holds (same setup, the moves so far as a prefix). */

@@ -212,7 +212,7 @@ END_TEST
 
 START_TEST(test_ikeda_cases)
 {
-    char why[256];
+    char why[320];
     test_an t;
     teach_play_params p = params_of("ikeda"); /* c = 1.5: T_uniq 0.12, T_dif 0.045 */
     /* 1. the only move: 0.80 - 0.66 >= 0.12 */
@@ -264,7 +264,7 @@ END_TEST
 
 START_TEST(test_method_b)
 {
-    char why[256];
+    char why[320];
     test_an t;
     /* white's last move at K10 next to black's L10: black answers near it */
     an_init(&t,
@@ -296,7 +296,7 @@ END_TEST
 
 START_TEST(test_score_band)
 {
-    char why[256];
+    char why[320];
     test_an t;
     an_init(&t, NULL, GO_BLACK);
     an_add(&t, "G7", 300, 0.9, 8.0, 0.30);   /* 8 > -4: 0.30 / 3^12 */
@@ -344,7 +344,7 @@ END_TEST
 
 START_TEST(test_adaptive)
 {
-    char why[256];
+    char why[320];
     test_an t;
     teach_play_params p = params_of("adaptive");
     an_init(&t, NULL, GO_BLACK);
@@ -375,7 +375,7 @@ END_TEST
 
 START_TEST(test_styles_by_ownership)
 {
-    char why[256];
+    char why[320];
     test_an t;
     static float root[NN_MAX_POINTS], own_a[NN_MAX_POINTS], own_b[NN_MAX_POINTS];
     an_init(&t, NULL, GO_BLACK);
@@ -407,7 +407,7 @@ END_TEST
 
 START_TEST(test_two_phase)
 {
-    char why[256];
+    char why[320];
     test_an t;
     teach_play_params p = params_of("two-phase");
     an_init(&t, NULL, GO_BLACK);
@@ -436,7 +436,7 @@ END_TEST
 
 START_TEST(test_safeguards)
 {
-    char why[256];
+    char why[320];
     test_an t;
     teach_play_params p = params_of("naive");
     an_init(&t, NULL, GO_BLACK);
