@@ -41,6 +41,7 @@ mkdir -p build-fuzz/seeds/json
 printf '%s\n' '{"id":"A","moves":[["B","E5"],["W","C3"]],"rules":"japanese","komi":6.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,2],"maxVisits":16,"includeOwnership":true,"includePolicy":true}' >build-fuzz/seeds/json/turns
 printf '%s\n' '{"id":"C","moves":[],"rules":{"ko":"SIMPLE","scoring":"AREA","tax":"NONE","suicide":false},"avoidMoves":[{"player":"W","moves":["C3"],"untilDepth":1}],"overrideSettings":{"maxVisits":8},"boardXSize":9,"boardYSize":9}' >build-fuzz/seeds/json/rules
 printf '%s\n' '{"id":"v","action":"query_version"}' '{"id":"t","action":"terminate","terminateId":"C"}' >build-fuzz/seeds/json/actions
+printf '%s\n' '{"id":"P","moves":[],"boardXSize":9,"boardYSize":9,"overrideSettings":{"playPolicy":"ABC25","style":"center13","kt_pick_n":"default"}}' >build-fuzz/seeds/json/play
 mkdir -p build-fuzz/seeds/records  # a hand-made 9x9 record (white's straight three)
 printf '%s\n' '{"id":"s3","size":9,"to_play":"B","comment":"Black to kill","AW":["da","ab","bb","cb","db"],"AB":["ea","eb","ec","ad","bd","cd","dd","ed"],"solutions":["ba"]}' >build-fuzz/seeds/records/straight-three
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
