@@ -369,6 +369,12 @@ teach_play_needs teach_play_needs_of(const teach_play_params *p, const go_game *
         break;
     case TEACH_POLICY_TWO_PHASE:
         n.pass_lead = true;
+        n.c_puct = p->method_a ? p->method_a_cpuct : 0;
+        break;
+    case TEACH_POLICY_ADAPTIVE:
+        /* the moves that lose what the opponent loses must be searched to be candidates: the
+         * search spreads as method A's does (a plain search leaves only the few best moves) */
+        n.c_puct = p->method_a_cpuct;
         break;
     case TEACH_POLICY_AGGRESSIVE:
     case TEACH_POLICY_PEACEFUL:

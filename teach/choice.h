@@ -98,13 +98,15 @@ typedef struct teach_play_params {
     double score_gamma, score_low, score_high;
     int score_top;
 
-    /* two-phase: the endgame (score band) starts when |score lead| <= endgame_lead, score stdev
+    /* two-phase: Ikeda's controller as set (method A's c_puct when on) until the endgame; the
+     * endgame (score band) starts when |score lead| <= endgame_lead, score stdev
      * <= endgame_stdev and passing changes the score lead by <= endgame_pass (0: the thesis's
      * values for the board size: 5 / 7 on 13x13 and below, 12 / 5 on 19x19). */
     double endgame_lead, endgame_stdev, endgame_pass;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
-     * weight adaptive_rate); our own per-move loss targets it, plus lead / moves left. */
+     * weight adaptive_rate); our own per-move loss targets it, plus lead / moves left. Its
+     * search spreads with method A's c_puct so that moves losing that much are candidates. */
     double adaptive_rate;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
