@@ -2,9 +2,11 @@
  * stone densities on hand-built boards against values counted by hand, the symmetries of a
  * position, equations 2 and 3 on hand-made ownership, the contributions found by searches on
  * positions where a pass and a move differ in a known way (an atari saved, a stone captured),
- * score losses and priors from the searches. The searches use the shared 6-block net with a few
+ * score losses and priors from the searches, the features in kata-analyze and JSON analysis,
+ * and `shido features` with its errors. The searches use the shared 6-block net with a few
  * visits on 9x9 and 19x19 boards. */
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +14,10 @@
 
 #include "teach/engine.h"
 #include "teach/features.h"
+#include "teach/player.h"
 
 #include "tests/common.h"
+#include "tests/shido_pipe.h"
 
 /* An engine on the shared 6-block net, CPU backend, default tunables. */
 static teach_engine *engine_g170(void)
@@ -259,6 +263,240 @@ START_TEST(test_priors_and_determinism)
 }
 END_TEST
 
+/* ---- the analysis commands --------------------------------------------------------------- */
+
+START_TEST(test_analysis_features)
+{
+    teach_engine *e = engine_g170();
+    char err[512];
+    teach_player *p = teach_search_player_new(e, err, sizeof err);
+    ck_assert_msg(p != NULL, "%s", err);
+    go_game g;
+    game9(&g, atari_saved);
+    go_game_play(&g, test_point(9, "H3"), GO_BLACK);
+    go_game_play(&g, test_point(9, "B8"), GO_WHITE);
+    teach_analysis_base *base = malloc(sizeof *base);
+    ck_assert(teach_analysis_base_eval(e, &g, base, err, sizeof err));
+    ck_assert(base->has_pass_ownership);
+    mcts_limits lim = {0};
+    lim.max_visits = 24;
+    ck_assert(teach_player_set_position(p, &g, err, sizeof err));
+    ck_assert(teach_player_analyze(p, &lim, NULL, NULL, err, sizeof err));
+    mcts_analysis an = {0};
+    mcts_analysis_opts o = {0};
+    o.move_ownership = true;
+    ck_assert(teach_player_report(p, &o, &an));
+    ck_assert_int_ge(an.num_moves, 2);
+    teach_move_features *f = malloc(sizeof *f * (size_t)an.num_moves);
+    teach_analysis_features(base, &g, &an, f);
+    for (int k = 0; k < an.num_moves; k++) {
+        const mcts_move_info *m = &an.moves[k];
+        ck_assert_int_eq(f[k].move, m->move);
+        ck_assert_double_eq_tol(f[k].score_loss, an.moves[0].score_lead - m->score_lead, 1e-12);
+        ck_assert_int_eq(f[k].dist_last, teach_remi_distance(m->move, test_point(9, "B8")));
+        ck_assert_int_eq(f[k].dist_last2, teach_remi_distance(m->move, test_point(9, "H3")));
+        ck_assert_double_eq(f[k].prior_human,
+                            base->prior_human[teach_policy_index(9, m->move)]);
+        ck_assert(isfinite(f[k].strengthen_own) && isfinite(f[k].weaken_opp));
+    }
+    ck_assert_double_eq(f[0].score_loss, 0);
+    free(f);
+    free(base);
+    mcts_analysis_free(&an);
+    go_game_free(&g);
+    teach_player_free(p);
+    teach_engine_free(e);
+}
+END_TEST
+
+/* One kata-analyze candidate: its move and the values of the feature keys before its pv. */
+typedef struct candidate {
+    int move;
+    double remi, remi2, density, loss, human, strengthen, weaken;
+} candidate;
+
+/* The candidates of a kata-analyze reply, parsed token by token into c (at most max); returns
+ * how many. A key absent before pv stays NAN. */
+static int parse_candidates(const char *reply, candidate *c, int max)
+{
+    static const char *const keys[7] = {"remiDist",   "remiDist2",     "density",  "scoreLoss",
+                                        "humanPrior", "strengthenOwn", "weakenOpp"};
+    char *copy = strdup(reply), *save = NULL;
+    ck_assert_ptr_nonnull(copy);
+    int n = -1;
+    bool in_pv = false;
+    for (char *t = strtok_r(copy, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+        if (!strcmp(t, "info")) {
+            t = strtok_r(NULL, " \n", &save);
+            if (!t || strcmp(t, "move") || !(t = strtok_r(NULL, " \n", &save)) || n + 1 >= max)
+                break;
+            c[++n] = (candidate){go_point_from_gtp(9, t), NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+            in_pv = false;
+            continue;
+        }
+        if (n < 0 || in_pv)
+            continue;
+        if (!strcmp(t, "pv")) {
+            in_pv = true;
+            continue;
+        }
+        double *field[7] = {&c[n].remi,  &c[n].remi2,      &c[n].density, &c[n].loss,
+                            &c[n].human, &c[n].strengthen, &c[n].weaken};
+        for (int k = 0; k < 7; k++)
+            if (!strcmp(t, keys[k])) {
+                char *v = strtok_r(NULL, " \n", &save);
+                ck_assert_ptr_nonnull(v);
+                *field[k] = strtod(v, NULL);
+            }
+    }
+    free(copy);
+    return n + 1;
+}
+
+START_TEST(test_kata_analyze_features)
+{
+    gtp_engine ge;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "20", "--backend", "cpu"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&ge));
+    ck_assert_msg(gtp_engine_configure(&ge, 7, argv, err, sizeof err) == 0, "%s", err);
+    char *r = test_gtp_feed(&ge,
+                            "boardsize 9\nplay b e5\nplay w c3\nkata-analyze 0 moveFeatures true "
+                            "maxmoves 4",
+                            false);
+    candidate c[8];
+    int n = parse_candidates(r, c, 8);
+    ck_assert_msg(n >= 2, "%s", r);
+    free(r);
+    for (int i = 0; i < n; i++) {
+        ck_assert_double_eq(c[i].remi, teach_remi_distance(c[i].move, test_point(9, "C3")));
+        ck_assert_double_eq(c[i].remi2, teach_remi_distance(c[i].move, test_point(9, "E5")));
+        ck_assert(isfinite(c[i].density) && c[i].density > 0 && c[i].density < 0.2);
+        ck_assert(isfinite(c[i].loss) && isfinite(c[i].human));
+        ck_assert(isfinite(c[i].strengthen) && isfinite(c[i].weaken));
+    }
+    ck_assert_double_eq(c[0].loss, 0);
+    /* lz-analyze has no such key */
+    r = test_gtp_feed(&ge, "lz-analyze 0 moveFeatures true", false);
+    ck_assert_msg(r[0] == '?', "%s", r);
+    free(r);
+    gtp_engine_free(&ge);
+}
+END_TEST
+
+START_TEST(test_json_analysis_features)
+{
+    char path[] = "/tmp/shido-test-features-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *q = "{\"id\":\"a\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"]],\"rules\":\"japanese\","
+                    "\"komi\":6.5,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":16,"
+                    "\"includeMoveFeatures\":true}\n"
+                    "{\"id\":\"b\",\"moves\":[],\"rules\":\"japanese\",\"komi\":6.5,"
+                    "\"boardXSize\":9,\"boardYSize\":9,"
+                    "\"maxVisits\":4,\"includeMoveFeatures\":3}\n";
+    ck_assert_int_eq(write(fd, q, strlen(q)), (int)strlen(q));
+    close(fd);
+    const char *args[] = {"analysis", "-w", TEST_G170, "--threads", "1", NULL};
+    char *err;
+    int status;
+    char *out = pipe_run(args, path, NULL, &err, &status);
+    unlink(path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", err);
+    char *second = strchr(out, '\n');
+    ck_assert_ptr_nonnull(second);
+    *second++ = 0;
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    const cJSON *infos = cJSON_GetObjectItemCaseSensitive(j, "moveInfos"), *m;
+    ck_assert_int_ge(cJSON_GetArraySize(infos), 1);
+    double lead0 = NAN;
+    cJSON_ArrayForEach(m, infos)
+    {
+        const cJSON *mv = cJSON_GetObjectItemCaseSensitive(m, "move");
+        int p = go_point_from_gtp(9, mv->valuestring);
+        ck_assert_double_eq(test_json_num(m, "remiDist"),
+                            teach_remi_distance(p, go_point_from_gtp(9, "C3")));
+        ck_assert_double_eq(test_json_num(m, "remiDist2"),
+                            teach_remi_distance(p, go_point_from_gtp(9, "E5")));
+        /* scoreLead is black's view here (black to move): the loss is the difference */
+        double lead = test_json_num(m, "scoreLead");
+        if (isnan(lead0))
+            lead0 = lead;
+        ck_assert_double_eq_tol(test_json_num(m, "scoreLoss"), lead0 - lead, 2e-6);
+        test_json_num(m, "density");
+        test_json_num(m, "humanPrior");
+        test_json_num(m, "strengthenOwn");
+        test_json_num(m, "weakenOpp");
+    }
+    cJSON_Delete(j);
+    ck_assert_msg(strstr(second, "includeMoveFeatures must be a boolean"), "%s", second);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ---- shido features ---------------------------------------------------------------------- */
+
+static char *run_features(const char *const *args, int *code, char **err)
+{
+    int status;
+    char *out = pipe_run(args, "/dev/null", NULL, err, &status);
+    ck_assert(WIFEXITED(status));
+    *code = WEXITSTATUS(status);
+    return out;
+}
+
+START_TEST(test_features_command)
+{
+    const char *args[] = {"features", TEST_MEIJIN, "--move", "30", "--ref", "Q11", "--json",
+                          "-w", TEST_G170, "--visits", "8", "D4", "Q3", NULL};
+    int code;
+    char *err, *out = run_features(args, &code, &err);
+    ck_assert_msg(code == 0, "%s", err);
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_msg(j != NULL, "%s", out);
+    ck_assert_double_eq(test_json_num(j, "moveNumber"), 30);
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(j, "reference");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(ref, "move")->valuestring, "Q11");
+    ck_assert_double_eq(test_json_num(ref, "scoreLoss"), 0);
+    const cJSON *moves = cJSON_GetObjectItemCaseSensitive(j, "moves");
+    ck_assert_int_eq(cJSON_GetArraySize(moves), 2);
+    const cJSON *d4 = cJSON_GetArrayItem(moves, 0);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(d4, "move")->valuestring, "D4");
+    /* D4 (3, 15) to Q11 (15, 8): 12 + 7 + 12 */
+    ck_assert_double_eq(test_json_num(d4, "remiDistRef"), 31);
+    ck_assert_double_eq_tol(test_json_num(d4, "scoreLoss"),
+                            test_json_num(ref, "scoreLead") - test_json_num(d4, "scoreLead"),
+                            2e-6);
+    ck_assert_double_eq(test_json_num(d4, "visits"), 8);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+
+    /* bad input: each error names what is wrong */
+    static const struct {
+        const char *args[12];
+        const char *want;
+    } bad[] = {
+        {{"features", TEST_MEIJIN, "--move", "30", "-w", TEST_G170, "Z99", NULL},
+         "no such move 'Z99'"},
+        {{"features", TEST_MEIJIN, "--move", "400", "-w", TEST_G170, "D4", NULL}, "move 400"},
+        {{"features", TEST_MEIJIN, "--move", "30", "-w", TEST_G170, "R16", NULL}, "R16"},
+        {{"features", "/nonexistent.sgf", "-w", TEST_G170, "D4", NULL}, "/nonexistent.sgf"},
+        {{"features", TEST_MEIJIN, "--move", "30", "--ref", "D99", "-w", TEST_G170, "D4", NULL},
+         "D99"},
+        {{"features", TEST_MEIJIN, "D4", NULL}, "a network is needed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        out = run_features(bad[i].args, &code, &err);
+        ck_assert_msg(code != 0 && strstr(err, bad[i].want), "case %zu: %d %s", i, code, err);
+        free(out);
+        free(err);
+    }
+}
+END_TEST
+
 Suite *features_suite(void)
 {
     Suite *s = suite_create("features");
@@ -272,6 +510,10 @@ Suite *features_suite(void)
     tcase_set_timeout(t, 600);
     tcase_add_test(t, test_contributions_search);
     tcase_add_test(t, test_priors_and_determinism);
+    tcase_add_test(t, test_analysis_features);
+    tcase_add_test(t, test_kata_analyze_features);
+    tcase_add_test(t, test_json_analysis_features);
+    tcase_add_test(t, test_features_command);
     suite_add_tcase(s, t);
     return s;
 }

@@ -10,5 +10,6 @@ int shido_cmd_demo(int argc, char **argv);
 int shido_cmd_bench(int argc, char **argv);
 int shido_cmd_match(int argc, char **argv);
 int shido_cmd_analysis(int argc, char **argv);  /* tools/analysis_json.h */
+int shido_cmd_features(int argc, char **argv);
 
 #endif

@@ -39,6 +39,9 @@ static void usage(FILE *f)
             "               the least BW-graph tactical-map depth isolating each played move\n"
             "  tactical-maps characterise FILE.sgf... [--moves all|black|white] [--top K] ...\n"
             "               short tactical maps that characterise the games' moves\n"
+            "  features GAME.sgf [--move N] [--ref MOVE] [--json] -w NET [-w HUMAN_NET] MOVE...\n"
+            "               seed 000's move features: Rémi distances, density, score loss,\n"
+            "               priors, contributions to strengthening and weakening stones\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -96,6 +99,8 @@ int main(int argc, char **argv)
         return shido_cmd_tsumego(argc - 1, argv + 1);
     if (!strcmp(cmd, "tactical-maps"))
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
+    if (!strcmp(cmd, "features"))
+        return shido_cmd_features(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
