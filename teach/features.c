@@ -136,7 +136,15 @@ struct teach_features {
     bool has_game;
     go_game game;
     float prior[2][NN_MAX_MOVES];   /* legal policies of the position: main, human */
+    int64_t policy_evals;
 };
+
+int64_t teach_features_evals(const teach_features *f)
+{
+    mcts_stats st;
+    mcts_get_stats(f->search, &st);
+    return st.nn_evals + f->policy_evals;
+}
 
 teach_features *teach_features_new(teach_engine *e, int search_threads, char *err, int err_len)
 {
@@ -208,6 +216,7 @@ bool teach_features_set_position(teach_features *f, const go_game *g, char *err,
             memcpy(f->prior[1], f->prior[0], sizeof f->prior[0]);
             break;
         }
+        f->policy_evals += POLICY_BATCH;
         if (!nn_eval_average(f->ctx[k], g, 0xff, NN_DEFAULT_POLICY_OPTIMISM, f->res, err,
                              err_len))
             return false;
@@ -336,12 +345,12 @@ bool teach_features_search_after(teach_features *f, int move, int visits, teach_
 }
 
 bool teach_features_search_root(teach_features *f, int visits, const bool *mask, bool keep_tree,
-                                mcts_analysis *out, char *err, int err_len)
+                                const mcts_analysis_opts *opts, mcts_analysis *out, char *err,
+                                int err_len)
 {
     mcts_set_root_moves(f->search, mask);
     bool ok = run_search(f, &f->game, visits, keep_tree, err, err_len);
-    mcts_analysis_opts o = {0};
-    if (ok && !mcts_analysis_get(f->search, &o, out)) {
+    if (ok && !mcts_analysis_get(f->search, opts, out)) {
         snprintf(err, (size_t)err_len, "the search evaluated nothing");
         ok = false;
     }
@@ -352,7 +361,7 @@ bool teach_features_search_root(teach_features *f, int visits, const bool *mask,
 bool teach_features_best_move(teach_features *f, int visits, int *move, char *err, int err_len)
 {
     mcts_analysis an = {0};
-    bool ok = teach_features_search_root(f, visits, NULL, false, &an, err, err_len);
+    bool ok = teach_features_search_root(f, visits, NULL, false, NULL, &an, err, err_len);
     if (ok) {
         /* the first move the search reports, else its best move that is not a pass */
         *move = an.num_moves > 0 ? an.moves[0].move : GO_PASS;

@@ -154,10 +154,15 @@ bool teach_features_best_move(teach_features *f, int visits, int *move, char *er
 
 /* A search of the position set at visits visits with the root's moves restricted to mask (by
  * board point, as mcts_set_root_moves; NULL: none), continuing the tree of the previous call
- * when keep_tree and the position is unchanged. out as mcts_analysis_get (the caller frees it
- * with mcts_analysis_free). False with a reason in err. */
+ * when keep_tree and the position is unchanged. out as mcts_analysis_get with opts (NULL: every
+ * visited move, no ownership; the caller frees it with mcts_analysis_free). False with a reason
+ * in err. */
 bool teach_features_search_root(teach_features *f, int visits, const bool *mask, bool keep_tree,
-                                mcts_analysis *out, char *err, int err_len);
+                                const mcts_analysis_opts *opts, mcts_analysis *out, char *err,
+                                int err_len);
+
+/* Network evaluations this evaluator has made (the searches' and the policies'), for costs. */
+int64_t teach_features_evals(const teach_features *f);
 
 /* The features of move that need no search (distances, density, priors, policy rank) against
  * ref_move (GO_NO_POINT: none); the search values are NAN and visits 0. */

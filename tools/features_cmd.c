@@ -158,7 +158,7 @@ int shido_cmd_features(int argc, char **argv)
         return 1;
     }
     go_game all, g;
-    bool ok = positions_main_line(col, game_no - 1, &all, err, sizeof err);
+    bool ok = positions_main_line(col, game_no - 1, -1, &all, err, sizeof err);
     go_sgf_free(col);
     if (!ok) {
         fprintf(stderr, "shido features: %s: %s\n", path, err);

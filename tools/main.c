@@ -42,6 +42,10 @@ static void usage(FILE *f)
             "  features GAME.sgf [--move N] [--ref MOVE] [--json] -w NET [-w HUMAN_NET] MOVE...\n"
             "               seed 000's move features: Rémi distances, density, score loss,\n"
             "               priors, contributions to strengthening and weakening stones\n"
+            "  fuseki-quiz FILE.sgf... [--moves 10-50] [--answer game|best|MOVE] [--out-dir DIR]\n"
+            "               [--jsonl FILE] [--shard K/N] [--threads T] -w NET [-w HUMAN_NET] ...\n"
+            "               multiple-choice opening quizzes (seed 000): the answer and three\n"
+            "               kinds of wrong answer, explained; `merge` and `stats` for summaries\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -101,6 +105,8 @@ int main(int argc, char **argv)
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "features"))
         return shido_cmd_features(argc - 1, argv + 1);
+    if (!strcmp(cmd, "fuseki-quiz"))
+        return shido_cmd_fuseki_quiz(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);

@@ -23,8 +23,8 @@ bool positions_parse_range(const char *text, int *first, int *last)
     return true;
 }
 
-bool positions_main_line(const go_sgf_collection *col, int index, go_game *all, char *err,
-                         int err_len)
+bool positions_main_line(const go_sgf_collection *col, int index, int limit, go_game *all,
+                         char *err, int err_len)
 {
     char why[256];
     if (index < 0 || index >= col->num_games) {
@@ -32,7 +32,7 @@ bool positions_main_line(const go_sgf_collection *col, int index, go_game *all, 
                  col->num_games, col->num_games == 1 ? "" : "s");
         return false;
     }
-    if (!go_sgf_to_game(col->games[index], -1, all, why, sizeof why)) {
+    if (!go_sgf_to_game(col->games[index], limit, all, why, sizeof why)) {
         snprintf(err, (size_t)err_len, "game %d: %s", index + 1, why);
         return false;
     }

@@ -15,10 +15,12 @@
 /* A move number range "N" or "A-B" (1 <= A <= B). False when text is neither. */
 bool positions_parse_range(const char *text, int *first, int *last);
 
-/* The main line of game `index` (0-based) of col into *all (initialised here; the caller frees it
- * with go_game_free). False with "game I: reason" in err. */
-bool positions_main_line(const go_sgf_collection *col, int index, go_game *all, char *err,
-                         int err_len);
+/* The main line of game `index` (0-based) of col, its first `limit` moves (limit < 0: all), into
+ * *all (initialised here; the caller frees it with go_game_free). A limit lets a game whose
+ * record breaks the rules further on (a superko repetition under the default rules, say) serve
+ * its opening. False with "game I: reason" in err. */
+bool positions_main_line(const go_sgf_collection *col, int index, int limit, go_game *all,
+                         char *err, int err_len);
 
 /* The position before move n (1-based) of the main line all into *out (initialised here; the
  * caller frees it): the setup and the first n - 1 moves, the side to move that of move n (or the
