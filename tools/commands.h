@@ -12,5 +12,6 @@ int shido_cmd_match(int argc, char **argv);
 int shido_cmd_analysis(int argc, char **argv);  /* tools/analysis_json.h */
 int shido_cmd_features(int argc, char **argv);
 int shido_cmd_fuseki_quiz(int argc, char **argv);
+int shido_cmd_review(int argc, char **argv);
 
 #endif

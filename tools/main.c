@@ -46,6 +46,9 @@ static void usage(FILE *f)
             "               [--jsonl FILE] [--shard K/N] [--threads T] -w NET [-w HUMAN_NET] ...\n"
             "               multiple-choice opening quizzes (seed 000): the answer and three\n"
             "               kinds of wrong answer, explained; `merge` and `stats` for summaries\n"
+            "  review GAME.sgf [--out FILE.sgf] [--json FILE] [--visits N] -w NET ...\n"
+            "               the game back as SGF with score loss, policy rank, the best move and\n"
+            "               its line, the features and explanations; a summary per player\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -107,6 +110,8 @@ int main(int argc, char **argv)
         return shido_cmd_features(argc - 1, argv + 1);
     if (!strcmp(cmd, "fuseki-quiz"))
         return shido_cmd_fuseki_quiz(argc - 1, argv + 1);
+    if (!strcmp(cmd, "review"))
+        return shido_cmd_review(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
