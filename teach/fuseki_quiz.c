@@ -218,36 +218,44 @@ typedef struct quiz_state {
     int pending[TEACH_QUIZ_KINDS]; /* a candidate to search before the kind can be chosen */
 } quiz_state;
 
-/* Whether candidate i is a symmetric copy of the answer or of a candidate chosen for an
- * earlier kind than k. */
-static bool is_copy(const quiz_state *s, int i, int k)
+/* The order in which the kinds take candidates: a move that qualifies for several kinds goes
+ * to the scarcest (over-strengthening, then big points; near moves are the most common). */
+static const teach_quiz_kind kind_order[TEACH_QUIZ_KINDS] = {
+    TEACH_QUIZ_OVER_STRENGTHEN, TEACH_QUIZ_BIG_POINT, TEACH_QUIZ_NEAR};
+
+/* Whether candidate i is a symmetric copy of the answer or of a candidate chosen by a kind
+ * before the rank-th of kind_order. */
+static bool is_copy(const quiz_state *s, int i, int rank)
 {
     int m = s->c[i].f.move;
     if (teach_symmetric_copies(s->size, s->sym, m, s->answer))
         return true;
-    for (int j = 0; j < k; j++)
-        if (s->chosen[j] >= 0 && teach_symmetric_copies(s->size, s->sym, m,
-                                                        s->c[s->chosen[j]].f.move))
+    for (int r = 0; r < rank; r++) {
+        int j = s->chosen[kind_order[r]];
+        if (j >= 0 && teach_symmetric_copies(s->size, s->sym, m, s->c[j].f.move))
             return true;
+    }
     return false;
 }
 
-/* Each kind in turn takes the first candidate, in Prior_StrongHuman order, that qualifies and
- * no earlier kind took; an unsearched candidate that could qualify by the conditions needing no
- * search stops the kind (pending) until it is searched. */
+/* Each kind in turn (kind_order) takes the first candidate, in Prior_StrongHuman order, that
+ * qualifies and no kind before it took; an unsearched candidate that could qualify by the
+ * conditions needing no search stops the kind (pending) until it is searched. */
 static void assign(quiz_state *s)
 {
-    for (int k = 0; k < TEACH_QUIZ_KINDS; k++) {
+    for (int k = 0; k < TEACH_QUIZ_KINDS; k++)
         s->chosen[k] = s->pending[k] = -1;
+    for (int rank = 0; rank < TEACH_QUIZ_KINDS; rank++) {
+        teach_quiz_kind k = kind_order[rank];
         for (int i = 0; i < s->num; i++) {
             const cand *c = &s->c[i];
             bool taken = false;
-            for (int j = 0; j < k; j++)
-                taken |= s->chosen[j] == i;
-            if (taken || c->rejected || is_copy(s, i, k))
+            for (int r = 0; r < rank; r++)
+                taken |= s->chosen[kind_order[r]] == i;
+            if (taken || c->rejected || is_copy(s, i, rank))
                 continue;
             if (!c->searched) {
-                if (teach_quiz_check(s->p, (teach_quiz_kind)k, &c->f, false, s->one_net) == 0) {
+                if (teach_quiz_check(s->p, k, &c->f, false, s->one_net) == 0) {
                     s->pending[k] = i;
                     break;
                 }
@@ -508,12 +516,12 @@ bool teach_quiz_make(teach_features *f, const teach_quiz_params *p, const go_gam
     if (ok) {
         /* candidates a kind passed over as copies, that it would otherwise have looked at */
         for (int i = 0; i < s->num; i++)
-            for (int k = 0; k < TEACH_QUIZ_KINDS; k++) {
+            for (int rank = 0; rank < TEACH_QUIZ_KINDS; rank++) {
                 const cand *c = &s->c[i];
+                teach_quiz_kind k = kind_order[rank];
                 if ((s->chosen[k] < 0 || i < s->chosen[k]) && !c->rejected &&
-                    teach_quiz_check(p, (teach_quiz_kind)k, &c->f, c->searched, s->one_net) ==
-                        0 &&
-                    is_copy(s, i, k)) {
+                    teach_quiz_check(p, k, &c->f, c->searched, s->one_net) == 0 &&
+                    is_copy(s, i, rank)) {
                     q->dropped_symmetric++;
                     break;
                 }

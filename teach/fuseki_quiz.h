@@ -20,7 +20,8 @@
  * the upper half of the [1e-5, 1e-3) band where the paper's wrong answers lie). With a second
  * network the paper's framework stands as it is.
  * A quiz needs distinct choices, so a move that qualifies for two kinds is the wrong answer of
- * the first (big point, near, over-strengthening) and the later kind takes its next candidate.
+ * the scarcer one (over-strengthening before big point before near: in professional openings
+ * 17%, 50% and 76% of positions have one) and the other kind takes its next candidate.
  *
  * Cost. Candidates are taken in order of Prior_StrongHuman and a candidate is searched only
  * when a kind still open could take it by its conditions that need no search (Prior_KataGo,
