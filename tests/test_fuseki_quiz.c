@@ -367,24 +367,36 @@ START_TEST(test_symmetric_choices)
     teach_quiz_params p = quick_params();
     go_game g;
     test_game_from(&g, 19, NULL, GO_BLACK, "japanese", 6.5f);
+    /* the answer: the empty board's most likely move below the Prior_KataGo bound, so that its
+     * symmetric copies (the same prior) head the one-network pool */
+    ck_assert(teach_features_set_position(f, &g, err, sizeof err));
+    int top[361], n = teach_features_top_moves(f, false, 361, top), answer = GO_NO_POINT;
+    for (int i = 0; i < n && answer == GO_NO_POINT; i++)
+        if (teach_features_prior(f, top[i], false) < p.max_prior_katago)
+            answer = top[i];
+    ck_assert_int_ne(answer, GO_NO_POINT);
     teach_quiz *q = malloc(sizeof *q);
-    ck_assert_msg(teach_quiz_make(f, &p, &g, test_point(19, "Q16"), q, err, sizeof err), "%s",
-                  err);
+    ck_assert_msg(teach_quiz_make(f, &p, &g, answer, q, err, sizeof err), "%s", err);
     check_quiz(q, &p);
-    /* the empty board has every symmetry: no choice is a copy of another */
+    /* the empty board has every symmetry: no choice is a copy of another, and the answer's
+     * copies were passed over */
     for (int i = 0; i < q->num_choices; i++)
         for (int j = 0; j < i; j++)
             ck_assert(!teach_symmetric_copies(19, 0xfe, q->choices[i].f.move,
                                               q->choices[j].f.move));
-    /* the low-prior moves of the empty board come in symmetric groups: copies were passed over
-     */
     ck_assert_int_gt(q->dropped_symmetric, 0);
-    /* without the filter the generator takes the first qualifying move whatever it copies */
+    /* without the filter nothing is passed over */
     p.drop_symmetric = false;
-    teach_quiz *q2 = malloc(sizeof *q2);
-    ck_assert(teach_quiz_make(f, &p, &g, test_point(19, "Q16"), q2, err, sizeof err));
-    ck_assert_int_eq(q2->dropped_symmetric, 0);
-    free(q2);
+    ck_assert(teach_quiz_make(f, &p, &g, answer, q, err, sizeof err));
+    ck_assert_int_eq(q->dropped_symmetric, 0);
+    /* an ordinary answer on the empty board */
+    p.drop_symmetric = true;
+    ck_assert(teach_quiz_make(f, &p, &g, test_point(19, "Q16"), q, err, sizeof err));
+    check_quiz(q, &p);
+    for (int i = 0; i < q->num_choices; i++)
+        for (int j = 0; j < i; j++)
+            ck_assert(!teach_symmetric_copies(19, 0xfe, q->choices[i].f.move,
+                                              q->choices[j].f.move));
     free(q);
     go_game_free(&g);
     teach_features_free(f);
