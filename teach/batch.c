@@ -54,8 +54,9 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-bool teach_batch_run(teach_engine *e, int threads, int n, int window, teach_batch_job_fn job,
-                     teach_batch_done_fn done, void *ctx, char *err, int err_len)
+bool teach_batch_run(teach_engine *e, int threads, int policy_symmetries, int n, int window,
+                     teach_batch_job_fn job, teach_batch_done_fn done, void *ctx, char *err,
+                     int err_len)
 {
     if (threads < 1)
         threads = 1;
@@ -74,6 +75,9 @@ bool teach_batch_run(teach_engine *e, int threads, int n, int window, teach_batc
     for (int t = 0; ok && t < threads; t++) {
         w[t].b = &b;
         ok = (w[t].f = teach_features_new(e, 1, err, err_len)) != NULL;
+        if (ok && !teach_features_set_policy_symmetries(w[t].f, policy_symmetries))
+            ok = !snprintf(err, (size_t)err_len, "policy symmetries: 1 or 8, not %d",
+                           policy_symmetries);
     }
     pthread_mutex_init(&b.lock, NULL);
     pthread_cond_init(&b.cond, NULL);

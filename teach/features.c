@@ -136,8 +136,17 @@ struct teach_features {
     bool has_game;
     go_game game;
     float prior[2][NN_MAX_MOVES];   /* legal policies of the position: main, human */
+    int policy_syms;             /* symmetries averaged: 8, or 1 (the position as it stands) */
     int64_t policy_evals;
 };
+
+bool teach_features_set_policy_symmetries(teach_features *f, int n)
+{
+    if (n != 1 && n != POLICY_BATCH)
+        return false;
+    f->policy_syms = n;
+    return true;
+}
 
 int64_t teach_features_evals(const teach_features *f)
 {
@@ -159,6 +168,7 @@ teach_features *teach_features_new(teach_engine *e, int search_threads, char *er
         return NULL;
     }
     f->engine = e;
+    f->policy_syms = POLICY_BATCH;
     f->human_net = teach_engine_num_nets(e) > 1 ? 1 : 0;
     mcts_params p = *teach_engine_params(e);
     p.num_threads = search_threads > 0 ? search_threads : 1;
@@ -216,9 +226,13 @@ bool teach_features_set_position(teach_features *f, const go_game *g, char *err,
             memcpy(f->prior[1], f->prior[0], sizeof f->prior[0]);
             break;
         }
-        f->policy_evals += POLICY_BATCH;
-        if (!nn_eval_average(f->ctx[k], g, 0xff, NN_DEFAULT_POLICY_OPTIMISM, f->res, err,
-                             err_len))
+        f->policy_evals += f->policy_syms;
+        nn_query q = {g, 0, NN_DEFAULT_POLICY_OPTIMISM, NULL};
+        bool ok = f->policy_syms == 1 ? nn_eval(f->ctx[k], 1, &q, f->res, err, err_len)
+                                      : nn_eval_average(f->ctx[k], g, 0xff,
+                                                        NN_DEFAULT_POLICY_OPTIMISM, f->res, err,
+                                                        err_len);
+        if (!ok)
             return false;
         teach_policy_legal(f->res, g, f->prior[k]);
     }

@@ -20,8 +20,8 @@
  *                     from a search of the position after m and after the mover's pass;
  *   weaken opponent   (eq. 3) the same mean over the opponent's stones (still the mover's view:
  *                     positive when the opponent's stones come closer to being the mover's).
- * Policies are the networks' raw outputs averaged over the eight symmetries, kept to the legal
- * moves (a Leela Zero policy, which spreads mass over occupied points, renormalised over them).
+ * Policies are the networks' raw outputs averaged over the eight symmetries (or one, see
+ * teach_features_set_policy_symmetries), kept to the legal moves (a Leela Zero policy, which spreads mass over occupied points, renormalised over them).
  *
  * The searches run on a private mcts_search with the engine's tunables except: the visit count
  * each call names, a seed fixed at TEACH_FEATURES_SEED when the tunables leave it at 0 (so that
@@ -121,6 +121,10 @@ typedef struct teach_features teach_features;
  * out of memory). Free with teach_features_free; the engine must outlive it. */
 teach_features *teach_features_new(teach_engine *e, int search_threads, char *err, int err_len);
 void teach_features_free(teach_features *f);
+
+/* How many symmetries the policies of later positions average: 8 (the default) or 1 (the
+ * position as it stands: 7 evaluations fewer a position). False for another n. */
+bool teach_features_set_policy_symmetries(teach_features *f, int n);
 
 /* The network index giving Prior_StrongHuman: 1 when the engine has a second network, else 0. */
 int teach_features_human_net(const teach_features *f);

@@ -75,6 +75,7 @@ static int usage(FILE *f, const char *err)
             "usage: shido fuseki-quiz FILE.sgf... [--moves N|A-B] [--games N|A-B]\n"
             "                         [--answer game|best|MOVE] [--out-dir DIR] [--jsonl FILE]\n"
             "                         [--shard K/N] [--quiz NAME=VALUE]... [--progress|--quiet]\n"
+            "                         [--policy-symmetries 8|1]\n"
             "                         -w NET [-w HUMAN_NET] [--threads T] [--visits N] ...\n"
             "       shido fuseki-quiz merge SHARD.jsonl... [--out FILE]\n"
             "       shido fuseki-quiz stats QUIZZES.jsonl\n"
@@ -91,6 +92,7 @@ static int usage(FILE *f, const char *err)
             "  --shard K/N     the K-th of N deterministic parts (merge joins them)\n"
             "  --threads T     positions searched in parallel (one search thread each)\n"
             "  --visits N      the screening search (quiz parameter visits)\n"
+            "  --policy-symmetries 8|1  the priors averaged over 8 symmetries (default) or 1\n"
             "  -w HUMAN_NET    a second network gives Prior_StrongHuman (default: the first)\n"
             "  --quiz NAME=VALUE  a generator parameter:\n%s%s",
             teach_quiz_params_help(), teach_options_help());
@@ -602,7 +604,7 @@ int shido_cmd_fuseki_quiz(int argc, char **argv)
     run r = {0};
     r.qp = teach_quiz_params_default();
     int m_first = 10, m_last = 50, g_first = 1, g_last = 1 << 30, shard_k = 1, shard_n = 1;
-    int bar_mode = -1;
+    int bar_mode = -1, policy_syms = 8;
     const char *jsonl_path = "-";
     char err[512];
     for (int i = 1; i < argc; i++) {
@@ -620,7 +622,7 @@ int shido_cmd_fuseki_quiz(int argc, char **argv)
         }
         bool needs = !strcmp(a, "--moves") || !strcmp(a, "--games") || !strcmp(a, "--answer") ||
                      !strcmp(a, "--out-dir") || !strcmp(a, "--jsonl") || !strcmp(a, "--shard") ||
-                     !strcmp(a, "--quiz");
+                     !strcmp(a, "--quiz") || !strcmp(a, "--policy-symmetries");
         if (needs && i + 1 >= argc) {
             snprintf(err, sizeof err, "option '%s' needs a value", a);
             return usage(stderr, err);
@@ -637,6 +639,10 @@ int shido_cmd_fuseki_quiz(int argc, char **argv)
                             : !strcmp(v, "best") ? ANSWER_BEST
                                                  : ANSWER_GIVEN;
             r.answer_text = v;
+        } else if (!strcmp(a, "--policy-symmetries")) {
+            policy_syms = atoi(v);
+            if (policy_syms != 1 && policy_syms != 8)
+                return usage(stderr, "--policy-symmetries takes 1 or 8");
         } else if (!strcmp(a, "--out-dir")) {
             r.out_dir = v;
         } else if (!strcmp(a, "--jsonl")) {
@@ -706,8 +712,8 @@ int shido_cmd_fuseki_quiz(int argc, char **argv)
     } else {
         progress_start(&r.bar, r.num_pos, "quizzes", bar_mode);
         double t0 = go_now_s();
-        bool ran = teach_batch_run(e, threads, r.num_pos, r.window, job, on_done, &r, err,
-                                   sizeof err);
+        bool ran = teach_batch_run(e, threads, policy_syms, r.num_pos, r.window, job, on_done,
+                                   &r, err, sizeof err);
         double el = go_now_s() - t0;
         progress_end(&r.bar, r.done);
         if (!ran) {

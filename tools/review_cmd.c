@@ -30,7 +30,7 @@ static int usage(FILE *f, const char *err)
         fprintf(f, "shido review: %s\n", err);
     fprintf(f,
             "usage: shido review GAME.sgf [--game G] [--out FILE.sgf] [--json FILE] "
-            "[--explain-min-loss P] [--progress|--quiet] %s\n"
+            "[--explain-min-loss P] [--policy-symmetries 8|1] [--progress|--quiet] %s\n"
             "The game back as SGF: at every move its score, points lost and KaTrain's class,\n"
             "policy rank, the best move and its line (also as a variation), seed 000's\n"
             "features, and for a mistake (default: 3 points or more) a one-line explanation in\n"
@@ -38,7 +38,8 @@ static int usage(FILE *f, const char *err)
             "top-5 shares, mistakes by KaTrain's classes, the three biggest) on standard output\n"
             "and with --json as JSON. Every position is searched --visits times (default 500,\n"
             "KaTrain's), positions in parallel on --threads threads; --backend cpu or cuda.\n"
-            "  --out FILE.sgf  the reviewed game (default: GAME-review.sgf in this folder)\n%s",
+            "  --out FILE.sgf  the reviewed game (default: GAME-review.sgf in this folder)\n"
+            "  --policy-symmetries 8|1  the policy averaged over 8 symmetries (default) or 1\n%s",
             teach_options_synopsis(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
@@ -203,7 +204,7 @@ int shido_cmd_review(int argc, char **argv)
     review_run r = {0};
     r.p = teach_review_params_default();
     const char *path = NULL, *out_path = NULL, *json_path = NULL;
-    int game_no = 1, bar_mode = -1;
+    int game_no = 1, bar_mode = -1, policy_syms = 8;
     char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -219,7 +220,7 @@ int shido_cmd_review(int argc, char **argv)
             continue;
         }
         bool needs = !strcmp(a, "--game") || !strcmp(a, "--out") || !strcmp(a, "--json") ||
-                     !strcmp(a, "--explain-min-loss");
+                     !strcmp(a, "--explain-min-loss") || !strcmp(a, "--policy-symmetries");
         if (needs && i + 1 >= argc) {
             snprintf(err, sizeof err, "option '%s' needs a value", a);
             return usage(stderr, err);
@@ -239,6 +240,10 @@ int shido_cmd_review(int argc, char **argv)
                 snprintf(err, sizeof err, "--explain-min-loss %s: expected points", v);
                 return usage(stderr, err);
             }
+        } else if (!strcmp(a, "--policy-symmetries")) {
+            policy_syms = atoi(v);
+            if (policy_syms != 1 && policy_syms != 8)
+                return usage(stderr, "--policy-symmetries takes 1 or 8");
         } else if (!strcmp(a, "--out")) {
             out_path = v;
         } else if (!strcmp(a, "--json")) {
@@ -291,7 +296,8 @@ int shido_cmd_review(int argc, char **argv)
         fprintf(stderr, "shido review: %s\n", r.pos && moves ? err : "out of memory");
     } else {
         progress_start(&r.bar, n + 1, "positions", bar_mode);
-        bool ran = teach_batch_run(e, threads, n + 1, n + 1, job, on_done, &r, err, sizeof err);
+        bool ran = teach_batch_run(e, threads, policy_syms, n + 1, n + 1, job, on_done, &r, err,
+                                   sizeof err);
         progress_end(&r.bar, r.done);
         if (!ran)
             fprintf(stderr, "shido review: %s\n", err);
