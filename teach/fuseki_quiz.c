@@ -575,7 +575,7 @@ go_sgf_collection *teach_quiz_sgf(const teach_quiz *q, const go_game *g, const c
             ok = m && go_sgf_add_value(m, q->to_move == GO_WHITE ? "W" : "B",
                                        go_sgf_point_text(ch->f.move, pt));
             if (is_answer)
-                snprintf(text, sizeof text, "%c (%s): Correct.\n%s\n%s", ch->label,
+                snprintf(text, sizeof text, "%c (%s)\n%s\n%s", ch->label,
                          go_point_to_gtp(q->size, ch->f.move, v), ch->explain_en, ch->explain_ja);
             else
                 snprintf(text, sizeof text, "%c (%s): Wrong (%s).\n%s\n%s", ch->label,

@@ -178,7 +178,8 @@ bool teach_quiz_make(teach_features *f, const teach_quiz_params *p, const go_gam
 /* The quiz as a one-game SGF collection: root with the game information given (any may be
  * NULL), the moves of g (its setup as AB/AW), on the last node the choices as LB labels, the
  * question, answer and explanations (English, then Japanese) in C, and one variation per choice
- * (the answer first, marked "Correct" with TE, the others "Wrong" with BM) with its explanation.
+ * (the answer first, its explanation starting "Correct", with TE; the others "Wrong (kind)" with
+ * BM) with its explanation.
  * NULL when out of memory; the caller frees it with go_sgf_free. */
 go_sgf_collection *teach_quiz_sgf(const teach_quiz *q, const go_game *g, const char *game_name,
                                   const char *black, const char *white);
