@@ -105,6 +105,16 @@ static bool prop_set(go_sgf_node *n, const char *ident, const char *value)
     return pr && value_add(pr, value, strlen(value));
 }
 
+go_sgf_node *go_sgf_add_child(go_sgf_node *parent) { return node_add(parent); }
+
+bool go_sgf_add_value(go_sgf_node *n, const char *ident, const char *value)
+{
+    for (int i = 0; i < n->num_props; i++)
+        if (!strcmp(n->props[i].ident, ident))
+            return value_add(&n->props[i], value, strlen(value));
+    return prop_set(n, ident, value);
+}
+
 static void node_free_contents(go_sgf_node *n)
 {
     for (int i = 0; i < n->num_props; i++) {
@@ -799,6 +809,15 @@ static void point_text(int p, char out[3])
     out[0] = (char)('a' + go_point_x(p));
     out[1] = (char)('a' + go_point_y(p));
     out[2] = '\0';
+}
+
+const char *go_sgf_point_text(int p, char out[3])
+{
+    if (p == GO_PASS)
+        out[0] = '\0';
+    else
+        point_text(p, out);
+    return out;
 }
 
 /* The side to move a reader infers when PL is absent: white after handicap stones. Shared by the

@@ -72,6 +72,17 @@ char *go_sgf_write(const go_sgf_collection *c);
 /* First value of the first property ident in n, or NULL. The string belongs to the tree. */
 const char *go_sgf_get(const go_sgf_node *n, const char *ident);
 
+/* Tree building for writers (reviews, quizzes): a new child appended after parent's children
+ * (its last variation; parent must not be NULL), or NULL when out of memory. */
+go_sgf_node *go_sgf_add_child(go_sgf_node *parent);
+
+/* Appends value to n's property ident, making the property (at the end of n's list) when n has
+ * none. False when out of memory (n keeps what it had). */
+bool go_sgf_add_value(go_sgf_node *n, const char *ident, const char *value);
+
+/* The SGF coordinate of a board point ("dd"; "" for GO_PASS) written into out; returns out. */
+const char *go_sgf_point_text(int p, char out[3]);
+
 /* Game information of a root. */
 typedef struct go_sgf_info {
     int size;             /* SZ, default 19 */

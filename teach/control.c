@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "teach/features.h"
 /* One candidate, from the mover's view. */
 typedef struct cand {
     int move;
@@ -75,12 +76,6 @@ static double euclid(int a, int b)
 {
     double dx = go_point_x(a) - go_point_x(b), dy = go_point_y(a) - go_point_y(b);
     return sqrt(dx * dx + dy * dy);
-}
-
-static int remi(int a, int b)
-{
-    int dx = abs(go_point_x(a) - go_point_x(b)), dy = abs(go_point_y(a) - go_point_y(b));
-    return dx + dy + (dx > dy ? dx : dy);
 }
 
 /* The opponent's last move, GO_NO_POINT when there is none (or it was a pass). */
@@ -195,9 +190,9 @@ static void safeguard(ctx *x, char *note, int note_len)
     int near = 0;
     for (int i = 0; i < x->n; i++) {
         cand *c = &x->c[i];
-        bool close = c->move != GO_PASS && remi(c->move, last) <= p->threat_dist;
+        bool close = c->move != GO_PASS && teach_remi_distance(c->move, last) <= p->threat_dist;
         for (int q = 0; q < GO_POINTS && !close && c->move != GO_PASS; q++)
-            close = stone[q] && remi(c->move, q) <= p->threat_dist;
+            close = stone[q] && teach_remi_distance(c->move, q) <= p->threat_dist;
         if (c->keep && !close && i != x->best)
             c->keep = false;
         near += c->keep;

@@ -11,6 +11,7 @@
 
 #include "go/clock.h"
 #include "teach/engine.h"
+#include "teach/features.h"
 #include "teach/play.h"
 #include "teach/player.h"
 #include "tools/commands.h"
@@ -286,6 +287,7 @@ typedef struct aj_query {
     perspective persp;
     bool ownership, moves_ownership, policy, pv_visits;
     bool ownership_stdev, moves_ownership_stdev;   /* include[Moves]OwnershipStdev */
+    bool move_features;      /* includeMoveFeatures (shido): seed 000's features per move */
     double report_every_s;
 } aj_query;
 
@@ -485,7 +487,7 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
         "id", "moves", "initialStones", "initialPlayer", "rules", "komi", "boardXSize",
         "boardYSize", "analyzeTurns", "maxVisits", "includeOwnership", "includeMovesOwnership",
         "includeOwnershipStdev", "includeMovesOwnershipStdev", "includePolicy",
-        "includePVVisits", "avoidMoves", "allowMoves",
+        "includePVVisits", "includeMoveFeatures", "avoidMoves", "allowMoves",
         "reportDuringSearchEvery", "overrideSettings", "priority", "action"};
     memset(q, 0, sizeof *q);
     q->id = get(j, "id");
@@ -622,7 +624,8 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
         !get_bool(a, j, "includeOwnershipStdev", &q->ownership_stdev, q->id) ||
         !get_bool(a, j, "includeMovesOwnershipStdev", &q->moves_ownership_stdev, q->id) ||
         !get_bool(a, j, "includePolicy", &q->policy, q->id) ||
-        !get_bool(a, j, "includePVVisits", &q->pv_visits, q->id))
+        !get_bool(a, j, "includePVVisits", &q->pv_visits, q->id) ||
+        !get_bool(a, j, "includeMoveFeatures", &q->move_features, q->id))
         return false;
     const cJSON *every = get(j, "reportDuringSearchEvery");
     if (every) {
@@ -752,11 +755,35 @@ typedef struct turn_ctx {
     const go_game *g;
     int turn;
     double next_s;
+    const teach_analysis_base *base;   /* includeMoveFeatures: NULL otherwise */
 } turn_ctx;
+
+/* seed 000's features of a move (includeMoveFeatures), in the mover's view whatever the
+ * reported perspective (a loss is a loss): remiDist and remiDist2 (to the last move and the one
+ * before, null when none), density, scoreLoss (against the first move), humanPrior,
+ * strengthenOwn and weakenOpp (null without ownership). */
+static void add_features(aj_json *j, cJSON *o, const teach_move_features *f)
+{
+    if (f->dist_last >= 0)
+        add_int(j, o, "remiDist", f->dist_last);
+    else
+        add(j, o, "remiDist", cJSON_CreateNull());
+    if (f->dist_last2 >= 0)
+        add_int(j, o, "remiDist2", f->dist_last2);
+    else
+        add(j, o, "remiDist2", cJSON_CreateNull());
+    add_num(j, o, "density", f->density);
+    add_num(j, o, "scoreLoss", f->score_loss);
+    add_num(j, o, "humanPrior", f->prior_human);
+    static const char *const keys[2] = {"strengthenOwn", "weakenOpp"};
+    double v[2] = {f->strengthen_own, f->weaken_opp};
+    for (int k = 0; k < 2; k++)
+        add(j, o, keys[k], isfinite(v[k]) ? cJSON_CreateNumber(round6(v[k])) : cJSON_CreateNull());
+}
 
 /* One moveInfos entry. */
 static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mcts_analysis *an,
-                          const mcts_move_info *m, double sign)
+                          const mcts_move_info *m, double sign, const teach_move_features *f)
 {
     char v[8];
     int size = q->size;
@@ -788,17 +815,27 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
         add_ownership(j, o, m->ownership, size, q->persp, an->to_move);
     if (q->moves_ownership_stdev && m->ownership_stdev)
         add_ownership_stdev(j, o, m->ownership_stdev, size);
+    if (f)
+        add_features(j, o, f);
 }
 
 static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int turn,
-                         const mcts_analysis *an, bool during, const teach_choice *choice)
+                         const mcts_analysis *an, bool during, const teach_analysis_base *base,
+                         const teach_choice *choice)
 {
     aj_json j = response(q->id);
     double sign = persp_sign(q->persp, an->to_move);
+    teach_move_features *f = base && an->num_moves ? malloc(sizeof *f * (size_t)an->num_moves)
+                                                   : NULL;
+    if (base && an->num_moves && !f)
+        j.oom = true;
+    if (f)
+        teach_analysis_features(base, g, an, f);
     add(&j, j.root, "isDuringSearch", cJSON_CreateBool(during));
     cJSON *infos = add(&j, j.root, "moveInfos", cJSON_CreateArray());
     for (int k = 0; infos && k < an->num_moves; k++)
-        add_move_info(&j, infos, q, an, &an->moves[k], sign);
+        add_move_info(&j, infos, q, an, &an->moves[k], sign, f ? &f[k] : NULL);
+    free(f);
     cJSON *root = add(&j, j.root, "rootInfo", cJSON_CreateObject());
     if (root) {
         add_str(&j, root, "currentPlayer", an->to_move == GO_WHITE ? "W" : "B");
@@ -846,7 +883,7 @@ static bool on_progress(const mcts_analysis *an, void *ctx)
         return false;
     if (tc->q->report_every_s > 0 && go_now_s() >= tc->next_s && an->num_moves > 0) {
         tc->next_s += tc->q->report_every_s;
-        write_result(a, tc->q, tc->g, tc->turn, an, true, NULL);
+        write_result(a, tc->q, tc->g, tc->turn, an, true, tc->base, NULL);
     }
     return true;
 }
@@ -856,7 +893,8 @@ static mcts_analysis_opts report_opts(const aj_query *q)
     mcts_analysis_opts o = {0};
     o.ownership = q->ownership;
     o.ownership_stdev = q->ownership_stdev;
-    o.move_ownership = q->moves_ownership;
+    /* the features' contributions compare each move's own ownership with the pass's */
+    o.move_ownership = q->moves_ownership || q->move_features;
     o.move_ownership_stdev = q->moves_ownership_stdev;
     return o;
 }
@@ -895,12 +933,16 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
     if (q->report_every_s > 0 && q->report_every_s * 100 < AJ_POLL_CS)
         lim.report_interval_cs = (int)fmax(1, q->report_every_s * 100);
     lim.report = report_opts(q);
-    turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s};
+    teach_analysis_base *base = q->move_features ? malloc(sizeof *base) : NULL;
+    turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s, base};
+    bool ok = !q->move_features || (base ? teach_analysis_base_eval(a->engine, &g, base, err,
+                                                                   sizeof err)
+                                         : !snprintf(err, sizeof err, "out of memory"));
     bool choose = q->play.policy != TEACH_POLICY_BEST;
     mcts_params params = choose ? teach_play_search_params(&q->play, &q->p, &g) : q->p;
-    bool ok = (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err)) &&
-              teach_player_set_position(a->search, &g, err, sizeof err) &&
-              teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
+    ok = ok && (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err)) &&
+         teach_player_set_position(a->search, &g, err, sizeof err) &&
+         teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);
     } else {
@@ -910,12 +952,13 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
             bool chosen = choose && move_choice(a, q, &g, &an, &choice, err, sizeof err);
             if (choose && !chosen)
                 report(a, q->id, false, "overrideSettings", err);
-            write_result(a, q, &g, turn, &an, false, chosen ? &choice : NULL);
+            write_result(a, q, &g, turn, &an, false, base, chosen ? &choice : NULL);
         } else {
             write_no_results(a, q->id, turn);
         }
         mcts_analysis_free(&an);
     }
+    free(base);
     go_game_free(&g);
     return ok;
 }

@@ -17,6 +17,12 @@
  *    "scoreLead","scoreMean","scoreSelfplay","scoreStdev","prior","lcb","utility","utilityLcb",
  *    "order","pv",["pvVisits"],["ownership"]}...],"rootInfo":{"winrate","scoreLead",
  *    "scoreSelfplay","utility","visits","currentPlayer"},["ownership"],["policy"]}
+ * "includeMoveFeatures":true (shido) adds seed 000's features to every moveInfo: "remiDist",
+ * "remiDist2" (Rémi distance to the last move and the one before, null when none), "density",
+ * "scoreLoss" (the first move's scoreLead less this one's), "humanPrior" (the second network's
+ * policy, else the first's), "strengthenOwn", "weakenOpp" (eqs. 2 and 3, null without an
+ * ownership head), all in the mover's view whatever the perspective (see tools/gtp.h's
+ * kata-analyze moveFeatures for how each is computed).
  * Values are from the view of reportAnalysisWinratesAs (BLACK by default, as KataGo's analysis
  * config); ownership is row-major from the top row, policy has size^2 + 1 entries (pass last,
  * -1 on illegal moves). Boards must be square (2..19).

@@ -11,5 +11,8 @@ int shido_cmd_bench(int argc, char **argv);
 int shido_cmd_match(int argc, char **argv);
 int shido_cmd_analysis(int argc, char **argv);  /* tools/analysis_json.h */
 int shido_cmd_teach_stats(int argc, char **argv);  /* tools/teach_stats.c */
+int shido_cmd_features(int argc, char **argv);
+int shido_cmd_fuseki_quiz(int argc, char **argv);
+int shido_cmd_review(int argc, char **argv);
 
 #endif

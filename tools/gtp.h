@@ -64,6 +64,14 @@
  *     visit-weighted spread of the root moves' ownership). All values from the side to move's
  *     view; scoreMean is the score lead, as in KataGo, and scoreSelfplay the self-play mean.
  *     Unknown keys or values answer "? ..." before any stream starts.
+ *     moveFeatures true (shido) adds seed 000's features to each move, before its pv
+ *     (teach/features.h): "remiDist D remiDist2 D" (Rémi distance to the last move and to the
+ *     one before, -1 when none), "density F" (stones within Rémi distance 8), "scoreLoss F"
+ *     (the first move's scoreLead less this move's), "humanPrior F" (the second network's
+ *     policy, else the first's, averaged over the symmetries), and with an ownership head
+ *     "strengthenOwn F weakenOpp F" (eqs. 2 and 3: the move's subtree ownership against the
+ *     pass move's when the search visited it, else one network evaluation after a pass). The
+ *     policies and the pass are evaluated once, before the stream starts.
  *   lz-genmove_analyze / kata-genmove_analyze [COLOR] [INTERVAL] [keys]
  *     As genmove, with the analysis lines while it searches (new input does not stop it), a
  *     last analysis line, then "play VERTEX" and the empty line.

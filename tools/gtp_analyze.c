@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "teach/features.h"
 #include "tools/gtp_internal.h"
 
 typedef enum { DIALECT_LZ, DIALECT_KATA } dialect;
@@ -17,7 +18,7 @@ typedef struct analyze_req {
     int interval_cs;
     int min_moves, max_moves;
     bool ownership, ownership_stdev, moves_ownership, moves_ownership_stdev, pv_visits,
-        pv_edge_visits, root_info;
+        pv_edge_visits, root_info, move_features;
     int num_filters;
     mcts_move_filter filters[MCTS_MAX_MOVE_FILTERS];
     bool filter_allow[MCTS_MAX_MOVE_FILTERS];
@@ -116,6 +117,8 @@ static bool parse_request(gtp_engine *e, const gtp_args *a, dialect d, analyze_r
             flag = &q->pv_edge_visits;
         else if (d == DIALECT_KATA && !strcmp(key, "rootInfo"))
             flag = &q->root_info;
+        else if (d == DIALECT_KATA && !strcmp(key, "moveFeatures"))
+            flag = &q->move_features;
         if (num)
             ok = gtp_parse_int(v, num) && *num >= 0;
         else if (flag)
@@ -141,6 +144,9 @@ typedef struct stream {
     FILE *out;
     gtp_text line;
     int lines;
+    const teach_analysis_base *base;   /* moveFeatures: the position's policies, pass */
+    teach_move_features *features;     /* scratch, one per reported move */
+    int cap_features;
 } stream;
 
 static int lz_int(double v)
@@ -168,6 +174,33 @@ static void add_grid(gtp_text *t, const char *key, const float *white, int size,
         gtp_text_printf(t, " %.6f", sign * white[i]);
 }
 
+/* seed 000's features of move k (moveFeatures true), before its pv: remiDist and remiDist2 (to
+ * the last move and the one before, -1 when none), density, scoreLoss (against the first move),
+ * humanPrior, and strengthenOwn / weakenOpp where the net has ownership (teach/features.h). */
+static void add_features(gtp_text *t, const teach_move_features *f)
+{
+    gtp_text_printf(t, " remiDist %d remiDist2 %d density %.6f scoreLoss %.6f humanPrior %.6f",
+                    f->dist_last, f->dist_last2, f->density, f->score_loss, f->prior_human);
+    if (isfinite(f->strengthen_own))
+        gtp_text_printf(t, " strengthenOwn %.6f", f->strengthen_own);
+    if (isfinite(f->weaken_opp))
+        gtp_text_printf(t, " weakenOpp %.6f", f->weaken_opp);
+}
+
+/* The features of every move of an, into st->features; false when out of memory. */
+static bool compute_features(stream *st, const mcts_analysis *an)
+{
+    if (an->num_moves > st->cap_features) {
+        teach_move_features *n = realloc(st->features, sizeof *n * (size_t)an->num_moves);
+        if (!n)
+            return false;
+        st->features = n;
+        st->cap_features = an->num_moves;
+    }
+    teach_analysis_features(st->base, &st->e->game, an, st->features);
+    return true;
+}
+
 /* KataGo's scoreMean is the score lead (kept under that name for older tools, Lizzie among
  * them); scoreSelfplay is the mean final score of self-play. */
 static void format_line(stream *st, const mcts_analysis *an)
@@ -178,6 +211,7 @@ static void format_line(stream *st, const mcts_analysis *an)
     double sign = an->to_move == GO_WHITE ? 1.0 : -1.0;
     char v[8];
     gtp_text_clear(t);
+    bool features = q->d == DIALECT_KATA && st->base && compute_features(st, an);
     for (int k = 0; k < an->num_moves; k++) {
         const mcts_move_info *m = &an->moves[k];
         const char *mv = go_point_to_gtp(size, m->move, v);
@@ -197,6 +231,8 @@ static void format_line(stream *st, const mcts_analysis *an)
                         mv, (long long)m->visits, (long long)m->visits, m->utility, m->winrate,
                         m->score_lead, m->score_stdev, m->score_lead, m->score_mean, m->prior,
                         m->lcb, m->utility_lcb, (double)m->visits, m->order);
+        if (features)
+            add_features(t, &st->features[k]);
         add_pv(t, size, m);
         if (q->pv_visits || q->pv_edge_visits) {
             for (int pass = 0; pass < 2; pass++) {
@@ -257,7 +293,8 @@ static mcts_analysis_opts report_opts(const analyze_req *q)
     o.min_moves = q->min_moves;
     o.ownership = q->ownership;
     o.ownership_stdev = q->ownership_stdev;
-    o.move_ownership = q->moves_ownership;
+    /* the features' contributions compare each move's own ownership with the pass's */
+    o.move_ownership = q->moves_ownership || q->move_features;
     o.move_ownership_stdev = q->moves_ownership_stdev;
     return o;
 }
@@ -287,6 +324,18 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     if (e->game.board.to_move != c)
         go_game_set_to_move(&e->game, c);
 
+    /* The features' policies and the position after a pass, evaluated once for the stream. */
+    teach_analysis_base *base = NULL;
+    if (q.move_features) {
+        base = malloc(sizeof *base);
+        if (!base)
+            return gtp_fail(r, "out of memory");
+        if (!teach_analysis_base_eval(e->engine, &e->game, base, err, sizeof err)) {
+            free(base);
+            gtp_text_printf(r, "cannot evaluate the position: %s", err);
+            return false;
+        }
+    }
     fprintf(a->out, "=%s\n", a->id);
     fflush(a->out);
     e->replied = true;
@@ -303,7 +352,7 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     }
     lim.report_interval_cs = q.interval_cs;
     lim.report = report_opts(&q);
-    stream st = {e, &q, a->out, {0}, 0};
+    stream st = {e, &q, a->out, {0}, 0, base, NULL, 0};
     gtp_text why = {0};
     int move = GO_PASS;
     bool ok = gtp_think(e, p, &lim, q.interval_cs > 0 ? on_progress : NULL, &st, !genmove,
@@ -328,6 +377,8 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     fputs("\n", a->out);
     fflush(a->out);
     free(st.line.data);
+    free(st.features);
+    free(base);
     free(why.data);
     return true;
 }

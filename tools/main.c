@@ -42,6 +42,16 @@ static void usage(FILE *f)
             "               short tactical maps that characterise the games' moves\n"
             "  teach-stats --player NAME -w NET [--judge-visits N] GAME.sgf|DIR...\n"
             "               a player's results and how natural its moves were (teaching play)\n"
+            "  features GAME.sgf [--move N] [--ref MOVE] [--json] -w NET [-w HUMAN_NET] MOVE...\n"
+            "               seed 000's move features: Rémi distances, density, score loss,\n"
+            "               priors, contributions to strengthening and weakening stones\n"
+            "  fuseki-quiz FILE.sgf... [--moves 10-50] [--answer game|best|MOVE] [--out-dir DIR]\n"
+            "               [--jsonl FILE] [--shard K/N] [--threads T] -w NET [-w HUMAN_NET] ...\n"
+            "               multiple-choice opening quizzes (seed 000): the answer and three\n"
+            "               kinds of wrong answer, explained; `merge` and `stats` for summaries\n"
+            "  review GAME.sgf [--out FILE.sgf] [--json FILE] [--visits N] -w NET ...\n"
+            "               the game back as SGF with score loss, policy rank, the best move and\n"
+            "               its line, the features and explanations; a summary per player\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -101,6 +111,12 @@ int main(int argc, char **argv)
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "teach-stats"))
         return shido_cmd_teach_stats(argc - 1, argv + 1);
+    if (!strcmp(cmd, "features"))
+        return shido_cmd_features(argc - 1, argv + 1);
+    if (!strcmp(cmd, "fuseki-quiz"))
+        return shido_cmd_fuseki_quiz(argc - 1, argv + 1);
+    if (!strcmp(cmd, "review"))
+        return shido_cmd_review(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
