@@ -105,9 +105,11 @@ typedef struct teach_play_params {
     double endgame_lead, endgame_stdev, endgame_pass;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
-     * weight adaptive_rate); our own per-move loss targets it, plus lead / moves left. Its
-     * search spreads with method A's c_puct so that moves losing that much are candidates. */
+     * weight adaptive_rate); our own per-move loss targets it, plus the lead spread over the
+     * next adaptive_horizon moves. Its search spreads with method A's c_puct so that moves
+     * losing that much are candidates. */
     double adaptive_rate;
+    double adaptive_horizon;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;

@@ -383,8 +383,12 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
         double rate = fmax(x->p->adaptive_rate, 1.0 / s->opp_moves);
         s->opp_loss_mean += rate * (loss - s->opp_loss_mean);
     }
-    double moves_left = fmax(10.0, (0.6 * x->size * x->size - g->num_moves) / 2);
-    double target = (s ? s->opp_loss_mean : 0) + root / moves_left;
+    /* the lead is given back over the next adaptive_horizon moves (fewer when the game ends
+     * sooner): spread over the whole game the search's optimism about rarely visited moves
+     * leaves too much of it in place */
+    double moves_left = (0.6 * x->size * x->size - g->num_moves) / 2;
+    double horizon = fmax(3.0, fmin(x->p->adaptive_horizon, moves_left));
+    double target = (s ? s->opp_loss_mean : 0) + root / horizon;
     double closest = INFINITY;
     for (int i = 0; i < x->n; i++)
         if (x->c[i].keep)

@@ -351,6 +351,7 @@ START_TEST(test_adaptive)
     char why[320];
     test_an t;
     teach_play_params p = params_of("adaptive");
+    p.adaptive_horizon = 50;   /* the lead over every move left (49.7 at move 2) */
     an_init(&t, NULL, GO_BLACK);
     /* move 0: nothing measured, lead 0 on an empty 13x13 (moves left (101.4 - 0) / 2 = 50.7):
      * the target is 0 loss: G7 (loss 0) */
@@ -373,6 +374,10 @@ START_TEST(test_adaptive)
     assert_move(choose(&p, &t, 1, why), "J10", why);
     ck_assert_double_eq_tol(t.state.opp_loss_mean, 4.0, 1e-9);
     ck_assert_int_eq(t.state.opp_moves, 1);
+    /* the lead given back over 2 moves: 4 + 4 / 2 = 6, C11 (5) alone within a point of it */
+    p.adaptive_horizon = 2;
+    t.state.have_expected = false;   /* the same measurement is not taken twice */
+    assert_move(choose(&p, &t, 1, why), "C11", why);
     go_game_free(&t.game);
 }
 END_TEST

@@ -167,6 +167,9 @@ bool gtp_cmd_genmove(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!gtp_play_chosen(e, move, c, buf, sizeof buf))
         return gtp_fail(r, "the search chose an illegal move");
     gtp_text_add(r, buf);
+    if (p == e->play_player || (e->tsumego_player == p && e->tsumego_fallback == e->play_player &&
+                                e->play_player))
+        fprintf(stderr, "shido: %s %s\n", buf, teach_play_player_why(e->play_player));
     return true;
 }
 

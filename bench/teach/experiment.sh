@@ -59,7 +59,7 @@ cells=()
 idx=0
 for c in $CONTROLLERS; do
     for o in $OPPONENTS; do
-        if ((idx % shard_n == shard_k)); then cells+=("$idx:$c:$o"); fi
+        if ((idx % shard_n == shard_k)); then cells+=("$idx|$c|$o"); fi
         idx=$((idx + 1))
     done
 done
@@ -80,7 +80,7 @@ progress() {
 }
 
 for cell in "${cells[@]}"; do
-    IFS=: read -r i spec opp <<<"$cell"
+    IFS='|' read -r i spec opp <<<"$cell"
     policy=${spec%%:*}
     sets=(--set "play_policy=$policy")
     if [[ $spec == *:* ]]; then
