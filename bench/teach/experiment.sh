@@ -20,7 +20,8 @@
 #   one process per node); `bash bench/teach/experiment.sh --table OUT_DIR` then writes the
 #   table of every cell found in OUT_DIR.
 # Output: OUT_DIR/CELL/ (SGFs), CELL.jsonl (match records), CELL.log, CELL.row (the table row),
-# OUT_DIR/table.md. A progress bar with an ETA on standard error, by games.
+# OUT_DIR/table.md. A progress bar with an ETA on standard error, by games. A cell whose row
+# exists is skipped, so an interrupted run resumes where it stopped.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHIDO=${SHIDO:-build/shido}
@@ -94,6 +95,10 @@ for cell in "${cells[@]}"; do
     *) echo "experiment: unknown opponent $opp" >&2; exit 2 ;;
     esac
     dir="$OUT/$name-vs-$opp"
+    if [ -s "$dir.row" ]; then
+        done_games=$((done_games + GAMES))   # done by an earlier run: resumed
+        continue
+    fi
     cmd1="$SHIDO gtp -w $NET --visits $VISITS --threads 1 ${sets[*]}"
     "$SHIDO" match --engine1 "$cmd1" --engine2 "$cmd2" --name1 "$name" --name2 "$opp" \
         --setup1 "kata-set-param play_seed {seed}" \
@@ -102,7 +107,8 @@ for cell in "${cells[@]}"; do
     pid=$!
     base=$done_games
     while kill -0 "$pid" 2>/dev/null; do
-        done_games=$((base + $(grep -c '^game ' "$dir.log" || true)))
+        n=$(grep -c '^game ' "$dir.log" 2>/dev/null) || true
+        done_games=$((base + ${n:-0}))
         progress
         sleep 5
     done
