@@ -59,18 +59,16 @@ bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *
     int opening = opts->opening_moves > 0 ? opts->opening_moves : size >= 19 ? 60 : 40;
     double low = opts->low_prior > 0 ? opts->low_prior : 0.05;
     double limit = opts->loss_limit > 0 ? opts->loss_limit : 5.0;
+    /* the game's start (setup, handicap and rules as they were), then its moves one by one */
     go_game pos;
-    if (!go_game_init(&pos, size, &g->rules, g->komi)) {
+    if (!go_game_copy(&pos, g)) {
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
-    bool ok = true;
-    for (int q = 0; q < GO_POINTS && ok; q++)
-        if (g->setup.color[q] == GO_BLACK || g->setup.color[q] == GO_WHITE)
-            ok = go_game_setup_stone(&pos, q, (go_color)g->setup.color[q]);
-    pos.handicap = g->handicap;
-    nn_result *r = ok ? malloc(sizeof *r) : NULL;
-    ok = r != NULL;
+    while (pos.num_moves > 0)
+        go_game_undo(&pos);
+    nn_result *r = malloc(sizeof *r);
+    bool ok = r != NULL;
     if (!ok)
         snprintf(err, (size_t)err_len, "out of memory");
     for (int i = 0; ok && i < g->num_moves; i++) {

@@ -165,8 +165,8 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
     if (needs.search) {
         mcts_params params = teach_play_search_params(pp, teach_engine_params(p->engine),
                                                       &p->game);
-        if (!teach_search_player_set_params(p->search, &params, err, err_len) ||
-            !teach_player_set_position(p->search, &p->game, err, err_len))
+        /* the position is the search's already (play_set_position); new tunables keep it */
+        if (!teach_search_player_set_params(p->search, &params, err, err_len))
             return TEACH_MOVE_FAILED;
         teach_move_status got =
             teach_player_genmove(p->search, lim, cb, ctx, &search_choice, err, err_len);

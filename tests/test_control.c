@@ -10,6 +10,7 @@
 #include "shido_pipe.h"
 #include "teach/choice.h"
 #include "teach/control.h"
+#include "teach/naturalness.h"
 #include "teach/play.h"
 #include "tools/analysis_json.h"
 #include "tools/gtp.h"
@@ -631,6 +632,47 @@ START_TEST(test_json_move_choice)
 }
 END_TEST
 
+/* The naturalness of black's moves in B E5, W E3, B C3, W pass on 9x9: two moves; lines 5 and
+ * 3 (one on line >= 4); C3 is 2 from white's E3, E5 has no previous move; priors from the net. */
+START_TEST(test_naturalness)
+{
+    teach_options o;
+    teach_options_init(&o);
+    o.weights[o.num_weights++] = TEST_G170;
+    char err[256];
+    teach_engine *e = teach_engine_new(&o, err, sizeof err);
+    ck_assert_msg(e, "%s", err);
+    go_game g;
+    test_game_from(&g, 9, NULL, GO_BLACK, "chinese", 7.5f);
+    const char *moves[] = {"E5", "E3", "C3"};
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(go_game_play(&g, go_point_from_gtp(9, moves[i]), i % 2 ? GO_WHITE
+                                                                                : GO_BLACK),
+                         GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&g, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    teach_nat_opts opts = {0};
+    teach_nat_stats st = {0};
+    ck_assert_msg(teach_naturalness_add(e, NULL, &g, GO_BLACK, &opts, &st, err, sizeof err), "%s",
+                  err);
+    ck_assert_int_eq(st.games, 1);
+    ck_assert_int_eq(st.moves, 2);
+    ck_assert_int_eq(st.line_moves, 2);
+    ck_assert_int_eq(st.high_line, 1);
+    ck_assert_int_eq(st.dist_moves, 1);
+    ck_assert_double_eq_tol(st.sum_dist, 2.0, 1e-12);
+    ck_assert_msg(st.sum_prior > 0 && st.sum_prior <= 2 && st.sum_log_prior < 0, "%g %g",
+                  st.sum_prior, st.sum_log_prior);
+    ck_assert_int_eq(st.judged, 0);
+    /* white's one move (E3): 2 from black's E5 before it; its pass is left out */
+    teach_nat_stats w = {0};
+    ck_assert(teach_naturalness_add(e, NULL, &g, GO_WHITE, &opts, &w, err, sizeof err));
+    ck_assert_int_eq(w.moves, 1);
+    ck_assert_double_eq_tol(w.sum_dist, 2.0, 1e-12);
+    go_game_free(&g);
+    teach_engine_free(e);
+}
+END_TEST
+
 static Suite *control_suite(void)
 {
     Suite *s = suite_create("control");
@@ -653,6 +695,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_pda_in_the_net_and_the_search);
     tcase_add_test(net, test_gtp_teaching_player);
     tcase_add_test(net, test_json_move_choice);
+    tcase_add_test(net, test_naturalness);
     suite_add_tcase(s, net);
     return s;
 }
