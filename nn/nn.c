@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "nn/backend.h"
+#include "weights/desc_disc.h"
 #include "weights/desc_kata.h"
 #include "weights/desc_lz.h"
+#include "nn/disc_inputs.h"
 #include "nn/kata_inputs.h"
 #include "nn/lz_inputs.h"
 #include "nn/ref/kata_forward.h"
@@ -189,6 +191,9 @@ nn_context *nn_context_new(nn_model *m, int max_batch, char *err, int err_len)
         c->policy_len = (size_t)k->policy.out_channels * NN_MAX_POINTS;
         c->pass_len = (size_t)k->policy.out_channels;
         c->score_len = (size_t)k->score_channels;
+    } else if (d->family == NN_FAMILY_DISC) {
+        c->spatial_len = (size_t)d->disc->planes * NN_MAX_POINTS;
+        c->policy_len = 1;
     } else {
         c->spatial_len = (size_t)NN_LZ_INPUT_PLANES * NN_LZ_POINTS;
         c->policy_len = NN_LZ_POLICY_OUTPUTS;
@@ -308,6 +313,12 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
     memset(r->white_ownership, 0, sizeof r->white_ownership);
 }
 
+/* The side of the planes a query is evaluated on: its board's, or a discriminator's window. */
+static int forward_size(const nn_desc *d, const nn_query *q)
+{
+    return d->family == NN_FAMILY_DISC ? d->disc->size : q->game->board.size;
+}
+
 /* Writes the inputs of query q into slot s of a batch of its board size; false with a message
  * on a query the net cannot take. */
 static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *inputs, char *err,
@@ -315,8 +326,19 @@ static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *i
 {
     const nn_desc *d = c->model->desc;
     /* packed for this board size, as backend.h lays batches out */
-    size_t area = (size_t)q->game->board.size * q->game->board.size;
+    size_t area = (size_t)forward_size(d, q) * forward_size(d, q);
     float *spatial = c->spatial + (size_t)s * (c->spatial_len / NN_MAX_POINTS) * area;
+    if (d->family == NN_FAMILY_DISC) {
+        int w = d->disc->size;
+        if (!nn_disc_inputs(&q->game->board, q->window_x, q->window_y, w, q->symmetry,
+                            spatial)) {
+            snprintf(err, (size_t)err_len, "%s: eval: the discriminator's %dx%d window at (%d, %d) "
+                     "with symmetry %d does not fit a %dx%d board", d->source, w, w, q->window_x,
+                     q->window_y, q->symmetry, q->game->board.size, q->game->board.size);
+            return false;
+        }
+        return true;
+    }
     if (d->family == NN_FAMILY_KATA)
         return nn_kata_eval_inputs(d, q->game, q->symmetry, q->policy_optimism, inputs,
                                    spatial, c->global + (size_t)s * c->global_len, err,
@@ -345,6 +367,15 @@ static void post_slot(nn_context *c, int s, int size, const nn_query *q, nn_resu
     if (d->family == NN_FAMILY_LZ) {
         lz_result(d, qs->game, qs->symmetry, c->policy + (size_t)s * NN_LZ_POLICY_OUTPUTS,
                   c->value[s], r);
+        return;
+    }
+    if (d->family == NN_FAMILY_DISC) {
+        memset(r, 0, sizeof *r);
+        r->size = size;
+        r->family = NN_FAMILY_DISC;
+        r->var_time_left = r->shortterm_winloss_error = r->shortterm_score_error = -1;
+        double z = c->value[s];
+        r->likeness = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
         return;
     }
     /* the backend packs each position's outputs for this board size back to back */
@@ -587,9 +618,9 @@ bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err,
     for (int first = 0; first < n; first++) {
         if (done[first])
             continue;
-        int size = q[first].game->board.size, slots = 0;
+        int size = forward_size(c->model->desc, &q[first]), slots = 0;
         for (int i = first; i < n; i++) {
-            if (done[i] || q[i].game->board.size != size)
+            if (done[i] || forward_size(c->model->desc, &q[i]) != size)
                 continue;
             c->slot_query[slots++] = i;
             done[i] = true;

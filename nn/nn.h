@@ -6,6 +6,9 @@
  * scratch memory of one evaluator: each search thread owns its own context (a context must not
  * be used by two threads at once). nn_eval evaluates a batch of positions in one forward pass.
  *
+ * Tsumego discriminator checkpoints (shido's own, weights/disc.h) load and evaluate the same
+ * way: each query names a window of its board and gets nn_result.likeness.
+ *
  * Results are in the board's own orientation (the symmetry is undone) and from WHITE's point of
  * view for values, as KataGo's kata-raw-nn prints them. Leela Zero nets fill the win/loss
  * values (their winrate turned to white's view) and the policy; the rest is absent (has_score and
@@ -45,6 +48,9 @@ typedef struct nn_query {
      * (negative: the mover is the weaker side). Nets of inputs version 7 (KataGo model 8 on)
      * take it as global inputs 15 and 16; the others ignore it. */
     double pda;
+    /* Tsumego discriminator nets (NN_FAMILY_DISC): the top-left corner of the window they judge,
+     * the net's size square (0, 0 with a board of the net's size). Other nets ignore them. */
+    int window_x, window_y;
 } nn_query;
 
 typedef struct nn_result {
@@ -64,6 +70,9 @@ typedef struct nn_result {
      * keep only legal moves and renormalise. */
     float policy[NN_MAX_MOVES];
     float white_ownership[NN_MAX_POINTS];   /* +1 white, -1 black; KataGo nets only */
+    /* Tsumego discriminator nets: how much the window looks like a tsumego problem, 0..1 (the
+     * sigmoid of the net's logit); their other fields are 0 (size: the window's). */
+    double likeness;
 } nn_result;
 
 /* The backends this build has, in order of preference ("cuda" when built and a device works,

@@ -248,6 +248,12 @@ static bool take_profile(teach_engine *e, char *err, int err_len)
 
 static bool add_model(teach_engine *e, nn_model *m, const char *name, char *err, int err_len)
 {
+    if (nn_model_family(m) == NN_FAMILY_DISC) {
+        snprintf(err, (size_t)err_len, "%s: a tsumego discriminator judges problems, it does not "
+                 "play or analyse: give a Leela Zero or KataGo network", name);
+        nn_model_free(m);
+        return false;
+    }
     char *copy = strdup(name);
     if (!copy) {
         snprintf(err, (size_t)err_len, "%s: out of memory", name);

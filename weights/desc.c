@@ -34,5 +34,7 @@ void nn_desc_free(nn_desc *d)
         nn_lz_desc_free(d->lz);
     if (d->kata)
         nn_kata_desc_free(d->kata);
+    if (d->disc)
+        nn_disc_desc_free(d->disc);
     free(d);
 }

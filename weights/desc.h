@@ -11,7 +11,8 @@
  * Two families share the layer structs: Leela Zero (post-activation residual tower, 18 input
  * planes, policy + winrate heads; desc_lz.h) and KataGo (pre-activation tower with global pooling
  * and nested bottleneck blocks, spatial + global inputs, many heads, and the metadata encoder of
- * human-SL nets; desc_kata.h). The names keep the nn_ prefix of the layer that runs them.
+ * human-SL nets; desc_kata.h). A third family is shido's own: the tsumego discriminator (a
+ * small CNN trained in the tree, desc_disc.h; its files: weights/disc.h). The names keep the nn_ prefix of the layer that runs them.
  */
 #ifndef SHIDO_WEIGHTS_DESC_H
 #define SHIDO_WEIGHTS_DESC_H
@@ -52,10 +53,11 @@ typedef struct nn_matmul_desc {
     float *bias;  /* [c_out] or NULL */
 } nn_matmul_desc;
 
-typedef enum { NN_FAMILY_LZ = 1, NN_FAMILY_KATA = 2 } nn_family;
+typedef enum { NN_FAMILY_LZ = 1, NN_FAMILY_KATA = 2, NN_FAMILY_DISC = 3 } nn_family;
 
 struct nn_lz_desc;
 struct nn_kata_desc;
+struct nn_disc_desc;
 
 /* A whole network of either family. */
 typedef struct nn_desc {
@@ -63,6 +65,7 @@ typedef struct nn_desc {
     char source[256];            /* the file it was loaded from, for messages */
     struct nn_lz_desc *lz;       /* family == NN_FAMILY_LZ */
     struct nn_kata_desc *kata;   /* family == NN_FAMILY_KATA */
+    struct nn_disc_desc *disc;   /* family == NN_FAMILY_DISC (desc_disc.h) */
 } nn_desc;
 
 /* Frees everything a description owns, including d itself. NULL is fine. */
@@ -71,6 +74,7 @@ void nn_desc_free(nn_desc *d);
 /* Family parts, defined with their structs in desc_lz.h / desc_kata.h. */
 void nn_lz_desc_free(struct nn_lz_desc *lz);
 void nn_kata_desc_free(struct nn_kata_desc *kata);
+void nn_disc_desc_free(struct nn_disc_desc *disc);
 
 /* Helpers for the layer structs (weights/desc.c). Each free releases the arrays, not the struct. */
 void nn_conv_free(nn_conv_desc *c);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "weights/disc.h"
 #include "weights/kata.h"
 #include "weights/lz.h"
 
@@ -18,6 +19,8 @@ nn_desc *weights_load(const char *path, char *err, int err_len)
         return weights_load_kata(path, err, err_len);
     if (weights_is_lz(path))
         return weights_load_lz(path, err, err_len);
+    if (weights_is_disc(path))
+        return weights_load_disc(path, NULL, err, err_len);
     /* Neither sniffer says why it refused: tell an unreadable file from a foreign one. */
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -27,7 +30,7 @@ nn_desc *weights_load(const char *path, char *err, int err_len)
     fclose(f);
     snprintf(err, (size_t)err_len,
              "%s: unknown network format (expected a KataGo model, .bin or .txt, optionally "
-             "gzipped, or Leela Zero text weights)",
+             "gzipped, Leela Zero text weights, or a shido discriminator checkpoint)",
              path);
     return NULL;
 }

@@ -14,6 +14,8 @@
 
 #include "nn/backend.h"
 #include "nn/cpu/cpu_layers.h"
+#include "nn/train/train.h"
+#include "weights/desc_disc.h"
 #include "weights/desc_kata.h"
 #include "weights/desc_lz.h"
 
@@ -51,6 +53,7 @@ typedef struct cpu_ctx {
     float *v, *m;             /* Winograd transformed inputs and products */
     float *scratch;           /* nn_cpu_gemm_conv */
     float *pooled, *bias, *hidden;   /* [max_batch][max_vec] */
+    nn_train_ws *disc;        /* the tsumego discriminator's activations (nn/train) */
 } cpu_ctx;
 
 static const cpu_prep *prep_find(const cpu_weights *w, const void *layer)
@@ -226,6 +229,8 @@ static void *cpu_load(const nn_desc *d, const char *options, char *err, int err_
         return NULL;
     }
     w->d = d;
+    if (d->family == NN_FAMILY_DISC)
+        return w; /* nn/train's forward takes the description's weights as they are */
     if (d->family == NN_FAMILY_KATA)
         prep_kata(w, d->kata);
     else
@@ -258,6 +263,7 @@ static void cpu_context_free(void *ctx)
     free(C->pooled);
     free(C->bias);
     free(C->hidden);
+    nn_train_ws_free(C->disc);
     free(C);
 }
 
@@ -271,6 +277,16 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
         return NULL;
     }
     C->w = w;
+    if (d->family == NN_FAMILY_DISC) {
+        C->disc = nn_train_ws_new(d->disc, max_batch, false);
+        if (!C->disc) {
+            snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory for a batch of %d",
+                     d->source, max_batch);
+            free(C);
+            return NULL;
+        }
+        return C;
+    }
     size_t act = (size_t)max_batch * w->max_c * CPU_MAX_AREA;
     size_t wino = nn_cpu_wino_scratch(max_batch, 19, w->max_c);
     size_t vec = (size_t)max_batch * w->max_vec + 1;
@@ -457,7 +473,9 @@ static void lz_forward(cpu_ctx *C, const struct nn_lz_desc *lz, const nn_backend
 static bool cpu_forward(void *ctx, const nn_backend_batch *b, char *err, int err_len)
 {
     cpu_ctx *C = ctx;
-    if (C->w->d->family == NN_FAMILY_KATA)
+    if (C->w->d->family == NN_FAMILY_DISC)
+        nn_train_ws_forward(C->w->d->disc, C->disc, b->n, b->spatial, b->value);
+    else if (C->w->d->family == NN_FAMILY_KATA)
         kata_forward(C, C->w->d->kata, b);
     else
         lz_forward(C, C->w->d->lz, b);

@@ -38,6 +38,13 @@ static void *cuda_load(const nn_desc *d, const char *options, char *err, int err
 {
     nn_cuda_options opt;
     char why[256];
+    if (d->family == NN_FAMILY_DISC) {
+        /* a small CNN on 9x9 windows: the CPU path scores thousands a second, the GPU trains it
+         * (nn/train) */
+        snprintf(err, (size_t)err_len, "%s: the cuda backend does not evaluate tsumego "
+                 "discriminators; use cpu", d->source);
+        return NULL;
+    }
     if (!nn_cuda_options_parse(options, &opt, why, (int)sizeof why)) {
         snprintf(err, (size_t)err_len, "%s: %s", d->source, why);
         return NULL;

@@ -1,11 +1,14 @@
 /* nn/ref/ref_backend.c -- the reference as a backend (nn/backend.h): each position of a batch
- * goes through the plain-loop forward passes of kata_forward.c / lz_forward.c in turn. */
+ * goes through the plain-loop forward passes of kata_forward.c / lz_forward.c / disc_forward.c
+ * in turn. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "nn/backend.h"
+#include "weights/desc_disc.h"
 #include "weights/desc_kata.h"
 #include "weights/desc_lz.h"
+#include "nn/ref/disc_forward.h"
 #include "nn/ref/kata_forward.h"
 #include "nn/ref/lz_forward.h"
 
@@ -36,6 +39,11 @@ static bool ref_forward(void *ctx, const nn_backend_batch *b, char *err, int err
     size_t area = (size_t)b->size * b->size;
     bool ok = true;
     for (int i = 0; ok && i < b->n; i++) {
+        if (d->family == NN_FAMILY_DISC) {
+            ok = nn_disc_forward_ref(d->disc, b->spatial + (size_t)i * d->disc->planes * area,
+                                     b->value + i);
+            continue;
+        }
         if (d->family == NN_FAMILY_LZ) {
             ok = nn_lz_forward_raw_ops(&nn_ref_ops, d->lz,
                                        b->spatial + (size_t)i * NN_LZ_INPUT_PLANES * area,

@@ -1,0 +1,470 @@
+/* tests/test_train.c -- the in-tree trainer (nn/train) and the discriminator's net: every
+ * layer's gradient against finite differences of a double-precision forward, determinism and
+ * thread counts, learning a separable toy set, the checkpoint format (round trip, corruption),
+ * the inference path (nn_eval on ref and cpu) and the input planes. */
+#include "tests/common.h"
+
+#include "nn/disc_inputs.h"
+#include "nn/train/train.h"
+#include "weights/desc_disc.h"
+#include "weights/disc.h"
+#include "weights/weights.h"
+
+/* ---- a double-precision forward for finite differences -------------------------------------- */
+
+/* The mean BCE loss of d on n positions with the weights in p (double, file order), computed in
+ * double throughout. */
+static double loss_double(const nn_disc_desc *d, const double *p, int n, const float *x,
+                          const float *y)
+{
+    int size = d->size, area = size * size;
+    double total = 0;
+    size_t widest = (size_t)d->planes * area;
+    for (int l = 0; l < d->num_layers; l++)
+        if ((size_t)nn_disc_layer_outputs(d, l) > widest)
+            widest = (size_t)nn_disc_layer_outputs(d, l);
+    double *a = malloc(widest * sizeof *a), *b = malloc(widest * sizeof *b);
+    for (int s = 0; s < n; s++) {
+        for (int i = 0; i < d->planes * area; i++)
+            a[i] = x[(size_t)s * d->planes * area + i];
+        const double *q = p;
+        for (int l = 0; l < d->num_layers; l++) {
+            const nn_disc_layer *L = &d->layer[l];
+            if (L->kind == NN_DISC_CONV) {
+                int k = L->conv.ky, ci = L->conv.c_in, co = L->conv.c_out, pad = k / 2;
+                const double *w = q, *bias = q + (size_t)co * ci * k * k;
+                for (int o = 0; o < co; o++)
+                    for (int yy = 0; yy < size; yy++)
+                        for (int xx = 0; xx < size; xx++) {
+                            double v = bias[o];
+                            for (int i = 0; i < ci; i++)
+                                for (int ky = 0; ky < k; ky++)
+                                    for (int kx = 0; kx < k; kx++) {
+                                        int sy = yy + ky - pad, sx = xx + kx - pad;
+                                        if (sy >= 0 && sy < size && sx >= 0 && sx < size)
+                                            v += w[((o * ci + i) * k + ky) * k + kx] *
+                                                 a[(i * size + sy) * size + sx];
+                                    }
+                            b[(o * size + yy) * size + xx] = v;
+                        }
+                q += (size_t)co * (ci * k * k + 1);
+            } else {
+                int ci = L->dense.c_in, co = L->dense.c_out;
+                const double *w = q, *bias = q + (size_t)ci * co;
+                for (int o = 0; o < co; o++) {
+                    double v = bias[o];
+                    for (int i = 0; i < ci; i++)
+                        v += w[(size_t)i * co + o] * a[i];
+                    b[o] = v;
+                }
+                q += (size_t)co * (ci + 1);
+            }
+            for (int i = 0; i < nn_disc_layer_outputs(d, l); i++)
+                a[i] = L->act == NN_ACT_RELU && b[i] < 0 ? 0 : b[i];
+        }
+        double z = a[0];
+        total += (z > 0 ? z : 0) - z * y[s] + log1p(exp(-fabs(z)));
+    }
+    free(a);
+    free(b);
+    return total / n;
+}
+
+static void random_inputs(float *x, size_t len, uint64_t *s)
+{
+    for (size_t i = 0; i < len; i++) {
+        *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+        x[i] = (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+    }
+}
+
+/* A small net that has every kind of layer step: 3x3 and 1x1 convolutions, conv -> dense and
+ * dense -> dense. */
+static nn_desc *small_net(uint64_t seed)
+{
+    static const int conv[] = {4, 3}, dense[] = {6};
+    nn_desc *d = weights_disc_make(5, 3, conv, 2, dense, 1, seed);
+    ck_assert_ptr_nonnull(d);
+    /* biases away from zero, so their gradients are tested too */
+    float *ptr[2 * NN_DISC_MAX_LAYERS];
+    size_t len[2 * NN_DISC_MAX_LAYERS];
+    int nt = weights_disc_tensors(d->disc, ptr, len, 2 * NN_DISC_MAX_LAYERS);
+    uint64_t s = seed ^ 77;
+    for (int t = 1; t < nt; t += 2)
+        random_inputs(ptr[t], len[t], &s);
+    return d;
+}
+
+START_TEST(test_gradient_check)
+{
+    nn_desc *D = small_net(3);
+    nn_disc_desc *d = D->disc;
+    enum { N = 3 };
+    size_t in = (size_t)d->planes * d->size * d->size;
+    float x[N * 75], y[N] = {1.0f, 0.0f, 1.0f};
+    uint64_t s = 11;
+    random_inputs(x, N * in, &s);
+    nn_trainer *t = nn_trainer_new(d, N, 1);
+    ck_assert_ptr_nonnull(t);
+    double loss = nn_trainer_gradient(t, N, x, y, NULL);
+    const float *g = nn_trainer_grad(t);
+    size_t P = nn_trainer_num_params(t);
+    double *p = malloc(P * sizeof *p);
+    float *ptr[2 * NN_DISC_MAX_LAYERS];
+    size_t len[2 * NN_DISC_MAX_LAYERS], k = 0;
+    int nt = weights_disc_tensors(d, ptr, len, 2 * NN_DISC_MAX_LAYERS);
+    for (int i = 0; i < nt; i++)
+        for (size_t j = 0; j < len[i]; j++)
+            p[k++] = ptr[i][j];
+    ck_assert_uint_eq(k, P);
+    ck_assert_msg(fabs(loss - loss_double(d, p, N, x, y)) < 1e-5, "loss %g vs double %g", loss,
+                  loss_double(d, p, N, x, y));
+    /* every parameter of every tensor: central differences in double */
+    k = 0;
+    int bad = 0;
+    for (int i = 0; i < nt; i++)
+        for (size_t j = 0; j < len[i]; j++, k++) {
+            const double h = 1e-6;
+            double keep = p[k];
+            p[k] = keep + h;
+            double up = loss_double(d, p, N, x, y);
+            p[k] = keep - h;
+            double down = loss_double(d, p, N, x, y);
+            p[k] = keep;
+            double num = (up - down) / (2 * h);
+            if (fabs(g[k] - num) > 1e-4 + 1e-3 * fabs(num) && bad++ < 10)
+                fprintf(stderr, "layer %d %s [%zu]: backward %.7g, finite difference %.7g\n",
+                        i / 2, i % 2 ? "bias" : "weights", j, g[k], num);
+        }
+    ck_assert_msg(bad == 0, "%d gradients differ from finite differences", bad);
+    free(p);
+    nn_trainer_free(t);
+    nn_desc_free(D);
+}
+END_TEST
+
+/* The same batch split over 1, 2 and 3 threads gives the same gradient within fp32 rounding;
+ * the same thread count gives the same bits. */
+START_TEST(test_threads_and_determinism)
+{
+    enum { N = 7 };
+    nn_desc *D[4];
+    nn_trainer *t[4];
+    int threads[4] = {1, 2, 3, 2};
+    float x[N * 75], y[N];
+    uint64_t s = 5;
+    random_inputs(x, sizeof x / sizeof *x, &s);
+    for (int i = 0; i < N; i++)
+        y[i] = (float)(i % 2);
+    for (int i = 0; i < 4; i++) {
+        D[i] = small_net(9);
+        t[i] = nn_trainer_new(D[i]->disc, N, threads[i]);
+        ck_assert_ptr_nonnull(t[i]);
+        nn_adam a = NN_ADAM_DEFAULTS;
+        for (int step = 0; step < 3; step++) {
+            nn_trainer_gradient(t[i], N, x, y, NULL);
+            nn_trainer_adam(t[i], &a);
+        }
+        nn_trainer_gradient(t[i], N, x, y, NULL);
+    }
+    size_t P = nn_trainer_num_params(t[0]);
+    for (int i = 1; i < 3; i++)
+        for (size_t k = 0; k < P; k++) {
+            double a = nn_trainer_grad(t[0])[k], b = nn_trainer_grad(t[i])[k];
+            ck_assert_msg(fabs(a - b) <= 1e-5 + 1e-3 * fabs(a), "%d threads: grad[%zu] %g vs %g",
+                          threads[i], k, b, a);
+        }
+    ck_assert_msg(memcmp(nn_trainer_grad(t[1]), nn_trainer_grad(t[3]), P * sizeof(float)) == 0,
+                  "two runs with 2 threads differ");
+    for (int i = 0; i < 4; i++) {
+        nn_trainer_free(t[i]);
+        nn_desc_free(D[i]);
+    }
+}
+END_TEST
+
+/* A separable toy set: the label says whether plane 0 holds more ones than plane 1 (by at least
+ * two). The net must fit it completely. */
+START_TEST(test_learns_toy_set)
+{
+    enum { N = 256, SIZE = 5, PLANES = 2, AREA = SIZE * SIZE };
+    static float x[N * PLANES * AREA], y[N];
+    uint64_t s = 1;
+    for (int i = 0; i < N; i++) {
+        int diff;
+        do {
+            diff = 0;
+            for (int k = 0; k < PLANES * AREA; k++) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                float v = (s >> 62) == 0 ? 1.0f : 0.0f;
+                x[(size_t)i * PLANES * AREA + k] = v;
+                diff += k < AREA ? (int)v : -(int)v;
+            }
+        } while (abs(diff) < 2);
+        y[i] = diff > 0 ? 1.0f : 0.0f;
+    }
+    static const int conv[] = {8}, dense[] = {8};
+    nn_desc *D = weights_disc_make(SIZE, PLANES, conv, 1, dense, 1, 4);
+    ck_assert_ptr_nonnull(D);
+    nn_trainer *t = nn_trainer_new(D->disc, 32, 2);
+    nn_adam a = {3e-3f, 0.9f, 0.999f, 1e-8f};
+    float logits[N];
+    int right = 0;
+    for (int epoch = 0; epoch < 200 && right < N; epoch++) {
+        for (int b = 0; b < N; b += 32) {
+            nn_trainer_gradient(t, 32, x + (size_t)b * PLANES * AREA, y + b, NULL);
+            nn_trainer_adam(t, &a);
+        }
+        nn_trainer_predict(t, N, x, logits);
+        right = 0;
+        for (int i = 0; i < N; i++)
+            right += (logits[i] > 0) == (y[i] > 0.5f);
+    }
+    ck_assert_msg(right == N, "the toy set: %d of %d right", right, N);
+    nn_trainer_free(t);
+    nn_desc_free(D);
+}
+END_TEST
+
+/* ---- the checkpoint file ---------------------------------------------------------------------- */
+
+static char *tmp_path(const char *name)
+{
+    static char buf[4][256];
+    static int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, 256, "/tmp/shido-test-train-%d-%s", (int)getpid(), name);
+    return p;
+}
+
+/* A checkpoint of the paper's net with a training state. */
+static void write_checkpoint(const char *path, nn_desc **out)
+{
+    nn_desc *D = weights_disc_paper(9, NN_DISC_PLANES, 21);
+    ck_assert_ptr_nonnull(D);
+    weights_disc_train_state ts = {.step = 1234, .epoch = 7, .best_epoch = 5, .bad_epochs = 2,
+                                   .rng = {1, 2, 3, 0xfeedfacecafebeefULL},
+                                   .best_val_loss = 0.1234567890123,
+                                   .lr = 1e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f};
+    ts.num_params = weights_disc_num_params(D->disc);
+    ts.m = malloc(ts.num_params * sizeof(float));
+    ts.v = malloc(ts.num_params * sizeof(float));
+    uint64_t s = 8;
+    random_inputs(ts.m, ts.num_params, &s);
+    random_inputs(ts.v, ts.num_params, &s);
+    char err[512];
+    ck_assert_msg(weights_save_disc(path, D->disc, &ts, err, sizeof err), "%s", err);
+    weights_disc_train_state_free(&ts);
+    *out = D;
+}
+
+START_TEST(test_checkpoint_round_trip)
+{
+    char *a = tmp_path("a.dsc"), *b = tmp_path("b.dsc");
+    nn_desc *D;
+    write_checkpoint(a, &D);
+    char err[512];
+    weights_disc_train_state ts;
+    nn_desc *L = weights_load_disc(a, &ts, err, sizeof err);
+    ck_assert_msg(L != NULL, "%s", err);
+    ck_assert_int_eq(L->family, NN_FAMILY_DISC);
+    ck_assert_int_eq(ts.epoch, 7);
+    ck_assert_uint_eq(ts.step, 1234);
+    ck_assert(ts.rng[3] == 0xfeedfacecafebeefULL);
+    ck_assert(ts.best_val_loss == 0.1234567890123);
+    float *pa[2 * NN_DISC_MAX_LAYERS], *pb[2 * NN_DISC_MAX_LAYERS];
+    size_t la[2 * NN_DISC_MAX_LAYERS], lb[2 * NN_DISC_MAX_LAYERS];
+    int na = weights_disc_tensors(D->disc, pa, la, 2 * NN_DISC_MAX_LAYERS);
+    int nb = weights_disc_tensors(L->disc, pb, lb, 2 * NN_DISC_MAX_LAYERS);
+    ck_assert_int_eq(na, nb);
+    for (int i = 0; i < na; i++) {
+        ck_assert_uint_eq(la[i], lb[i]);
+        ck_assert_msg(memcmp(pa[i], pb[i], la[i] * sizeof(float)) == 0, "tensor %d differs", i);
+    }
+    ck_assert_msg(weights_save_disc(b, L->disc, &ts, err, sizeof err), "%s", err);
+    size_t len_a, len_b;
+    char *fa = test_read_file(a, &len_a), *fb = test_read_file(b, &len_b);
+    ck_assert_uint_eq(len_a, len_b);
+    ck_assert_msg(memcmp(fa, fb, len_a) == 0, "saved again, the file differs");
+    /* weights_load sniffs it like any network */
+    nn_desc *S = weights_load(a, err, sizeof err);
+    ck_assert_msg(S && S->family == NN_FAMILY_DISC, "%s", err);
+    nn_desc_free(S);
+    free(fa);
+    free(fb);
+    weights_disc_train_state_free(&ts);
+    nn_desc_free(L);
+    nn_desc_free(D);
+    remove(a);
+    remove(b);
+}
+END_TEST
+
+/* Writes data with byte `at` replaced (or cut to `at` bytes when cut) and expects a load error
+ * containing want. */
+static void expect_refused(const char *data, size_t len, size_t at, int value, bool cut,
+                           const char *want)
+{
+    char *path = tmp_path("bad.dsc");
+    char *copy = malloc(len);
+    memcpy(copy, data, len);
+    if (!cut)
+        copy[at] = (char)value;
+    test_write_file(path, copy, cut ? at : len, false);
+    char err[512] = "";
+    weights_disc_train_state ts;
+    nn_desc *d = weights_load_disc(path, &ts, err, sizeof err);
+    ck_assert_msg(d == NULL, "a corrupt checkpoint (byte %zu, %s) was accepted", at,
+                  cut ? "cut" : "changed");
+    ck_assert_msg(strstr(err, want) != NULL, "byte %zu: \"%s\" does not say \"%s\"", at, err,
+                  want);
+    ck_assert_msg(strstr(err, path) != NULL, "the message does not name the file: %s", err);
+    free(copy);
+    remove(path);
+}
+
+START_TEST(test_checkpoint_corrupt)
+{
+    char *path = tmp_path("good.dsc");
+    nn_desc *D;
+    write_checkpoint(path, &D);
+    size_t len;
+    char *data = test_read_file(path, &len);
+    expect_refused(data, len, 0, 'X', false, "magic");
+    expect_refused(data, len, 8, 9, false, "version");
+    expect_refused(data, len, 12, 40, false, "size");
+    expect_refused(data, len, 16, 0, false, "planes");
+    expect_refused(data, len, 20, 99, false, "layers");
+    expect_refused(data, len, 24, 3, false, "layer 0 kind");
+    expect_refused(data, len, 28, 4, false, "layer 0 kernel");
+    expect_refused(data, len, 32, 26, false, "does not follow");   /* c_in 26, planes 25 */
+    expect_refused(data, len, 24 + 5 * 4 + 16, 7, false, "layer 1 activation");
+    expect_refused(data, len, 200, 0x7f, false, "crc");             /* a weight's byte */
+    expect_refused(data, len, len - 2, 0, false, "crc");
+    expect_refused(data, len, 30, 0, true, "truncated");
+    expect_refused(data, len, 2000, 0, true, "layer 0 weights");
+    expect_refused(data, len, len - 1000, 0, true, "truncated");
+    expect_refused(data, len, len - 3, 0, true, "crc");
+    /* a NaN weight under a valid crc: refused by the shape and value check */
+    char *copy = malloc(len);
+    memcpy(copy, data, len);
+    uint32_t nan_bits = 0x7fc00000u, crc;
+    memcpy(copy + 24 + 6 * 20 + 40, &nan_bits, 4); /* a weight of layer 0 (6 headers of 20 bytes) */
+    crc = (uint32_t)crc32(0L, (const unsigned char *)copy, (uInt)(len - 4));
+    memcpy(copy + len - 4, &crc, 4);
+    test_write_file(path, copy, len, false);
+    char err[512] = "";
+    nn_desc *d = weights_load_disc(path, NULL, err, sizeof err);
+    ck_assert_msg(d == NULL && strstr(err, "not finite"), "NaN weight: %s", err);
+    free(copy);
+    free(data);
+    nn_desc_free(D);
+    remove(path);
+}
+END_TEST
+
+/* ---- inference ------------------------------------------------------------------------------ */
+
+/* Random positions judged through nn_eval on ref and cpu agree; the window and symmetry checks
+ * refuse what does not fit. */
+START_TEST(test_eval_ref_cpu)
+{
+    char err[512];
+    nn_model *ref = nn_model_from_desc(weights_disc_paper(9, NN_DISC_PLANES, 5), "ref", err,
+                                       sizeof err);
+    nn_model *cpu = nn_model_from_desc(weights_disc_paper(9, NN_DISC_PLANES, 5), "cpu", err,
+                                       sizeof err);
+    ck_assert_msg(ref && cpu, "%s", err);
+    nn_context *cr = nn_context_new(ref, 8, err, sizeof err),
+               *cc = nn_context_new(cpu, 8, err, sizeof err);
+    ck_assert_msg(cr && cc, "%s", err);
+    go_game g[4];
+    nn_query q[8];
+    for (int i = 0; i < 4; i++) {
+        test_game_random(&g[i], i < 2 ? 9 : 19, 30 + 10 * i, (unsigned)i + 1);
+        for (int s = 0; s < 2; s++)
+            q[2 * i + s] = (nn_query){.game = &g[i], .symmetry = 3 * s + i,
+                                      .window_x = i < 2 ? 0 : 10, .window_y = i < 2 ? 0 : 5 * s};
+    }
+    nn_result rr[8], rc[8];
+    ck_assert_msg(nn_eval(cr, 8, q, rr, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(cc, 8, q, rc, err, sizeof err), "%s", err);
+    bool spread = false;
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(rc[i].family, NN_FAMILY_DISC);
+        ck_assert(rr[i].likeness > 0 && rr[i].likeness < 1);
+        ck_assert_msg(fabs(rr[i].likeness - rc[i].likeness) < 1e-5, "%d: ref %.8f cpu %.8f", i,
+                      rr[i].likeness, rc[i].likeness);
+        spread |= fabs(rr[i].likeness - rr[0].likeness) > 1e-4;
+    }
+    ck_assert_msg(spread, "every position got the same likeness");
+    nn_query off = {.game = &g[2], .window_x = 11, .window_y = 0};
+    ck_assert(!nn_eval(cc, 1, &off, rc, err, sizeof err));
+    ck_assert_msg(strstr(err, "does not fit"), "%s", err);
+    nn_context_free(cr);
+    nn_context_free(cc);
+    nn_model_free(ref);
+    nn_model_free(cpu);
+}
+END_TEST
+
+/* ---- input planes --------------------------------------------------------------------------- */
+
+static float plane_at(const float *pl, int plane, int x, int y) { return pl[(plane * 9 + y) * 9 + x]; }
+
+START_TEST(test_input_planes)
+{
+    go_board b;
+    /* white C1 (2,8) in atari (one liberty, B1 (1,8)); a black chain of three on the top edge
+     * with 4 liberties */
+    test_board_from(&b, 9,
+                    "X X X . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . X . . . . . .\n"
+                    ". . O X . . . . .\n");
+    float pl[NN_DISC_PLANES * 81];
+    ck_assert(nn_disc_inputs(&b, 0, 0, 9, 0, pl));
+    ck_assert(plane_at(pl, 0, 0, 0) == 1 && plane_at(pl, 1, 2, 8) == 1 && plane_at(pl, 2, 4, 4) == 1);
+    ck_assert(plane_at(pl, 3 + 3, 0, 0) == 1);  /* the top chain: 4 liberties... */
+    ck_assert(plane_at(pl, 3, 0, 0) == 0 && plane_at(pl, 7, 0, 0) == 0);
+    ck_assert(plane_at(pl, 8 + 2, 1, 0) == 1);  /* ...and 3 stones */
+    ck_assert(plane_at(pl, 3, 2, 8) == 1);      /* white in atari: 1 liberty, 1 stone */
+    ck_assert(plane_at(pl, 8, 2, 8) == 1);
+    ck_assert(plane_at(pl, 18, 1, 8) == 1);     /* black at B1 captures one white stone */
+    ck_assert(plane_at(pl, 13, 1, 8) == 0);     /* white there captures nothing */
+    ck_assert(plane_at(pl, 18, 4, 4) == 0);
+    for (int i = 0; i < 81; i++)
+        ck_assert(pl[23 * 81 + i] == 1 && pl[24 * 81 + i] == 0);
+    /* symmetry 1 mirrors x: the white stone moves from (2,8) to (6,8) */
+    ck_assert(nn_disc_inputs(&b, 0, 0, 9, 1, pl));
+    ck_assert(plane_at(pl, 1, 6, 8) == 1 && plane_at(pl, 1, 2, 8) == 0);
+    /* symmetry 4 transposes: (2,8) -> (8,2) */
+    ck_assert(nn_disc_inputs(&b, 0, 0, 9, 4, pl));
+    ck_assert(plane_at(pl, 1, 8, 2) == 1);
+    ck_assert(!nn_disc_inputs(&b, 1, 0, 9, 0, pl));
+    ck_assert(!nn_disc_inputs(&b, 0, 0, 9, 8, pl));
+}
+END_TEST
+
+static Suite *train_suite(void)
+{
+    Suite *s = suite_create("train");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_gradient_check);
+    tcase_add_test(tc, test_threads_and_determinism);
+    tcase_add_test(tc, test_learns_toy_set);
+    tcase_add_test(tc, test_checkpoint_round_trip);
+    tcase_add_test(tc, test_checkpoint_corrupt);
+    tcase_add_test(tc, test_eval_ref_cpu);
+    tcase_add_test(tc, test_input_planes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return test_run_suite(train_suite()); }
