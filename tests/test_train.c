@@ -5,6 +5,7 @@
 #include "tests/common.h"
 
 #include "nn/disc_inputs.h"
+#include "nn/train/gemm.h"
 #include "nn/train/train.h"
 #include "weights/desc_disc.h"
 #include "weights/disc.h"
@@ -94,6 +95,54 @@ static nn_desc *small_net(uint64_t seed)
         random_inputs(ptr[t], len[t], &s);
     return d;
 }
+
+/* The trainer's SGEMM (our AVX-512 kernel where the CPU has it, else OpenBLAS) against plain
+ * loops in double: every transposition, tiles cut at every edge, beta 0 and 1. */
+START_TEST(test_gemm)
+{
+    static const int shapes[][3] = {{1, 1, 1}, {7, 33, 5}, {17, 40, 300}, {130, 70, 260},
+                                    {9, 2100, 3}, {96, 405, 1152}};
+    nn_train_gemm_ws *w = nn_train_gemm_ws_new();
+    ck_assert_ptr_nonnull(w);
+    uint64_t s = 3;
+    for (size_t t = 0; t < sizeof shapes / sizeof *shapes; t++)
+        for (int v = 0; v < 8; v++) {
+            bool ta = v & 1, tb = v & 2, beta = v & 4;
+            int M = shapes[t][0], N = shapes[t][1], K = shapes[t][2];
+            int lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 5, ldc = N + 2;
+            float *A = malloc(sizeof(float) * (size_t)lda * (ta ? K : M));
+            float *B = malloc(sizeof(float) * (size_t)ldb * (tb ? N : K));
+            float *C = malloc(sizeof(float) * (size_t)ldc * M);
+            random_inputs(A, (size_t)lda * (ta ? K : M), &s);
+            random_inputs(B, (size_t)ldb * (tb ? N : K), &s);
+            random_inputs(C, (size_t)ldc * M, &s);
+            double *want = malloc(sizeof(double) * (size_t)M * N);
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
+                    double sum = beta ? C[(size_t)i * ldc + j] : 0.0;
+                    for (int k = 0; k < K; k++)
+                        sum += (double)(ta ? A[(size_t)k * lda + i] : A[(size_t)i * lda + k]) *
+                               (tb ? B[(size_t)j * ldb + k] : B[(size_t)k * ldb + j]);
+                    want[(size_t)i * N + j] = sum;
+                }
+            float guard = C[(size_t)(M - 1) * ldc + N];
+            nn_train_sgemm(w, ta, tb, M, N, K, A, lda, B, ldb, beta ? 1.0f : 0.0f, C, ldc);
+            ck_assert_msg(C[(size_t)(M - 1) * ldc + N] == guard, "wrote past the row");
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
+                    double got = C[(size_t)i * ldc + j], ref = want[(size_t)i * N + j];
+                    ck_assert_msg(fabs(got - ref) <= 1e-4 * (1 + sqrt((double)K)) + 1e-5 * fabs(ref),
+                                  "%dx%dx%d ta %d tb %d beta %d: C[%d][%d] %g, want %g", M, N,
+                                  K, ta, tb, beta, i, j, got, ref);
+                }
+            free(A);
+            free(B);
+            free(C);
+            free(want);
+        }
+    nn_train_gemm_ws_free(w);
+}
+END_TEST
 
 START_TEST(test_gradient_check)
 {
@@ -451,11 +500,56 @@ START_TEST(test_input_planes)
 }
 END_TEST
 
+#ifdef SHIDO_HAVE_CUDA
+/* The GPU trainer's loss, gradient and one Adam step against the CPU's on the same batch. */
+START_TEST(test_cuda_matches_cpu)
+{
+    if (!test_cuda_device_present("the CUDA trainer's comparison with the CPU"))
+        return;
+    enum { N = 5 };
+    nn_desc *C = small_net(13), *G = small_net(13);
+    float x[N * 75], y[N] = {1, 0, 0, 1, 1}, lc[N], lg[N];
+    uint64_t s = 17;
+    random_inputs(x, sizeof x / sizeof *x, &s);
+    char err[512];
+    nn_trainer *tc = nn_trainer_new_on(C->disc, N, 1, "cpu", err, sizeof err);
+    nn_trainer *tg = nn_trainer_new_on(G->disc, N, 1, "cuda", err, sizeof err);
+    ck_assert_msg(tc && tg, "%s", err);
+    double a = nn_trainer_gradient(tc, N, x, y, lc), b = nn_trainer_gradient(tg, N, x, y, lg);
+    ck_assert_msg(fabs(a - b) < 1e-5, "loss: cpu %g cuda %g (%s)", a, b, nn_trainer_error(tg));
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(fabs(lc[i] - lg[i]) < 1e-4, "logit %d: cpu %g cuda %g", i, lc[i], lg[i]);
+    size_t P = nn_trainer_num_params(tc);
+    const float *gc = nn_trainer_grad(tc), *gg = nn_trainer_grad(tg);
+    for (size_t k = 0; k < P; k++)
+        ck_assert_msg(fabs(gc[k] - gg[k]) <= 1e-5 + 1e-3 * fabs(gc[k]),
+                      "grad[%zu]: cpu %g cuda %g", k, gc[k], gg[k]);
+    nn_adam adam = NN_ADAM_DEFAULTS;
+    nn_trainer_adam(tc, &adam);
+    nn_trainer_adam(tg, &adam);
+    ck_assert_msg(nn_trainer_sync(tg), "%s", nn_trainer_error(tg));
+    float *pc[2 * NN_DISC_MAX_LAYERS], *pg[2 * NN_DISC_MAX_LAYERS];
+    size_t lenc[2 * NN_DISC_MAX_LAYERS], leng[2 * NN_DISC_MAX_LAYERS];
+    int nt = weights_disc_tensors(C->disc, pc, lenc, 2 * NN_DISC_MAX_LAYERS);
+    weights_disc_tensors(G->disc, pg, leng, 2 * NN_DISC_MAX_LAYERS);
+    for (int i = 0; i < nt; i++)
+        for (size_t j = 0; j < lenc[i]; j++)
+            ck_assert_msg(fabs(pc[i][j] - pg[i][j]) <= 1e-5 + 1e-4 * fabs(pc[i][j]),
+                          "tensor %d [%zu] after Adam: cpu %g cuda %g", i, j, pc[i][j], pg[i][j]);
+    nn_trainer_free(tc);
+    nn_trainer_free(tg);
+    nn_desc_free(C);
+    nn_desc_free(G);
+}
+END_TEST
+#endif
+
 static Suite *train_suite(void)
 {
     Suite *s = suite_create("train");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_gemm);
     tcase_add_test(tc, test_gradient_check);
     tcase_add_test(tc, test_threads_and_determinism);
     tcase_add_test(tc, test_learns_toy_set);
@@ -463,6 +557,9 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_checkpoint_corrupt);
     tcase_add_test(tc, test_eval_ref_cpu);
     tcase_add_test(tc, test_input_planes);
+#ifdef SHIDO_HAVE_CUDA
+    tcase_add_test(tc, test_cuda_matches_cpu);
+#endif
     suite_add_tcase(s, tc);
     return s;
 }

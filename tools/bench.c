@@ -56,13 +56,16 @@ int shido_cmd_bench(int argc, char **argv)
     if (argc < 2) {
         fprintf(stderr, "usage: shido bench board [--size N] [--seconds S]\n"
                         "       shido bench nn [--weights FILE]... [--batch 1,8,16] [--threads T]"
-                        " [--backend cpu|ref] [--seconds S]\n");
+                        " [--backend cpu|ref] [--seconds S]\n"
+                        "       shido bench train [--batch 8,32,128] [--threads T] [--seconds S]\n");
         return 2;
     }
     if (!strcmp(argv[1], "board"))
         return bench_board(argc - 1, argv + 1);
     if (!strcmp(argv[1], "nn"))
         return shido_bench_nn(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "train"))
+        return shido_bench_train(argc - 1, argv + 1);
     fprintf(stderr, "shido bench: unknown benchmark '%s'\n", argv[1]);
     return 2;
 }

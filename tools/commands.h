@@ -14,5 +14,7 @@ int shido_cmd_teach_stats(int argc, char **argv);  /* tools/teach_stats.c */
 int shido_cmd_features(int argc, char **argv);
 int shido_cmd_fuseki_quiz(int argc, char **argv);
 int shido_cmd_review(int argc, char **argv);
+int shido_cmd_train_disc(int argc, char **argv);  /* tools/train_disc_cmd.c */
+int shido_bench_train(int argc, char **argv);     /* tools/bench_train.c: `bench train` */
 
 #endif

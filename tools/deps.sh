@@ -11,5 +11,6 @@ shido_install_deps() {
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
     fi
 }
-SHIDO_BUILD_PACKAGES=(cmake make gcc pkg-config check zlib1g-dev libopenblas-dev libcjson-dev)
+SHIDO_BUILD_PACKAGES=(cmake make gcc pkg-config check zlib1g-dev libopenblas-dev libcjson-dev
+                      libcairo2-dev)
 SHIDO_JOBS=$(nproc 2>/dev/null || echo 2)

@@ -46,7 +46,7 @@ for dir in go weights nn mcts teach tools; do
 done
 
 # Entry points of the solver, the search and the evaluator that front ends reach through teach/.
-forbidden='go_tsumego_(setup|setup_why|solve|work_new|work_free)|mcts_(new|free|run|stop|set_params|set_position|set_root_moves|clear_tree|clear_cache|choose_move|analysis_get)|nn_(eval|eval_average|forward_again|context_new|context_free|model_load|model_from_desc)|weights_load'
+forbidden='go_tsumego_(setup|setup_why|solve|work_new|work_free)|mcts_(new|free|run|stop|set_params|set_position|set_root_moves|clear_tree|clear_cache|choose_move|analysis_get)|nn_(eval|eval_average|forward_again|context_new|context_free|model_load|model_from_desc)|nn_trainer_[a-z_]+|weights_load'
 while IFS= read -r hit; do
     report "${hit%%:*}:$(cut -d: -f2 <<<"$hit"): calls ${hit##*:}: front ends go through teach/"
 done < <(grep -n -o -E "\\b($forbidden)[[:space:]]*\\(" tools/*.c | sed -E 's/[[:space:]]*\($//')

@@ -52,6 +52,9 @@ static void usage(FILE *f)
             "  review GAME.sgf [--out FILE.sgf] [--json FILE] [--visits N] -w NET ...\n"
             "               the game back as SGF with score loss, policy rank, the best move and\n"
             "               its line, the features and explanations; a summary per player\n"
+            "  train-discriminator --problems FILE.jsonl... --out NET.dsc [--data FILE] ...\n"
+            "               train seed 002's tsumego-likeness CNN in the tree (CPU), with\n"
+            "               learning curves as CSV and PNG; --resume, --eval-only\n"
             "  cuda-info    describe the CUDA devices and self-test a kernel, cuBLAS and cuDNN\n"
             "               against the CPU (in builds with -DSHIDO_CUDA=ON)\n"
             "  --help       this text\n"
@@ -117,6 +120,8 @@ int main(int argc, char **argv)
         return shido_cmd_fuseki_quiz(argc - 1, argv + 1);
     if (!strcmp(cmd, "review"))
         return shido_cmd_review(argc - 1, argv + 1);
+    if (!strcmp(cmd, "train-discriminator"))
+        return shido_cmd_train_disc(argc - 1, argv + 1);
     if (!strcmp(cmd, "cuda-info"))
         return cuda_info();
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);

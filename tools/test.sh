@@ -22,9 +22,9 @@ if [ -n "$nvcc" ]; then
     cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DSHIDO_CUDA=ON \
         -DCMAKE_CUDA_COMPILER="$nvcc" >/dev/null
     cmake --build build-cuda -j"$SHIDO_JOBS" >/dev/null
-    # the CUDA suites (skipping their GPU tests without a device) and test_nn, whose default
-    # backend must fall back from cuda to cpu here
-    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn)$' -j"$SHIDO_JOBS" --output-on-failure
+    # the CUDA suites (skipping their GPU tests without a device), test_nn, whose default
+    # backend must fall back from cuda to cpu here, and test_train (the GPU trainer's check)
+    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn|train)$' -j"$SHIDO_JOBS" --output-on-failure
 else
     echo "== CUDA toolkit not found: the CUDA build was not checked"
 fi
@@ -42,16 +42,25 @@ printf '%s\n' '{"id":"A","moves":[["B","E5"],["W","C3"]],"rules":"japanese","kom
 printf '%s\n' '{"id":"C","moves":[],"rules":{"ko":"SIMPLE","scoring":"AREA","tax":"NONE","suicide":false},"avoidMoves":[{"player":"W","moves":["C3"],"untilDepth":1}],"overrideSettings":{"maxVisits":8},"boardXSize":9,"boardYSize":9}' >build-fuzz/seeds/json/rules
 printf '%s\n' '{"id":"v","action":"query_version"}' '{"id":"t","action":"terminate","terminateId":"C"}' >build-fuzz/seeds/json/actions
 printf '%s\n' '{"id":"P","moves":[],"boardXSize":9,"boardYSize":9,"overrideSettings":{"playPolicy":"ABC25","style":"center13","kt_pick_n":"default"}}' >build-fuzz/seeds/json/play
+# a discriminator checkpoint without its crc (the target appends one): a 3x3 window of one
+# plane, one dense layer 9 -> 1 of zeros; and a data file of one sample
+mkdir -p build-fuzz/seeds/disc
+{ printf 'SHIDODSC\1\0\0\0\3\0\0\0\1\0\0\0\1\0\0\0'
+  printf '\2\0\0\0\0\0\0\0\11\0\0\0\1\0\0\0\0\0\0\0'
+  head -c 44 /dev/zero; } >build-fuzz/seeds/disc/dense9
+{ echo '# shido discriminator data 1: problems 1 skipped_shape 0 final_missing 0 near_missing 0'
+  printf 'problem train 0 %s\n' "..OX.....$(printf '.%.0s' $(seq 72))"; } >build-fuzz/seeds/disc/data
 mkdir -p build-fuzz/seeds/records  # a hand-made 9x9 record (white's straight three)
 printf '%s\n' '{"id":"s3","size":9,"to_play":"B","comment":"Black to kill","AW":["da","ab","bb","cb","db"],"AB":["ea","eb","ec","ad","bd","cd","dd","ed"],"solutions":["ba"]}' >build-fuzz/seeds/records/straight-three
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
                   [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata
                   [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego
-                  [fuzz_tsumego_records]="tests/data/tsumego build-fuzz/seeds/records")
+                  [fuzz_tsumego_records]="tests/data/tsumego build-fuzz/seeds/records"
+                  [fuzz_disc]=build-fuzz/seeds/disc)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
 declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
                  [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000
-                 [fuzz_tsumego_records]=20000)
+                 [fuzz_tsumego_records]=20000 [fuzz_disc]=5000)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
     mkdir -p "build-fuzz/corpus-$name"

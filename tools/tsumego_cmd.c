@@ -472,49 +472,14 @@ static int usage_bench(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
-/* Reads the problems of one JSON Lines file. */
+/* Reads the problems of one JSON Lines file, saying why not on stderr. */
 static tsumego_record *read_jsonl(const char *path, int *count)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "shido tsumego bench: cannot open %s\n", path);
-        return NULL;
-    }
-    int cap = 256, n = 0, lineno = 0;
-    tsumego_record *recs = malloc((size_t)cap * sizeof *recs);
-    char *line = NULL;
-    size_t line_cap = 0;
-    bool ok = recs != NULL, oom = !ok;
-    while (ok && getline(&line, &line_cap, f) > 0) {
-        lineno++;
-        if (strspn(line, " \t\r\n") == strlen(line))
-            continue;
-        if (n == cap) {
-            tsumego_record *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
-            oom = !(ok = r != NULL);
-            if (!ok)
-                break;
-            recs = r;
-        }
-        char why[128];
-        if (!tsumego_record_from_json(line, &recs[n], why, sizeof why)) {
-            fprintf(stderr, "shido tsumego bench: %s:%d: not a problem record: %s\n", path,
-                    lineno, why);
-            ok = false;
-            break;
-        }
-        n++;
-    }
-    free(line);
-    fclose(f);
-    if (oom)
-        fprintf(stderr, "shido tsumego bench: %s: out of memory\n", path);
-    if (!ok) {
-        free(recs);
-        return NULL;
-    }
-    *count = n;
-    return recs;
+    char why[512];
+    tsumego_record *r = tsumego_records_read_jsonl(path, count, why, sizeof why);
+    if (!r)
+        fprintf(stderr, "shido tsumego bench: %s\n", why);
+    return r;
 }
 
 /* Which problems of a file a benchmark runs: those whose id contains one of ids (all when nids is

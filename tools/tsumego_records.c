@@ -2,6 +2,8 @@
 #include "tools/tsumego_records.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -262,3 +264,48 @@ bool tsumego_record_from_sgf(const go_sgf_node *root, tsumego_record *r, char *w
     return true;
 }
 
+
+tsumego_record *tsumego_records_read_jsonl(const char *path, int *count, char *err,
+                                           size_t err_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_len, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    int cap = 256, n = 0, lineno = 0;
+    tsumego_record *recs = malloc((size_t)cap * sizeof *recs);
+    char *line = NULL;
+    size_t line_cap = 0;
+    bool ok = recs != NULL;
+    if (!ok)
+        snprintf(err, err_len, "%s: out of memory", path);
+    while (ok && getline(&line, &line_cap, f) > 0) {
+        lineno++;
+        if (strspn(line, " \t\r\n") == strlen(line))
+            continue;
+        if (n == cap) {
+            tsumego_record *r = realloc(recs, (size_t)(cap *= 2) * sizeof *recs);
+            if (!(ok = r != NULL)) {
+                snprintf(err, err_len, "%s: out of memory", path);
+                break;
+            }
+            recs = r;
+        }
+        char why[128];
+        if (!tsumego_record_from_json(line, &recs[n], why, sizeof why)) {
+            snprintf(err, err_len, "%s:%d: not a problem record: %s", path, lineno, why);
+            ok = false;
+            break;
+        }
+        n++;
+    }
+    free(line);
+    fclose(f);
+    if (!ok) {
+        free(recs);
+        return NULL;
+    }
+    *count = n;
+    return recs;
+}

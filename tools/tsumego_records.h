@@ -31,6 +31,11 @@ bool tsumego_record_from_json(const char *line, tsumego_record *r, char *why, si
 bool tsumego_record_from_sgf(const go_sgf_node *root, tsumego_record *r, char *why,
                              size_t why_len);
 
+/* Every problem of a JSON Lines file (blank lines skipped), malloc'd (the caller frees it) with
+ * their number in *count; NULL with "path:line: reason" in err. */
+tsumego_record *tsumego_records_read_jsonl(const char *path, int *count, char *err,
+                                           size_t err_len);
+
 /* The board point of a two-letter SGF point on a size x size board, or GO_NO_POINT. */
 int tsumego_record_point(int size, const char *t);
 

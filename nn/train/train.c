@@ -2,13 +2,17 @@
  * (layout and threading: train.h). */
 #include "nn/train/train.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "nn/train/gemm.h"
 #include "weights/disc.h"
+#ifdef SHIDO_HAVE_CUDA
+#include "nn/cuda/cuda_train.h"
+#endif
 
 void openblas_set_num_threads(int num_threads);
 
@@ -21,6 +25,7 @@ struct nn_train_ws {
     float *col;                     /* im2col of one layer */
     float *d0, *d1;                 /* gradients flowing back (ping-pong) */
     float *dflat;
+    nn_train_gemm_ws *gemm;         /* this thread's packing buffers */
 };
 
 static int area_of(const nn_disc_desc *d) { return d->size * d->size; }
@@ -46,6 +51,7 @@ void nn_train_ws_free(nn_train_ws *ws)
     free(ws->d0);
     free(ws->d1);
     free(ws->dflat);
+    nn_train_gemm_ws_free(ws->gemm);
     free(ws);
 }
 
@@ -61,7 +67,8 @@ nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward
     ws->max_batch = max_batch;
     ws->backward = backward;
     size_t col = 1, widest = (size_t)d->planes * area;
-    bool ok = (ws->x = malloc(n * d->planes * area * sizeof(float))) != NULL;
+    bool ok = (ws->x = malloc(n * d->planes * area * sizeof(float))) != NULL &&
+              (ws->gemm = nn_train_gemm_ws_new()) != NULL;
     for (int l = 0; l < d->num_layers && ok; l++) {
         const nn_disc_layer *L = &d->layer[l];
         size_t outs = (size_t)nn_disc_layer_outputs(d, l);
@@ -89,8 +96,18 @@ nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward
     return ws;
 }
 
-/* col[(c k k + ky k + kx)][j] for j = (i, y, x) of in[c][i][y][x], zero off the window. */
-static void im2col(const float *in, int c_in, int n, int size, int k, float *col)
+/* The columns x of a row that read inside the window for kernel column kx: x0 <= x < x1. */
+static void span(int size, int kx, int pad, int *x0, int *x1)
+{
+    int lo = pad - kx, hi = size + pad - kx;
+    *x0 = lo > 0 ? lo : 0;
+    *x1 = hi < size ? hi : size;
+}
+
+/* col[(c k k + ky k + kx)][j] for j = (i - i0, y, x) of in[c][i][y][x], i0 <= i < i0 + n of the
+ * n_all images, zero off the window. */
+static void im2col(const float *in, int c_in, int n_all, int i0, int n, int size, int k,
+                   float *col)
 {
     int area = size * size, pad = k / 2;
     size_t row = (size_t)n * area;
@@ -98,8 +115,10 @@ static void im2col(const float *in, int c_in, int n, int size, int k, float *col
         for (int ky = 0; ky < k; ky++)
             for (int kx = 0; kx < k; kx++) {
                 float *dst = col + ((size_t)(c * k + ky) * k + kx) * row;
+                int x0, x1;
+                span(size, kx, pad, &x0, &x1);
                 for (int i = 0; i < n; i++) {
-                    const float *src = in + ((size_t)c * n + i) * area;
+                    const float *src = in + ((size_t)c * n_all + i0 + i) * area;
                     for (int y = 0; y < size; y++) {
                         int sy = y + ky - pad;
                         float *o = dst + (size_t)i * area + (size_t)y * size;
@@ -107,37 +126,39 @@ static void im2col(const float *in, int c_in, int n, int size, int k, float *col
                             memset(o, 0, (size_t)size * sizeof *o);
                             continue;
                         }
-                        for (int x = 0; x < size; x++) {
-                            int sx = x + kx - pad;
-                            o[x] = sx >= 0 && sx < size ? src[sy * size + sx] : 0.0f;
-                        }
+                        for (int x = 0; x < x0; x++)
+                            o[x] = 0.0f;
+                        memcpy(o + x0, src + sy * size + x0 + kx - pad,
+                               (size_t)(x1 - x0) * sizeof *o);
+                        for (int x = x1; x < size; x++)
+                            o[x] = 0.0f;
                     }
                 }
             }
 }
 
-/* The adjoint of im2col: out[c][i][y][x] = the sum of the col entries that copied it. */
-static void col2im(const float *col, int c_in, int n, int size, int k, float *out)
+/* The adjoint of im2col: out[c][i][y][x] += the col entries that copied it (images i0..). */
+static void col2im(const float *col, int c_in, int n_all, int i0, int n, int size, int k,
+                   float *out)
 {
     int area = size * size, pad = k / 2;
     size_t row = (size_t)n * area;
-    memset(out, 0, (size_t)c_in * row * sizeof *out);
     for (int c = 0; c < c_in; c++)
         for (int ky = 0; ky < k; ky++)
             for (int kx = 0; kx < k; kx++) {
                 const float *src = col + ((size_t)(c * k + ky) * k + kx) * row;
+                int x0, x1;
+                span(size, kx, pad, &x0, &x1);
                 for (int i = 0; i < n; i++) {
-                    float *dst = out + ((size_t)c * n + i) * area;
+                    float *dst = out + ((size_t)c * n_all + i0 + i) * area;
                     for (int y = 0; y < size; y++) {
                         int sy = y + ky - pad;
                         if (sy < 0 || sy >= size)
                             continue;
                         const float *s = src + (size_t)i * area + (size_t)y * size;
-                        for (int x = 0; x < size; x++) {
-                            int sx = x + kx - pad;
-                            if (sx >= 0 && sx < size)
-                                dst[sy * size + sx] += s[x];
-                        }
+                        float *d = dst + sy * size + kx - pad;
+                        for (int x = x0; x < x1; x++)
+                            d[x] += s[x];
                     }
                 }
             }
@@ -160,6 +181,13 @@ static void to_channel_major(const float *in, int c, int n, int area, float *out
                    (size_t)area * sizeof *out);
 }
 
+/* Images per im2col chunk: about 2 MB of columns, the size of a core's L2 cache. */
+static int chunk_images(int K, int area)
+{
+    int c = (int)(((size_t)1 << 19) / ((size_t)K * area));
+    return c > 0 ? c : 1;
+}
+
 static void relu(float *a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -180,13 +208,18 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
         if (L->kind == NN_DISC_CONV) {
             const nn_conv_desc *c = &L->conv;
             int K = c->c_in * c->ky * c->kx;
-            const float *B = in;
-            if (c->ky > 1) {
-                im2col(in, c->c_in, n, d->size, c->ky, ws->col);
-                B = ws->col;
+            if (c->ky == 1) {
+                nn_train_sgemm(ws->gemm, false, false, c->c_out, na, K, c->w, K, in, na, 0.0f,
+                               out, na);
+            } else {
+                int chunk = chunk_images(K, area);
+                for (int i0 = 0; i0 < n; i0 += chunk) {
+                    int cnt = n - i0 < chunk ? n - i0 : chunk;
+                    im2col(in, c->c_in, n, i0, cnt, d->size, c->ky, ws->col);
+                    nn_train_sgemm(ws->gemm, false, false, c->c_out, cnt * area, K, c->w, K,
+                                   ws->col, cnt * area, 0.0f, out + (size_t)i0 * area, na);
+                }
             }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, c->c_out, na, K, 1.0f, c->w, K,
-                        B, na, 0.0f, out, na);
             for (int o = 0; o < c->c_out; o++) {
                 float b = c->bias[o], *row = out + (size_t)o * na;
                 for (int j = 0; j < na; j++)
@@ -198,7 +231,7 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
                 to_sample_major(in, d->layer[l - 1].conv.c_out, n, area, ws->flat);
                 in = ws->flat;
             }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m->c_out, m->c_in, 1.0f, in,
+            nn_train_sgemm(ws->gemm, false, false, n, m->c_out, m->c_in, in,
                         m->c_in, m->w, m->c_out, 0.0f, out, m->c_out);
             for (int i = 0; i < n; i++)
                 for (int o = 0; o < m->c_out; o++)
@@ -240,7 +273,7 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
             if (l == fd && fd > 0)
                 in = ws->flat;
             float *gw = grad + off[l], *gb = gw + (size_t)m->c_in * m->c_out;
-            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m->c_in, m->c_out, n, 1.0f, in,
+            nn_train_sgemm(ws->gemm, true, false, m->c_in, m->c_out, n, in,
                         m->c_in, dz, m->c_out, 1.0f, gw, m->c_out);
             for (int i = 0; i < n; i++)
                 for (int o = 0; o < m->c_out; o++)
@@ -248,21 +281,14 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
             if (l == 0)
                 break;
             float *dst = l == fd ? ws->dflat : dprev;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, m->c_in, m->c_out, 1.0f, dz,
+            nn_train_sgemm(ws->gemm, false, true, n, m->c_in, m->c_out, dz,
                         m->c_out, m->w, m->c_out, 0.0f, dst, m->c_in);
             if (l == fd)
                 to_channel_major(ws->dflat, d->layer[l - 1].conv.c_out, n, area, dprev);
         } else {
             const nn_conv_desc *c = &L->conv;
             int K = c->c_in * c->ky * c->kx;
-            const float *B = in;
-            if (c->ky > 1) {
-                im2col(in, c->c_in, n, d->size, c->ky, ws->col);
-                B = ws->col;
-            }
             float *gw = grad + off[l], *gb = gw + (size_t)c->c_out * K;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, c->c_out, K, na, 1.0f, dz, na, B,
-                        na, 1.0f, gw, K);
             for (int o = 0; o < c->c_out; o++) {
                 const float *row = dz + (size_t)o * na;
                 double s = 0;
@@ -270,16 +296,32 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
                     s += row[j];
                 gb[o] += (float)s;
             }
+            if (c->ky == 1) {
+                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, in, na, 1.0f, gw,
+                               K);
+                if (l > 0)
+                    nn_train_sgemm(ws->gemm, true, false, K, na, c->c_out, c->w, K, dz, na, 0.0f,
+                                   dprev, na);
+            } else {
+                /* a few images at a time, so that their im2col stays in the cache */
+                int chunk = chunk_images(K, area);
+                if (l > 0)
+                    memset(dprev, 0, (size_t)c->c_in * na * sizeof *dprev);
+                for (int i0 = 0; i0 < n; i0 += chunk) {
+                    int cnt = n - i0 < chunk ? n - i0 : chunk, cols = cnt * area;
+                    const float *dzc = dz + (size_t)i0 * area;
+                    im2col(in, c->c_in, n, i0, cnt, d->size, c->ky, ws->col);
+                    nn_train_sgemm(ws->gemm, false, true, c->c_out, K, cols, dzc, na, ws->col,
+                                   cols, 1.0f, gw, K);
+                    if (l == 0)
+                        continue;
+                    nn_train_sgemm(ws->gemm, true, false, K, cols, c->c_out, c->w, K, dzc, na,
+                                   0.0f, ws->col, cols);
+                    col2im(ws->col, c->c_in, n, i0, cnt, d->size, c->ky, dprev);
+                }
+            }
             if (l == 0)
                 break;
-            if (c->ky > 1) {
-                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, na, c->c_out, 1.0f, c->w,
-                            K, dz, na, 0.0f, ws->col, na);
-                col2im(ws->col, c->c_in, n, d->size, c->ky, dprev);
-            } else {
-                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, na, c->c_out, 1.0f, c->w,
-                            K, dz, na, 0.0f, dprev, na);
-            }
         }
         float *t = dz;
         dz = dprev;
@@ -312,6 +354,10 @@ struct nn_trainer {
     float *grad, *m, *v;     /* [P] */
     float *dlogits, *logits; /* [max_batch] */
     uint64_t step;
+#ifdef SHIDO_HAVE_CUDA
+    nn_cuda_trainer *cuda;   /* the GPU does the work; the host arrays are copies on request */
+#endif
+    char err[512];
 };
 
 void nn_trainer_free(nn_trainer *t)
@@ -331,7 +377,39 @@ void nn_trainer_free(nn_trainer *t)
     free(t->v);
     free(t->dlogits);
     free(t->logits);
+#ifdef SHIDO_HAVE_CUDA
+    nn_cuda_trainer_free(t->cuda);
+#endif
     free(t);
+}
+
+nn_trainer *nn_trainer_new_on(nn_disc_desc *d, int max_batch, int threads, const char *backend,
+                              char *err, int err_len)
+{
+    bool cuda = backend && !strcmp(backend, "cuda");
+    if (backend && !cuda && strcmp(backend, "cpu")) {
+        snprintf(err, (size_t)err_len, "trainer: unknown backend \"%s\" (cpu or cuda)", backend);
+        return NULL;
+    }
+#ifndef SHIDO_HAVE_CUDA
+    if (cuda) {
+        snprintf(err, (size_t)err_len, "trainer: this build has no CUDA (configure with "
+                 "-DSHIDO_CUDA=ON)");
+        return NULL;
+    }
+#endif
+    nn_trainer *t = nn_trainer_new(d, max_batch, cuda ? 1 : threads);
+    if (!t) {
+        snprintf(err, (size_t)err_len, "trainer: out of memory or a net that does not check");
+        return NULL;
+    }
+#ifdef SHIDO_HAVE_CUDA
+    if (cuda && !(t->cuda = nn_cuda_trainer_new(d, max_batch, err, err_len))) {
+        nn_trainer_free(t);
+        return NULL;
+    }
+#endif
+    return t;
 }
 
 nn_trainer *nn_trainer_new(nn_disc_desc *d, int max_batch, int threads)
@@ -424,6 +502,14 @@ double nn_trainer_gradient(nn_trainer *t, int n, const float *x, const float *la
 {
     if (n < 1 || n > t->max_batch)
         return NAN;
+#ifdef SHIDO_HAVE_CUDA
+    if (t->cuda) {
+        double loss = nn_cuda_trainer_run(t->cuda, n, x, labels, logits);
+        if (isnan(loss))
+            snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+        return loss;
+    }
+#endif
     double loss = run_shares(t, n, x, labels, t->logits, true);
     if (logits)
         memcpy(logits, t->logits, (size_t)n * sizeof *logits);
@@ -443,6 +529,18 @@ void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits)
     for (int from = 0; from < n; from += t->max_batch) {
         int cnt = n - from < t->max_batch ? n - from : t->max_batch;
         size_t in = (size_t)t->d->planes * t->d->size * t->d->size;
+#ifdef SHIDO_HAVE_CUDA
+        if (t->cuda) {
+            if (isnan(nn_cuda_trainer_run(t->cuda, cnt, x + (size_t)from * in, NULL,
+                                          logits + from))) {
+                snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+                for (int i = from; i < n; i++)
+                    logits[i] = NAN;
+                return;
+            }
+            continue;
+        }
+#endif
         run_shares(t, cnt, x + (size_t)from * in, NULL, logits + from, false);
     }
 }
@@ -450,6 +548,13 @@ void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits)
 void nn_trainer_adam(nn_trainer *t, const nn_adam *o)
 {
     t->step++;
+#ifdef SHIDO_HAVE_CUDA
+    if (t->cuda) {
+        if (!nn_cuda_trainer_adam(t->cuda, t->step, o->lr, o->beta1, o->beta2, o->eps))
+            snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+        return;
+    }
+#endif
     double c1 = 1.0 - pow(o->beta1, (double)t->step), c2 = 1.0 - pow(o->beta2, (double)t->step);
     float step_size = (float)(o->lr / c1), c2s = (float)sqrt(c2);
     float *ptr[2 * NN_DISC_MAX_LAYERS];
@@ -464,7 +569,38 @@ void nn_trainer_adam(nn_trainer *t, const nn_adam *o)
         }
 }
 
-const float *nn_trainer_grad(const nn_trainer *t) { return t->grad; }
+const float *nn_trainer_grad(nn_trainer *t)
+{
+#ifdef SHIDO_HAVE_CUDA
+    if (t->cuda && !nn_cuda_trainer_pull(t->cuda, t->grad, NULL, NULL, NULL))
+        snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+#endif
+    return t->grad;
+}
+
+bool nn_trainer_sync(nn_trainer *t)
+{
+#ifdef SHIDO_HAVE_CUDA
+    if (t->cuda && !nn_cuda_trainer_pull(t->cuda, NULL, t->m, t->v, t->d)) {
+        snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+        return false;
+    }
+#endif
+    return true;
+}
+
+bool nn_trainer_push(nn_trainer *t)
+{
+#ifdef SHIDO_HAVE_CUDA
+    if (t->cuda && !nn_cuda_trainer_push(t->cuda, t->m, t->v, t->d)) {
+        snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+        return false;
+    }
+#endif
+    return true;
+}
+
+const char *nn_trainer_error(const nn_trainer *t) { return t->err; }
 size_t nn_trainer_num_params(const nn_trainer *t) { return t->P; }
 uint64_t nn_trainer_step(const nn_trainer *t) { return t->step; }
 float *nn_trainer_moment(nn_trainer *t, int which) { return which ? t->v : t->m; }

@@ -54,6 +54,12 @@ typedef struct nn_adam {
  * max_batch, Adam's moments. NULL when out of memory or d does not check. */
 typedef struct nn_trainer nn_trainer;
 nn_trainer *nn_trainer_new(nn_disc_desc *d, int max_batch, int threads);
+
+/* The same on a backend: "cpu" (NULL) as above, or "cuda" (nn/cuda/cuda_train.h: weights,
+ * gradients and moments on the device; threads unused). NULL with a message in err (no CUDA in
+ * this build, no device, out of memory). */
+nn_trainer *nn_trainer_new_on(nn_disc_desc *d, int max_batch, int threads, const char *backend,
+                              char *err, int err_len);
 void nn_trainer_free(nn_trainer *t);
 
 /* Forward and backward on a batch of n (1..max_batch), leaving the batch's gradient in the
@@ -68,12 +74,22 @@ void nn_trainer_adam(nn_trainer *t, const nn_adam *opt);
 /* Logits only, for evaluation (threads shares, no gradient). */
 void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits);
 
-/* The gradient of the last nn_trainer_gradient and Adam's state (step count, moments m and v,
- * each nn_trainer_num_params long), for tests and checkpoints. */
-const float *nn_trainer_grad(const nn_trainer *t);
+/* The gradient of the last nn_trainer_gradient (copied from the device on a cuda trainer) and
+ * Adam's state (step count, moments m and v, each nn_trainer_num_params long: on a cuda trainer
+ * as of the last nn_trainer_sync), for tests and checkpoints. */
+const float *nn_trainer_grad(nn_trainer *t);
 size_t nn_trainer_num_params(const nn_trainer *t);
 uint64_t nn_trainer_step(const nn_trainer *t);
 float *nn_trainer_moment(nn_trainer *t, int which); /* 0: m, 1: v */
 void nn_trainer_set_step(nn_trainer *t, uint64_t step);
+
+/* A cuda trainer: copies the device's weights into the description and the moments into the
+ * host arrays (sync), or the host's into the device (push, after changing them). No-ops on the
+ * CPU. False on a device failure (nn_trainer_error). */
+bool nn_trainer_sync(nn_trainer *t);
+bool nn_trainer_push(nn_trainer *t);
+
+/* The last failure of a cuda trainer's step (NAN from nn_trainer_gradient), "" if none. */
+const char *nn_trainer_error(const nn_trainer *t);
 
 #endif

@@ -35,6 +35,29 @@ int nn_cuda_kata_pool_f32(int n, int c, int area, int value_head, const float *x
 int nn_cuda_kata_pool_f16(int n, int c, int area, int value_head, const void *x, float *out,
                           void *stream);
 
+/* ---- training the tsumego discriminator (train.cu); activations NCHW x[n][c][area], dense
+ * rows y[n][c] ---- */
+
+/* x[n][c][area] += bias[c], then ReLU when relu. */
+int nn_cuda_train_bias_act_nchw_f32(int n, int c, int area, const float *bias, int relu, float *x,
+                                    void *stream);
+/* y[n][c] += bias[c], then ReLU when relu. */
+int nn_cuda_train_bias_act_rows_f32(int n, int c, const float *bias, int relu, float *y,
+                                    void *stream);
+/* dz[i] = 0 where out[i] <= 0, i < total. */
+int nn_cuda_train_relu_backward_f32(long total, const float *out, float *dz, void *stream);
+/* db[c] = sum over n, area of dz[n][c][area] (deterministic). */
+int nn_cuda_train_bias_grad_nchw_f32(int n, int c, int area, const float *dz, float *db,
+                                     void *stream);
+/* db[c] = sum over n of dz[n][c]. */
+int nn_cuda_train_bias_grad_rows_f32(int n, int c, const float *dz, float *db, void *stream);
+/* loss[i] = BCE(sigmoid(z[i]), y[i]); dz[i] = (sigmoid(z[i]) - y[i]) / n, i < n. */
+int nn_cuda_train_bce_f32(int n, const float *z, const float *y, float *loss, float *dz,
+                          void *stream);
+/* One Adam step on p[n] with gradient g and moments m, v (torch.optim.Adam's arithmetic). */
+int nn_cuda_train_adam_f32(long n, float beta1, float beta2, float eps, float step_size,
+                           float c2s, const float *g, float *m, float *v, float *p, void *stream);
+
 #ifdef __cplusplus
 }
 #endif
