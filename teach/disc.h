@@ -27,6 +27,7 @@
 #include "weights/disc.h"
 
 #define TEACH_DISC_SIZE 9
+#define TEACH_DISC_MAX_NEAR 8
 
 typedef enum {
     TEACH_DISC_PROBLEM = 0,
@@ -67,7 +68,8 @@ typedef struct teach_disc_data_opts {
     uint64_t seed;
     int threads;                /* solver threads */
     uint64_t solver_nodes;      /* node limit of each solve [200000] */
-    int near_tries;             /* candidate changes tried per problem for a near negative [8] */
+    int near_per_problem;       /* near negatives wanted per problem, distinct [1] */
+    int near_tries;             /* candidate changes tried per problem [8 per near wanted] */
     double random_per_problem;  /* random negatives per kept problem [1] */
     double val_frac, test_frac; /* [0.1, 0.1] */
     /* called after each problem (from the solver threads, serialised), NULL: silent */

@@ -139,8 +139,9 @@ static void random_window(uint64_t *rng, uint8_t cell[CELLS])
 typedef struct problem_out {
     bool kept;                  /* fits a corner window */
     uint8_t window[CELLS];
-    bool has_final, has_near;
-    uint8_t final[CELLS], near[CELLS];
+    bool has_final;
+    int num_near;
+    uint8_t final[CELLS], near[TEACH_DISC_MAX_NEAR][CELLS];
 } problem_out;
 
 typedef struct build_job {
@@ -257,7 +258,7 @@ static void build_one(build_job *J, int i, problem_out *out)
     if (!solved)
         return;
     uint64_t rng = J->o->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1));
-    for (int t = 0; t < J->o->near_tries && !out->has_near; t++) {
+    for (int t = 0; t < J->o->near_tries && out->num_near < J->o->near_per_problem; t++) {
         go_board c = s->board;
         int changes = 1 + t % 2;
         bool ok = true;
@@ -266,12 +267,16 @@ static void build_one(build_job *J, int i, problem_out *out)
         uint8_t win[CELLS];
         if (!ok || !teach_disc_window(&c, win))
             continue;
+        bool seen = false;
+        for (int k = 0; k < out->num_near; k++)
+            seen |= memcmp(win, out->near[k], CELLS) == 0;
+        if (seen)
+            continue;
         go_tsumego_solution ns;
         if (!solve(&c, s->to_play, goal, J->o->solver_nodes, false, &ns))
             continue;
         if (ns.status.result == GO_TSUMEGO_FAILURE) {
-            out->has_near = true;
-            memcpy(out->near, win, CELLS);
+            memcpy(out->near[out->num_near++], win, CELLS);
         }
         go_tsumego_solution_free(&ns);
     }
@@ -311,8 +316,12 @@ bool teach_disc_data_build(const teach_disc_source *src, int n, const teach_disc
         o.threads = 1;
     if (o.solver_nodes == 0)
         o.solver_nodes = 200000;
+    if (o.near_per_problem <= 0)
+        o.near_per_problem = 1;
+    if (o.near_per_problem > TEACH_DISC_MAX_NEAR)
+        o.near_per_problem = TEACH_DISC_MAX_NEAR;
     if (o.near_tries == 0)
-        o.near_tries = 8;
+        o.near_tries = 8 * o.near_per_problem;
     if (o.random_per_problem == 0)
         o.random_per_problem = 1;
     if (o.val_frac == 0 && o.test_frac == 0)
@@ -354,13 +363,13 @@ bool teach_disc_data_build(const teach_disc_source *src, int n, const teach_disc
         } else {
             out->final_missing++;
         }
-        if (p->has_near) {
+        for (int k = 0; k < p->num_near; k++) {
             s.kind = TEACH_DISC_NEAR;
-            memcpy(s.cell, p->near, CELLS);
+            memcpy(s.cell, p->near[k], CELLS);
             ok = ok && push(out, &s);
-        } else {
-            out->near_missing++;
         }
+        if (p->num_near == 0)
+            out->near_missing++;
         for (owed += o.random_per_problem; owed >= 1 && ok; owed -= 1) {
             teach_disc_sample r = {.kind = TEACH_DISC_RANDOM, .split = split, .problem = -1};
             random_window(&rng, r.cell);

@@ -450,6 +450,8 @@ START_TEST(test_eval_ref_cpu)
     nn_query off = {.game = &g[2], .window_x = 11, .window_y = 0};
     ck_assert(!nn_eval(cc, 1, &off, rc, err, sizeof err));
     ck_assert_msg(strstr(err, "does not fit"), "%s", err);
+    for (int i = 0; i < 4; i++)
+        go_game_free(&g[i]);
     nn_context_free(cr);
     nn_context_free(cc);
     nn_model_free(ref);

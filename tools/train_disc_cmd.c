@@ -34,7 +34,7 @@ static int usage(FILE *f, const char *err)
     fprintf(f,
             "usage: shido train-discriminator --problems FILE.jsonl... --out NET.dsc\n"
             "           [--data FILE] [--epochs N] [--batch N] [--threads N] [--lr X]\n"
-            "           [--patience N] [--seed N] [--solver-nodes N] [--near-tries N]\n"
+            "           [--patience N] [--seed N] [--solver-nodes N] [--near N] [--near-tries N]\n"
             "           [--backend cpu|cuda] [--resume] [--eval-only] [--quiet]\n"
             "Trains seed 002's tsumego-likeness CNN (conv 128/96/64, conv 1x1, dense 64, dense 1)\n"
             "on 9x9 corner windows: positives are the problems of the files, negatives random\n"
@@ -50,6 +50,8 @@ static int usage(FILE *f, const char *err)
             "  --backend B      cpu (OpenBLAS, default) or cuda (cuDNN and cuBLAS, one GPU)\n"
             "  --seed N         data split, augmentation and initial weights (default 1)\n"
             "  --solver-nodes N node limit of each solve (default 200000)\n"
+            "  --near N         near misses wanted per problem, 1..8 (default 1), found among\n"
+            "                   --near-tries changed positions (default 8 per near miss)\n"
             "  --eval-only      only report the test split's accuracy of NET.dsc\n");
     return f == stdout ? 0 : 2;
 }
@@ -296,6 +298,8 @@ int shido_cmd_train_disc(int argc, char **argv)
             dopt.solver_nodes = (uint64_t)n;
         } else if (!strcmp(a, "--near-tries") && parse_int(v, 1, 100, &n)) {
             dopt.near_tries = (int)n;
+        } else if (!strcmp(a, "--near") && parse_int(v, 1, TEACH_DISC_MAX_NEAR, &n)) {
+            dopt.near_per_problem = (int)n;
         } else if (!strcmp(a, "--lr")) {
             char *end;
             double lr = strtod(v, &end);
