@@ -32,6 +32,21 @@ static inline int go_point_at(int x, int y) { return (y + 1) * GO_STRIDE + x + 1
 static inline int go_point_x(int p) { return p % GO_STRIDE - 1; }
 static inline int go_point_y(int p) { return p / GO_STRIDE - 1; }
 
+/* Where column x, row y of a size x size square goes under symmetry s (0..7): bit 0 mirrors x,
+ * bit 1 mirrors y, bit 2 then transposes. shido's own numbering (the networks keep theirs). */
+static inline void go_symmetry_xy(int s, int size, int *x, int *y)
+{
+    if (s & 1)
+        *x = size - 1 - *x;
+    if (s & 2)
+        *y = size - 1 - *y;
+    if (s & 4) {
+        int t = *x;
+        *x = *y;
+        *y = t;
+    }
+}
+
 /* The four orthogonal neighbour offsets. */
 extern const int go_dir4[4];
 

@@ -3,21 +3,6 @@
 
 #include <string.h>
 
-void nn_disc_symmetry_point(int symmetry, int size, int x, int y, int *tx, int *ty)
-{
-    if (symmetry & 1)
-        x = size - 1 - x;
-    if (symmetry & 2)
-        y = size - 1 - y;
-    if (symmetry & 4) {
-        int t = x;
-        x = y;
-        y = t;
-    }
-    *tx = x;
-    *ty = y;
-}
-
 /* The stones colour `by` captures by playing on the empty point p (0 when the move is illegal
  * or captures nothing). */
 static int captured_by(const go_board *b, int p, go_color by)
@@ -53,8 +38,8 @@ bool nn_disc_inputs(const go_board *b, int x0, int y0, int size, int symmetry, f
     memset(planes, 0, (size_t)NN_DISC_PLANES * area * sizeof *planes);
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
-            int tx, ty;
-            nn_disc_symmetry_point(symmetry, size, x, y, &tx, &ty);
+            int tx = x, ty = y;
+            go_symmetry_xy(symmetry, size, &tx, &ty);
             float *at = planes + ty * size + tx;
             int p = go_point_at(x0 + x, y0 + y);
             go_color c = (go_color)b->color[p];

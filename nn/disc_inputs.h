@@ -19,12 +19,8 @@
 #define NN_DISC_PLANES 25
 
 /* Writes the planes [NN_DISC_PLANES][size][size] of the window with top-left corner (x0, y0) of
- * b, turned by symmetry (0..7: bit 0 mirrors x, bit 1 mirrors y, bit 2 transposes, applied in
- * that order to the window's coordinates). False when the window leaves the board or the
+ * b, turned by symmetry (0..7, go_symmetry_xy on the window's coordinates). False when the window leaves the board or the
  * symmetry is out of range. */
 bool nn_disc_inputs(const go_board *b, int x0, int y0, int size, int symmetry, float *planes);
-
-/* Where the window point (x, y) lands under symmetry on a size x size window. */
-void nn_disc_symmetry_point(int symmetry, int size, int x, int y, int *tx, int *ty);
 
 #endif

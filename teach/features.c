@@ -44,15 +44,7 @@ int teach_symmetry_point(int size, int p, int s)
     if (p <= GO_PASS)
         return p;
     int x = go_point_x(p), y = go_point_y(p);
-    if (s & 1)
-        x = size - 1 - x;
-    if (s & 2)
-        y = size - 1 - y;
-    if (s & 4) {
-        int t = x;
-        x = y;
-        y = t;
-    }
+    go_symmetry_xy(s, size, &x, &y);
     return go_point_at(x, y);
 }
 

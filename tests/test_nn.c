@@ -71,8 +71,8 @@ START_TEST(vectors_through_nn_eval)
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
         ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
-        q[n] = (nn_query){&games[n], (int)test_json_num(rec, "symmetry"),
-                          NN_DEFAULT_POLICY_OPTIMISM, NULL, 0};
+        q[n] = (nn_query){.game = &games[n], .symmetry = (int)test_json_num(rec, "symmetry"),
+                          .policy_optimism = NN_DEFAULT_POLICY_OPTIMISM};
         recs[n++] = rec;
         if (n < VEC_BATCH && r + vec_stride() < vf.num_records)
             continue;
@@ -141,7 +141,8 @@ START_TEST(batch_equals_single)
     static const int sizes[] = {9, 13, 19};
     for (int i = 0; i < n; i++) {
         test_game_random(&g[i], sizes[i % 3], 3 + 5 * i, (unsigned)i);
-        q[i] = (nn_query){&g[i], (i * 5) % 8, i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM, NULL, 0};
+        q[i] = (nn_query){.game = &g[i], .symmetry = (i * 5) % 8,
+                          .policy_optimism = i % 2 ? 0.0 : NN_DEFAULT_POLICY_OPTIMISM};
     }
     ck_assert_msg(nn_eval(cb, n, q, batch, err, sizeof err), "%s", err);
     bool exact = !strcmp(backend, "ref");
@@ -188,7 +189,7 @@ START_TEST(synthetic_cpu_matches_ref)
     static const int sizes[] = {19, 9, 2};
     for (int i = 0; i < 3; i++) {
         test_game_random(&g[i], lz ? 19 : sizes[i], 4 + i, (unsigned)i);
-        q[i] = (nn_query){&g[i], 3 * i + 1, 0.2, NULL, 0};
+        q[i] = (nn_query){.game = &g[i], .symmetry = 3 * i + 1, .policy_optimism = 0.2};
     }
     nn_result *r = malloc(sizeof *r * 6);
     ck_assert(r);
@@ -227,7 +228,7 @@ START_TEST(average_is_mean)
     for (int s = 0; s < 8; s++) {
         if (!(mask & (1u << s)))
             continue;
-        nn_query q = {&g, s, 0.2, NULL, 0};
+        nn_query q = {.game = &g, .symmetry = s, .policy_optimism = 0.2};
         ck_assert_msg(nn_eval(c, 1, &q, one, err, sizeof err), "%s", err);
         sum->white_win += one->white_win;
         sum->white_lead += one->white_lead;
@@ -268,13 +269,13 @@ START_TEST(forward_again)
     ck_assert_msg(strstr(err, "no batch evaluated yet"), "%s", err);
     go_game g;
     test_game_random(&g, 19, 30, 3);
-    nn_query q[2] = {{&g, 0, 0, NULL, 0}, {&g, 5, 0, NULL, 0}};
+    nn_query q[2] = {{.game = &g, .symmetry = 0}, {.game = &g, .symmetry = 5}};
     nn_result *a = malloc(2 * sizeof *a), *b = malloc(2 * sizeof *b);
     ck_assert(a && b);
     ck_assert_msg(nn_eval(c, 2, q, a, err, sizeof err), "%s", err);
     for (int i = 0; i < 3; i++)
         ck_assert_msg(nn_forward_again(c, err, sizeof err), "%s", err);
-    nn_query q2 = {&g, 3, 0, NULL, 0};
+    nn_query q2 = {.game = &g, .symmetry = 3, .policy_optimism = 0};
     ck_assert_msg(nn_eval(c, 1, &q2, a + 1, err, sizeof err), "%s", err);
     ck_assert_msg(nn_eval(fresh, 1, &q2, b + 1, err, sizeof err), "%s", err);
     ck_assert_msg(nn_forward_again(c, err, sizeof err), "%s", err);
@@ -350,7 +351,7 @@ START_TEST(eval_threads)
             test_game_random(&g[i], kata ? sizes[i] : 19, 10 + 7 * i, (unsigned)(11 + i));
         nn_query q[N];
         for (int i = 0; i < N; i++)
-            q[i] = (nn_query){&g[i % 3], i % 8, 0, NULL, 0};
+            q[i] = (nn_query){.game = &g[i % 3], .symmetry = i % 8, .policy_optimism = 0};
         nn_result *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
         ck_assert(a && b);
         ck_assert_msg(nn_eval(one, N, q, a, err, sizeof err), "%s", err);
@@ -410,7 +411,9 @@ START_TEST(eval_errors)
     ck_assert_msg(c, "%s", err);
     go_game g;
     test_game_random(&g, 19, 4, 1);
-    nn_query q[3] = {{&g, 0, 0.2, NULL, 0}, {&g, 1, 0.2, NULL, 0}, {&g, 2, 0.2, NULL, 0}};
+    nn_query q[3] = {{.game = &g, .symmetry = 0, .policy_optimism = 0.2},
+                     {.game = &g, .symmetry = 1, .policy_optimism = 0.2},
+                     {.game = &g, .symmetry = 2, .policy_optimism = 0.2}};
     nn_result *out = malloc(sizeof *out * 3);
     ck_assert(out);
     ck_assert(!nn_eval(c, 0, q, out, err, sizeof err));
@@ -431,7 +434,7 @@ START_TEST(eval_errors)
     ck_assert_msg(c, "%s", err);
     go_game small;
     test_game_random(&small, 9, 2, 3);
-    nn_query bad = {&small, 0, 0, NULL, 0};
+    nn_query bad = {.game = &small, .symmetry = 0, .policy_optimism = 0};
     ck_assert(!nn_eval(c, 1, &bad, out, err, sizeof err));
     ck_assert_msg(strstr(err, "19x19"), "%s", err);
     go_game_free(&small);
@@ -906,7 +909,8 @@ START_TEST(meta_net_through_nn_eval)
     for (int i = 0; i < META_BATCH; i++) {
         ck_assert(nn_kata_profile_parse(meta_profiles[i], &prof[i], err, sizeof err));
         test_game_random(&g[i], sizes[i], 5 + i, (unsigned)i + 20);
-        q[i] = (nn_query){&g[i], (3 * i) % 8, 0.2, &prof[i], 0};
+        q[i] = (nn_query){.game = &g[i], .symmetry = (3 * i) % 8, .policy_optimism = 0.2,
+                          .profile = &prof[i]};
     }
     nn_result *r = malloc(sizeof *r * 3 * META_BATCH);
     ck_assert(r);

@@ -1,6 +1,7 @@
 /* tools/match.c -- `shido match`: options, the worker threads (one engine pair each), progress
  * lines, the JSON Lines records and the final tally with its Wilson interval. One game is played
  * by tools/match_game.c. */
+#include "tools/args.h"
 #include "tools/match.h"
 
 #include <cjson/cJSON.h>
@@ -74,17 +75,6 @@ static int bad_option(const char *fmt, const char *what)
     return 2;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool parse_double(const char *s, double lo, double hi, double *out)
 {
     char *end;
@@ -137,11 +127,11 @@ static int parse_options(int argc, char **argv, match_options *opt)
                 return bad_option("more than 32 %s commands", a);
             opt->setup[e][opt->num_setup[e]++] = v;
         } else if (!strcmp(a, "--games")) {
-            if (!parse_long(v, 1, 1000000, &n))
+            if (!tools_parse_long(v, 1, 1000000, &n))
                 return bad_option("--games must be 1..1000000, not '%s'", v);
             opt->games = (int)n;
         } else if (!strcmp(a, "--size")) {
-            if (!parse_long(v, GO_MIN_SIZE, GO_MAX_SIZE, &n))
+            if (!tools_parse_long(v, GO_MIN_SIZE, GO_MAX_SIZE, &n))
                 return bad_option("--size must be 2..19, not '%s'", v);
             opt->size = (int)n;
         } else if (!strcmp(a, "--komi")) {
@@ -150,7 +140,7 @@ static int parse_options(int argc, char **argv, match_options *opt)
             opt->komi = (float)d;
             komi_given = true;
         } else if (!strcmp(a, "--handicap")) {
-            if (!parse_long(v, 0, 9, &n) || n == 1)
+            if (!tools_parse_long(v, 0, 9, &n) || n == 1)
                 return bad_option("--handicap must be 0 or 2..9, not '%s'", v);
             opt->handicap = (int)n;
         } else if (!strcmp(a, "--rules")) {
@@ -174,7 +164,7 @@ static int parse_options(int argc, char **argv, match_options *opt)
         } else if (!strcmp(a, "--jsonl")) {
             opt->jsonl_path = v;
         } else if (!strcmp(a, "--max-moves")) {
-            if (!parse_long(v, 1, 100000, &max_moves))
+            if (!tools_parse_long(v, 1, 100000, &max_moves))
                 return bad_option("--max-moves must be 1..100000, not '%s'", v);
         } else if (!strcmp(a, "--seed")) {
             char *end;
@@ -183,7 +173,7 @@ static int parse_options(int argc, char **argv, match_options *opt)
             if (end == v || *end || errno || v[0] == '-')
                 return bad_option("--seed must be a non-negative integer, not '%s'", v);
         } else if (!strcmp(a, "--parallel")) {
-            if (!parse_long(v, 1, 64, &n))
+            if (!tools_parse_long(v, 1, 64, &n))
                 return bad_option("--parallel must be 1..64, not '%s'", v);
             opt->parallel = (int)n;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--genmove-timeout")) {

@@ -37,6 +37,7 @@
 #include "go/sgf.h"
 #include "go/tacmap.h"
 #include "go/tacmap_mine.h"
+#include "tools/args.h"
 #include "tools/analysis_cmds.h"
 #include "go/clock.h"
 
@@ -214,17 +215,6 @@ static void usage(FILE *f)
             GO_TM_MAX_RANDOM_DEPTH);
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int characterise(int argc, char **argv);
 
 int shido_cmd_tactical_maps(int argc, char **argv)
@@ -249,13 +239,13 @@ int shido_cmd_tactical_maps(int argc, char **argv)
             ok = !strcmp(argv[i], "uniform") || !strcmp(argv[i], "grow");
             grow = !strcmp(argv[i], "grow");
         } else if (!strcmp(a, "--max-depth") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 2, GO_TM_MAX_RANDOM_DEPTH, &max_depth);
+            ok = tools_parse_long(argv[++i], 2, GO_TM_MAX_RANDOM_DEPTH, &max_depth);
         } else if (!strcmp(a, "--tries") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 1, 1000000000L, &tries);
+            ok = tools_parse_long(argv[++i], 1, 1000000000L, &tries);
         } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 1, 1024, &threads);
+            ok = tools_parse_long(argv[++i], 1, 1024, &threads);
         } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 0, 0x7fffffffL, &seed);
+            ok = tools_parse_long(argv[++i], 0, 0x7fffffffL, &seed);
         } else if (a[0] == '-' || path) {
             fprintf(stderr, "shido tactical-maps: unexpected argument '%s'\n", a);
             usage(stderr);
@@ -490,17 +480,17 @@ static int characterise(int argc, char **argv)
             ok = !strcmp(argv[i], "all") || !strcmp(argv[i], "black") || !strcmp(argv[i], "white");
             which = !strcmp(argv[i], "black") ? GO_BLACK : !strcmp(argv[i], "white") ? GO_WHITE : 0;
         } else if (!strcmp(a, "--max-depth") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 1, GO_TM_MAX_RANDOM_DEPTH, &max_depth);
+            ok = tools_parse_long(argv[++i], 1, GO_TM_MAX_RANDOM_DEPTH, &max_depth);
         } else if (!strcmp(a, "--tries") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 0, 1000000000L, &tries);
+            ok = tools_parse_long(argv[++i], 0, 1000000000L, &tries);
         } else if (!strcmp(a, "--top") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 1, 1000, &top);
+            ok = tools_parse_long(argv[++i], 1, 1000, &top);
         } else if (!strcmp(a, "--refine") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 0, 1000, &refine);
+            ok = tools_parse_long(argv[++i], 0, 1000, &refine);
         } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 1, 1024, &threads);
+            ok = tools_parse_long(argv[++i], 1, 1024, &threads);
         } else if (!strcmp(a, "--seed") && i + 1 < argc) {
-            ok = parse_long(argv[++i], 0, 0x7fffffffL, &seed);
+            ok = tools_parse_long(argv[++i], 0, 0x7fffffffL, &seed);
         } else if (!strcmp(a, "--max-overlap") && i + 1 < argc) {
             char *end;
             max_overlap = strtod(argv[++i], &end);

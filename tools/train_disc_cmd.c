@@ -10,6 +10,7 @@
 
 #include "nn/disc_inputs.h"
 #include "teach/disc.h"
+#include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/plot.h"
 #include "tools/progress.h"
@@ -233,17 +234,6 @@ static bool report(nn_disc_desc *net, const teach_disc_data *data, int threads,
     return true;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 int shido_cmd_train_disc(int argc, char **argv)
 {
     char *files[MAX_FILES];
@@ -284,21 +274,21 @@ int shido_cmd_train_disc(int argc, char **argv)
             to.backend = v;
         } else if (!strcmp(a, "--data")) {
             data_path = v;
-        } else if (!strcmp(a, "--epochs") && parse_int(v, 1, MAX_EPOCHS, &n)) {
+        } else if (!strcmp(a, "--epochs") && tools_parse_long(v, 1, MAX_EPOCHS, &n)) {
             to.epochs = (int)n;
-        } else if (!strcmp(a, "--batch") && parse_int(v, 1, 4096, &n)) {
+        } else if (!strcmp(a, "--batch") && tools_parse_long(v, 1, 4096, &n)) {
             to.batch = (int)n;
-        } else if (!strcmp(a, "--threads") && parse_int(v, 1, 64, &n)) {
+        } else if (!strcmp(a, "--threads") && tools_parse_long(v, 1, 64, &n)) {
             to.threads = dopt.threads = (int)n;
-        } else if (!strcmp(a, "--patience") && parse_int(v, 1, MAX_EPOCHS, &n)) {
+        } else if (!strcmp(a, "--patience") && tools_parse_long(v, 1, MAX_EPOCHS, &n)) {
             to.patience = (int)n;
-        } else if (!strcmp(a, "--seed") && parse_int(v, 0, 1L << 62, &n)) {
+        } else if (!strcmp(a, "--seed") && tools_parse_long(v, 0, 1L << 62, &n)) {
             to.seed = dopt.seed = (uint64_t)n;
-        } else if (!strcmp(a, "--solver-nodes") && parse_int(v, 1000, 1L << 40, &n)) {
+        } else if (!strcmp(a, "--solver-nodes") && tools_parse_long(v, 1000, 1L << 40, &n)) {
             dopt.solver_nodes = (uint64_t)n;
-        } else if (!strcmp(a, "--near-tries") && parse_int(v, 1, 100, &n)) {
+        } else if (!strcmp(a, "--near-tries") && tools_parse_long(v, 1, 100, &n)) {
             dopt.near_tries = (int)n;
-        } else if (!strcmp(a, "--near") && parse_int(v, 1, TEACH_DISC_MAX_NEAR, &n)) {
+        } else if (!strcmp(a, "--near") && tools_parse_long(v, 1, TEACH_DISC_MAX_NEAR, &n)) {
             dopt.near_per_problem = (int)n;
         } else if (!strcmp(a, "--lr")) {
             char *end;

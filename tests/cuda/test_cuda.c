@@ -611,8 +611,9 @@ START_TEST(vectors_through_nn_eval)
             const cJSON *rec = vf.records[r];
             const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
             ck_assert_msg(vec_setup_game(rec, &games[n], err, sizeof err), "%s: %s", id, err);
-            q[n] = (nn_query){&games[n], (int)test_json_num(rec, "symmetry"),
-                              NN_DEFAULT_POLICY_OPTIMISM, NULL, 0};
+            q[n] = (nn_query){.game = &games[n],
+                              .symmetry = (int)test_json_num(rec, "symmetry"),
+                              .policy_optimism = NN_DEFAULT_POLICY_OPTIMISM};
             recs[n++] = rec;
             if (n < VEC_BATCH && r + 1 < vf.num_records)
                 continue;
@@ -725,7 +726,7 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
     ck_assert(g && q && r);
     for (int i = 0; i < n; i++) {
         test_game_random(&g[i], sizes[i % num_sizes], 3 + 2 * i, (unsigned)i);
-        q[i] = (nn_query){&g[i], i % 8, 0.2, NULL, 0};
+        q[i] = (nn_query){.game = &g[i], .symmetry = i % 8, .policy_optimism = 0.2};
     }
     for (int round = 0; round < 2; round++) {
         for (int b = 0; b < 2; b++)
