@@ -20,7 +20,7 @@ static teach_concept_params defaults(const teach_concept_params *p)
     if (d.max_nodes <= 0)
         d.max_nodes = 200;
     if (d.margin <= 0)
-        d.margin = 2;
+        d.margin = d.window == TEACH_CONCEPT_WINDOW_BOX ? 2 : 1;
     return d;
 }
 
@@ -70,15 +70,16 @@ typedef struct child {
 } child;
 
 int teach_concept_tree(const go_board *seed, const teach_concept_params *params,
-                       teach_concept_node *out, int max)
+                       const uint8_t *allowed, teach_concept_node *out, int max)
 {
     teach_concept_params pr = defaults(params);
     if (max > pr.max_nodes)
         max = pr.max_nodes;
     if (max < 1)
         return 0;
-    int x0, y0, x1, y1;
-    window_of(seed, pr.margin, &x0, &y0, &x1, &y1);
+    int x0 = 0, y0 = 0, x1 = seed->size - 1, y1 = seed->size - 1;
+    if (!allowed)
+        window_of(seed, pr.margin, &x0, &y0, &x1, &y1);
     uint64_t *keys = malloc((size_t)max * sizeof *keys);
     child *kids = malloc((size_t)2 * GO_POINTS * sizeof *kids);
     if (!keys || !kids) {
@@ -98,7 +99,7 @@ int teach_concept_tree(const go_board *seed, const teach_concept_params *params,
         for (int y = y0; y <= y1; y++)
             for (int x = x0; x <= x1; x++) {
                 int p = go_point_at(x, y);
-                if (b->color[p] != GO_EMPTY)
+                if (b->color[p] != GO_EMPTY || (allowed && !allowed[p]))
                     continue;
                 bool next_to_stone = false;
                 for (int d = 0; d < 4; d++)
@@ -176,7 +177,30 @@ bool teach_concept_generate(const go_board *seed, go_color to_play, go_tsumego_g
         return false;
     go_board s = *seed;
     s.to_move = to_play;
-    int n = teach_concept_tree(&s, &pr, nodes, pr.max_nodes);
+    const uint8_t *allowed = NULL;
+    static _Thread_local uint8_t grown[GO_POINTS];
+    go_tsumego_problem tp;
+    char err[256];
+    if (pr.window == TEACH_CONCEPT_WINDOW_REGION) {
+        if (!go_tsumego_setup(&s, to_play, goal, &tp, err, sizeof err)) {
+            stats->verdicts[TEACH_TSGEN_REFUSED]++;
+            free(nodes);
+            return true; /* no region, no tree */
+        }
+        /* widened by margin - 1 steps: the points next to the region shape it too */
+        memcpy(grown, tp.region, sizeof grown);
+        for (int step = 1; step < pr.margin; step++) {
+            uint8_t next[GO_POINTS];
+            memcpy(next, grown, sizeof next);
+            for (int p = 0; p < GO_POINTS; p++)
+                for (int d = 0; d < 4 && grown[p]; d++)
+                    if (p + DIRS[d] >= 0 && p + DIRS[d] < GO_POINTS && go_board_on(&s, p + DIRS[d]))
+                        next[p + DIRS[d]] = 1;
+            memcpy(grown, next, sizeof grown);
+        }
+        allowed = grown;
+    }
+    int n = teach_concept_tree(&s, &pr, allowed, nodes, pr.max_nodes);
     int m = n - 1; /* the seed itself is not a candidate */
     float *scores = malloc((size_t)(m > 0 ? m : 1) * sizeof *scores);
     const go_board **boards = malloc((size_t)(m > 0 ? m : 1) * sizeof *boards);

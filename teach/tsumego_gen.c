@@ -101,8 +101,9 @@ bool teach_tsgen_static_settled(const go_board *b, go_color defender)
         int clean = 0;
         for (int i = 0; i < n && i < 8; i++)
             clean += !go_bb_intersects(regions[i], theirs);
-        /* two closed regions free of attacker stones: two eyes by Euler's count */
-        if (clean >= 2)
+        /* two closed regions free of attacker stones around one chain: two eyes by Euler's
+         * count (a group of several chains may hang on a cuttable diagonal: a false eye) */
+        if (clean >= 2 && go_board_chain_size(b, go_bb_point_of(bit)) == go_bb_count(group))
             return true;
         if (n != 1)
             continue;

@@ -6,8 +6,8 @@
  * proven to fail); and the main line is unique: at each of the mover's next line_checks turns on
  * the solver's main line, the line's move is again the only one that works (a turn where the
  * position is settled -- the defender captured or pass-alive -- ends the check). Before the solver,
- * static analysis (go/eyes.h) prunes positions settled whoever moves first: a weak defender group
- * with two closed regions free of attacker stones (Euler's count), or one fully enclosed region
+ * static analysis (go/eyes.h) prunes positions settled whoever moves first: a weak defender group,
+ * one chain, with two closed regions free of attacker stones (Euler's count), or one fully enclosed region
  * whose static status (seed 003's tables) is the same with either side to move.
  *
  * Retrograde method (seed 003, section 5): from a solved problem, go forward along the solver's
@@ -20,8 +20,12 @@
  * max_removals removal steps from a line position.
  *
  * Concept method (seed 002, section 4 of algorithms.md): from a seed position showing a tesuji,
- * grow a tree: a node's children add one stone on an empty point next to a stone (within `margin`
- * lines of the seed's stones): black where the node's Bouzy map is negative, white where it is
+ * grow a tree: a node's children add one stone on an empty point next to a stone, inside the
+ * window (the seed's solver region by default -- where the problem is fought; widened by margin
+ * - 1 steps on request, which lets stones reach the attacker's wall -- or the
+ * box of the seed's stones widened by `margin` lines, the paper's choice, which mostly adds stones
+ * around the attacker's wall and turns the problem into an open fight that no limit proves):
+ * black where the node's Bouzy map is negative, white where it is
  * positive, both where it is 0; the children kept are those whose Bouzy difference to the node is
  * at least keep_fraction of the largest among its children; breadth first until max_nodes nodes.
  * The nodes (the seed excluded) are ranked by a score -- the tsumego-likeness discriminator when
@@ -171,11 +175,18 @@ bool teach_retro_generate(const go_board *source, go_color to_play, go_tsumego_g
 typedef bool (*teach_tsgen_score_fn)(void *ctx, const go_board *const *boards,
                                      const go_color *to_play, int n, float *out);
 
+typedef enum {
+    TEACH_CONCEPT_WINDOW_REGION = 0, /* the seed's solver region (go_tsumego_problem.region)
+                                        widened by margin - 1 steps */
+    TEACH_CONCEPT_WINDOW_BOX,        /* the seed's stones' box widened by margin */
+} teach_concept_window;
+
 typedef struct teach_concept_params {
     go_bouzy_params bouzy;   /* [GO_BOUZY_CONCEPT: 5 dilations, 0 erosions, 128] */
     double keep_fraction;    /* children kept: difference >= this x the largest [0.8] */
     int max_nodes;           /* tree size, the seed included [200] */
-    int margin;              /* lines around the seed's stones where stones are added [2] */
+    teach_concept_window window; /* where stones are added [REGION] */
+    int margin;              /* lines around the seed's stones (BOX) [2] or region (REGION) [1] */
     int verify_top;          /* best-ranked nodes verified [0: all] */
     teach_tsgen_score_fn score; /* NULL: teach_concept_score_bouzy */
     void *score_ctx;
@@ -193,10 +204,11 @@ typedef struct teach_concept_node {
     float score;             /* the ranking score */
 } teach_concept_node;
 
-/* Grows the tree from seed (params as above; NULL: defaults): writes up to max nodes (the seed
+/* Grows the tree from seed (params as above; NULL: defaults), stones added only where
+ * allowed[point] is non-zero (NULL: the WINDOW_BOX window): writes up to max nodes (the seed
  * first) and returns how many. Scores are left 0. */
 int teach_concept_tree(const go_board *seed, const teach_concept_params *params,
-                       teach_concept_node *out, int max);
+                       const uint8_t *allowed, teach_concept_node *out, int max);
 
 /* The static fallback ranking: the node's Bouzy difference to its parent (the paper's criterion
  * for keeping children), for nodes[0..n-1] into out. */

@@ -184,6 +184,7 @@ static bool read_seeds(const char *path, sources *v)
     static tsumego_record r;
     bool ok = true;
     for (int i = 0; ok && i < col->num_games; i++) {
+        memset(&r, 0, sizeof r); /* the reader adds to the lists */
         if (!tsumego_record_from_sgf(col->games[i], &r, err, sizeof err) || r.nsol < 1) {
             fprintf(stderr, "shido tsumego-gen: %s game %d: %s\n", path, i + 1,
                     r.nsol < 1 ? "no tesuji (the first move of a correct variation)" : err);
@@ -425,7 +426,9 @@ static int usage(FILE *f)
             " concept:\n"
             "  --tree-nodes N     position-tree size [200]\n"
             "  --keep F           children kept: Bouzy difference >= F x the largest [0.8]\n"
-            "  --margin M         lines around the seed's stones where stones go [2]\n"
+            "  --window W         where stones go: region (the seed's solver region, widened by\n"
+            "                     --margin M - 1 steps [1]) or box (the seed's stones widened by\n"
+            "                     --margin M [2]) [region]\n"
             "  --dilations N --erosions M --stone-value V   the Bouzy map [5, 0, 128]\n"
             "  --verify-top K     best-ranked nodes verified [all]\n");
     return f == stdout ? 0 : 2;
@@ -667,6 +670,11 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
             ok = parse_double(a, v, 0.0001, 1, &R.cp.keep_fraction);
         } else if (!strcmp(a, "--margin") && R.concept) {
             ok = parse_int(a, v, 1, 19, &R.cp.margin);
+        } else if (!strcmp(a, "--window") && R.concept) {
+            ok = !strcmp(v, "region") || !strcmp(v, "box");
+            R.cp.window = !strcmp(v, "box") ? TEACH_CONCEPT_WINDOW_BOX : TEACH_CONCEPT_WINDOW_REGION;
+            if (!ok)
+                fprintf(stderr, "shido tsumego-gen: --window %s: region or box\n", v);
         } else if (!strcmp(a, "--dilations") && R.concept) {
             ok = parse_int(a, v, 0, 50, &R.cp.bouzy.dilations);
         } else if (!strcmp(a, "--erosions") && R.concept) {
