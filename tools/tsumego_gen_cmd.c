@@ -9,8 +9,8 @@
  * symmetry and colours, teach_tsgen_key) or to a problem of the sources or of --exclude is
  * dropped. Records carry the source number, their order within it and the key: `merge` sorts the
  * shards' records back into one run's order and drops the duplicates one run would have dropped,
- * so merging the shards equals one run. Output goes to DIR/problems.jsonl (DIR/shard-K-of-N.jsonl
- * with --shard) and DIR/sgf/; the sources finished are listed in the same name with .done, and a
+ * so merging the shards equals one run. Output goes to DIR/problems.jsonl (with --shard:
+ * DIR/shard-KKKK-of-NNNN.jsonl) and DIR/sgf/; the sources finished are listed in the same name with .done, and a
  * second run with the same options goes on where the first stopped. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -604,6 +604,7 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     }
     const char *out_dir = NULL, *inputs[GEN_MAX_FILES], *excludes[GEN_MAX_FILES];
     int num_in = 0, num_ex = 0, threads = 1, shard_k = 1, shard_n = 1, limit = 0, bar_mode = -1;
+    bool sharded = false;
     teach_tsgen_limits lim = {0};
     R.cp.bouzy = GO_BOUZY_CONCEPT;
     for (int i = 2; i < argc; i++) {
@@ -648,6 +649,7 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
             char tail;
             ok = sscanf(v, "%d/%d%c", &shard_k, &shard_n, &tail) == 2 && shard_n >= 1 &&
                  shard_k >= 1 && shard_k <= shard_n;
+            sharded = true;
             if (!ok)
                 fprintf(stderr, "shido tsumego-gen: --shard %s: expected K/N, 1 <= K <= N\n", v);
             if (!ok)
@@ -737,7 +739,7 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
         fprintf(stderr, "shido tsumego-gen: %s: %s\n", out_dir, strerror(errno));
         return 1;
     }
-    if (shard_n > 1)
+    if (sharded)
         snprintf(jsonl_path, sizeof jsonl_path, "%s/shard-%04d-of-%04d.jsonl", out_dir, shard_k,
                  shard_n);
     else
