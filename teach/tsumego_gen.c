@@ -9,7 +9,10 @@
 
 #include "go/bitboard.h"
 #include "go/eyes.h"
+#include "go/game.h"
 #include "go/sgf.h"
+#include "teach/engine.h"
+#include "teach/tsumego.h"
 
 const char *teach_tsgen_verdict_name(teach_tsgen_verdict v)
 {
@@ -27,7 +30,7 @@ void teach_tsgen_problem_free(teach_tsgen_problem *p)
 
 int teach_tsgen_difficulty(uint64_t nodes, int depth)
 {
-    int d = (int)floor(log2((double)nodes + 1.0) / 2.0) + depth - 3;
+    int d = (int)lround(log10((double)nodes + 1.0)) + (depth + 1) / 2 - 2;
     return d < 1 ? 1 : d > 9 ? 9 : d;
 }
 
@@ -311,4 +314,47 @@ teach_tsgen_verdict teach_tsgen_verify(const go_board *b, go_color to_play, go_t
     }
     free(tree);
     return v;
+}
+
+/* ---- the policy's rank of the answer ------------------------------------------------------ */
+
+bool teach_tsgen_policy_rank(struct teach_engine *e, int net, const teach_tsgen_problem *p,
+                             int *rank, char *err, int err_len)
+{
+    go_tsumego_problem tp;
+    if (!go_tsumego_setup(&p->board, p->to_play, p->goal, &tp, err, err_len))
+        return false;
+    int size = tp.framed.size;
+    go_game g;
+    if (!go_game_init(&g, size, NULL, teach_tsumego_komi(&tp))) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int q = go_point_at(x, y);
+            if (tp.framed.color[q] != GO_EMPTY)
+                go_game_setup_stone(&g, q, tp.framed.color[q]);
+        }
+    go_game_set_to_move(&g, p->to_play);
+    nn_result *r = malloc(sizeof *r);
+    bool ok = r && teach_engine_eval(e, net, &g, TEACH_SYM_AVERAGE, 0.0, r, err, err_len);
+    if (!r)
+        snprintf(err, (size_t)err_len, "out of memory");
+    if (ok) {
+        float mine = r->policy[go_point_y(p->answer) * size + go_point_x(p->answer)];
+        *rank = 1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int q = go_point_at(x, y);
+                float v = r->policy[y * size + x];
+                /* NAN (illegal) never counts; a NAN answer ranks last among the region */
+                if (q != p->answer && tp.region[q] && tp.framed.color[q] == GO_EMPTY && v == v &&
+                    !(v <= mine))
+                    (*rank)++;
+            }
+    }
+    free(r);
+    go_game_free(&g);
+    return ok;
 }

@@ -106,9 +106,18 @@ bool teach_tsgen_static_settled(const go_board *b, go_color defender);
  * the colours (to_play swapped with them). */
 uint64_t teach_tsgen_key(const go_board *b, go_color to_play);
 
-/* The difficulty estimate, 1..9: half the bits of the proof's node count plus the main-line
- * depth, less 3 (a one-move problem proven in a few hundred nodes is 1). */
+/* The difficulty estimate, 1..9: the decimal digits of the proof's node count (rounded) plus
+ * half the mover's moves on the main line, less 2 (a one-move problem proven in a few hundred
+ * nodes is 1, three moves and 5,000 nodes 4, six moves and 100,000 nodes 6). */
 int teach_tsgen_difficulty(uint64_t nodes, int depth);
+
+/* The policy network's rank of the answer (1: its favourite), one part of the difficulty
+ * estimate: the policy of network `net` of e (averaged over the eight symmetries) on the framed
+ * board with teach_tsumego_komi, among the empty points of the problem's region. False with a
+ * message in err when the position cannot be set up or the network cannot evaluate it. */
+struct teach_engine;
+bool teach_tsgen_policy_rank(struct teach_engine *e, int net, const teach_tsgen_problem *p,
+                             int *rank, char *err, int err_len);
 
 /* ---- the retrograde method ---------------------------------------------------------------- */
 

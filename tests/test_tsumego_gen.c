@@ -14,6 +14,7 @@
 #include "go/bouzy.h"
 #include "go/sgf.h"
 #include "go/tsumego.h"
+#include "teach/engine.h"
 #include "teach/tsumego_gen.h"
 
 #include "tests/common.h"
@@ -237,6 +238,48 @@ START_TEST(verify_line_uniqueness)
     /* after B8 and White's reply Black has more than one way to finish */
     ck_assert_int_eq(teach_tsgen_verify(&b, GO_BLACK, GO_TSUMEGO_GOAL_KILL, &one, NULL, &p),
                      TEACH_TSGEN_LINE_NOT_UNIQUE);
+}
+END_TEST
+
+START_TEST(difficulty_scale)
+{
+    ck_assert_int_eq(teach_tsgen_difficulty(215, 1), 1);
+    ck_assert_int_eq(teach_tsgen_difficulty(5000, 3), 4);
+    ck_assert_int_eq(teach_tsgen_difficulty(100000, 6), 6);
+    ck_assert_int_eq(teach_tsgen_difficulty(0, 0), 1);
+    ck_assert_int_eq(teach_tsgen_difficulty(UINT64_C(1) << 40, 30), 9);
+    /* harder with more nodes or a longer line */
+    ck_assert_int_gt(teach_tsgen_difficulty(100000, 3), teach_tsgen_difficulty(1000, 3));
+    ck_assert_int_gt(teach_tsgen_difficulty(5000, 7), teach_tsgen_difficulty(5000, 1));
+}
+END_TEST
+
+START_TEST(policy_rank_of_the_answer)
+{
+    go_board b = pic(STRAIGHT_THREE, GO_BLACK);
+    teach_tsgen_problem p;
+    ck_assert_int_eq(teach_tsgen_verify(&b, GO_BLACK, GO_TSUMEGO_GOAL_KILL, &LIM, NULL, &p),
+                     TEACH_TSGEN_STRICT);
+    teach_options o;
+    teach_options_init(&o);
+    o.num_weights = 1;
+    o.weights[0] = TEST_G170;
+    snprintf(o.backend, sizeof o.backend, "cpu");
+    char err[512];
+    teach_engine *e = teach_engine_new(&o, err, sizeof err);
+    ck_assert_msg(e != NULL, "%s", err);
+    int rank = 0;
+    ck_assert_msg(teach_tsgen_policy_rank(e, 0, &p, &rank, err, sizeof err), "%s", err);
+    /* the vital point of straight three is the net's first or second choice in a region of
+     * three empty points and the stones' liberties */
+    ck_assert_int_ge(rank, 1);
+    ck_assert_int_le(rank, 2);
+    /* a problem that cannot be set up is an error, not a rank */
+    teach_tsgen_problem empty = p;
+    go_board_init(&empty.board, 9);
+    ck_assert(!teach_tsgen_policy_rank(e, 0, &empty, &rank, err, sizeof err));
+    teach_engine_free(e);
+    teach_tsgen_problem_free(&p);
 }
 END_TEST
 
@@ -680,6 +723,7 @@ static Suite *tsumego_gen_suite(void)
     tcase_add_test(rules, retro_connecting_diagonal);
     tcase_add_test(rules, retro_forced_exchanges);
     tcase_add_test(rules, static_pruning);
+    tcase_add_test(rules, difficulty_scale);
     tcase_add_test(rules, key_symmetry_and_colours);
     tcase_add_test(rules, concept_tree_follows_bouzy);
     suite_add_tcase(s, rules);
@@ -691,6 +735,7 @@ static Suite *tsumego_gen_suite(void)
     tcase_add_test(solve, concept_generate_ranks_and_verifies);
     tcase_add_test(solve, command_shards_merge_and_resume);
     tcase_add_test(solve, command_concept_seeds);
+    tcase_add_test(solve, policy_rank_of_the_answer);
     suite_add_tcase(s, solve);
     return s;
 }

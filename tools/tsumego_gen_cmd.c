@@ -24,6 +24,7 @@
 
 #include "go/clock.h"
 #include "go/sgf.h"
+#include "teach/engine.h"
 #include "teach/tsumego_gen.h"
 #include "tools/progress.h"
 #include "tools/tsumego_gen_cmd.h"
@@ -236,6 +237,9 @@ typedef struct run {
     uint64_t nodes;
     progress bar;
     char what[160];
+    teach_engine *engine;     /* -w: the policy's rank of each answer; NULL: none */
+    long rank_sum;
+    int ranked, rank_first;
 } run;
 
 static bool collect(void *ctx, teach_tsgen_problem *p, const char *how)
@@ -305,7 +309,8 @@ static void sgf_point(int p, char out[3])
 }
 
 /* The JSON Lines record of a problem (cJSON_free it). */
-static char *record_json(const run *R, const source *s, int seq, const found *f, const char *id)
+static char *record_json(const run *R, const source *s, int seq, const found *f, const char *id,
+                         int policy_rank)
 {
     const teach_tsgen_problem *p = &f->p;
     cJSON *j = cJSON_CreateObject();
@@ -344,6 +349,8 @@ static char *record_json(const run *R, const source *s, int seq, const found *f,
     cJSON_AddNumberToObject(j, "difficulty", p->difficulty);
     cJSON_AddNumberToObject(j, "nodes", (double)p->nodes);
     cJSON_AddNumberToObject(j, "depth", p->depth);
+    if (policy_rank > 0)
+        cJSON_AddNumberToObject(j, "policy_rank", policy_rank);
     snprintf(key, sizeof key, "%016llx", (unsigned long long)p->key);
     cJSON_AddStringToObject(j, "key", key);
     char *out = cJSON_PrintUnformatted(j);
@@ -385,7 +392,19 @@ static bool emit_source(run *R, int t)
                 ok = false;
             if (!ok)
                 fprintf(stderr, "shido tsumego-gen: %s: %s\n", path, strerror(errno));
-            char *line = ok ? record_json(R, s, i, f, id) : NULL;
+            int rank = 0;
+            char why[256];
+            if (ok && R->engine && !teach_tsgen_policy_rank(R->engine, 0, &f->p, &rank, why,
+                                                            sizeof why)) {
+                fprintf(stderr, "shido tsumego-gen: %s: the policy's rank: %s\n", id, why);
+                rank = 0;
+            }
+            if (rank > 0) {
+                R->rank_sum += rank;
+                R->ranked++;
+                R->rank_first += rank == 1;
+            }
+            char *line = ok ? record_json(R, s, i, f, id, rank) : NULL;
             ok = ok && line && fputs(line, R->jsonl) >= 0 && fputc('\n', R->jsonl) != EOF;
             cJSON_free(line);
             R->problems++;
@@ -419,6 +438,7 @@ static int usage(FILE *f)
             "  --line-checks L    later mover turns of the main line checked unique [1; 0: none]\n"
             "  --no-prune         no static (Euler, eye shape) pruning before the solver\n"
             "  --progress|--quiet the progress bar always | never [on a terminal]\n"
+            "  -w NET [--backend NAME]  the policy's rank of each answer (policy_rank)\n"
             " retro:\n"
             "  --max-removals R   removal steps from a line position [2]\n"
             "  --max-candidates C candidates verified per source problem [400]\n"
@@ -606,6 +626,8 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     int num_in = 0, num_ex = 0, threads = 1, shard_k = 1, shard_n = 1, limit = 0, bar_mode = -1;
     bool sharded = false;
     teach_tsgen_limits lim = {0};
+    teach_options opts;
+    teach_options_init(&opts);
     R.cp.bouzy = GO_BOUZY_CONCEPT;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -613,6 +635,14 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
         bool ok = true, val = true;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return usage(stdout);
+        if (!strcmp(a, "-w") || !strcmp(a, "--weights") || !strcmp(a, "--backend")) {
+            char err[256];
+            if (teach_options_parse(&opts, argc, argv, &i, err, sizeof err) < 0) {
+                fprintf(stderr, "shido tsumego-gen: %s\n", err);
+                return 2;
+            }
+            continue;
+        }
         if (!strcmp(a, "--progress") || !strcmp(a, "--quiet")) {
             bar_mode = a[2] == 'p';
             val = false;
@@ -708,6 +738,18 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     }
     R.retro.limits = lim;
     R.cp.limits = lim;
+    if (opts.num_weights > 1) {
+        fprintf(stderr, "shido tsumego-gen: one network ranks the answers (-w NET)\n");
+        return 2;
+    }
+    if (opts.num_weights) {
+        char err[512];
+        R.engine = teach_engine_new(&opts, err, sizeof err);
+        if (!R.engine) {
+            fprintf(stderr, "shido tsumego-gen: %s\n", err);
+            return 1;
+        }
+    }
     for (int i = 0; i < num_in; i++)
         if (!(R.concept ? read_seeds(inputs[i], &R.src) : read_jsonl(inputs[i], &R.src)))
             return 1;
@@ -843,6 +885,10 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     for (int d = 1; d <= 9; d++)
         fprintf(stderr, " %d", R.difficulty[d]);
     fprintf(stderr, "\n");
+    if (R.ranked)
+        fprintf(stderr, "  the policy's rank of the answer: mean %.2f, first in %d of %d\n",
+                (double)R.rank_sum / R.ranked, R.rank_first, R.ranked);
+    teach_engine_free(R.engine);
     pthread_mutex_destroy(&R.mu);
     pthread_cond_destroy(&R.cv);
     free(R.src.s);
