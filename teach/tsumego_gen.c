@@ -18,7 +18,7 @@ const char *teach_tsgen_verdict_name(teach_tsgen_verdict v)
 {
     static const char *names[TEACH_TSGEN_VERDICTS] = {
         "strict", "refused", "pruned", "unproven", "fails", "ko", "not unique",
-        "line not unique", "wrong tesuji", "duplicate"};
+        "no move needed", "line not unique", "wrong tesuji", "duplicate"};
     return (unsigned)v < TEACH_TSGEN_VERDICTS ? names[v] : "?";
 }
 
@@ -220,6 +220,9 @@ static teach_tsgen_verdict verdict_of(const go_tsumego_solution *s)
         return TEACH_TSGEN_UNPROVEN;
     if (s->uniqueness != GO_TSUMEGO_UNIQUE)
         return TEACH_TSGEN_NOT_UNIQUE;
+    /* a tenuki must fail: the opponent, moving first, stops the goal (a ko will do) */
+    if (s->reply_status.result != GO_TSUMEGO_SUCCESS && s->reply_status.result != GO_TSUMEGO_KO)
+        return TEACH_TSGEN_NO_MOVE_NEEDED;
     return TEACH_TSGEN_STRICT;
 }
 

@@ -3,7 +3,8 @@
  *
  * Strict (teach_tsgen_verify): the side to play reaches its goal outright (no ko), proven within
  * the limits; exactly one first move does (the solver's uniqueness verdict, every other first move
- * proven to fail); and the main line is unique: at each of the mover's next line_checks turns on
+ * proven to fail); the move is needed (the opponent moving first is proven to stop it, outright
+ * or by a ko); and the main line is unique: at each of the mover's next line_checks turns on
  * the solver's main line, the line's move is again the only one that works (a turn where the
  * position is settled -- the defender captured or pass-alive -- ends the check). Before the solver,
  * static analysis (go/eyes.h) prunes positions settled whoever moves first: a weak defender group,
@@ -62,6 +63,8 @@ typedef enum {
     TEACH_TSGEN_FAILS,           /* the goal cannot be reached */
     TEACH_TSGEN_KO,              /* only by a ko */
     TEACH_TSGEN_NOT_UNIQUE,      /* two or more first moves reach it */
+    TEACH_TSGEN_NO_MOVE_NEEDED,  /* the opponent moving first cannot stop it (or that is not
+                                    proven): playing elsewhere works too */
     TEACH_TSGEN_LINE_NOT_UNIQUE, /* a later move of the main line is not unique */
     TEACH_TSGEN_WRONG_TESUJI,    /* concept method: the first move is not the seed's tesuji */
     TEACH_TSGEN_DUPLICATE,       /* the same as an earlier candidate up to symmetry and colours */

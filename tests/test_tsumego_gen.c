@@ -196,6 +196,10 @@ START_TEST(verify_strict_and_not)
     ck_assert_msg(v == TEACH_TSGEN_FAILS || v == TEACH_TSGEN_REFUSED, "verdict %s",
                   teach_tsgen_verdict_name(v));
     ck_assert_ptr_null(p.sgf);
+    /* and White, alive already, needs no move there */
+    v = teach_tsgen_verify(&four, GO_WHITE, GO_TSUMEGO_GOAL_LIVE, &nop, NULL, &p);
+    ck_assert_msg(v == TEACH_TSGEN_NO_MOVE_NEEDED || v == TEACH_TSGEN_NOT_UNIQUE ||
+                      v == TEACH_TSGEN_REFUSED, "verdict %s", teach_tsgen_verdict_name(v));
 
     /* a two-point eye space and an open side: Black kills with either of two moves? White
      * lives by extending; the answer must be unique or the verdict says so */
