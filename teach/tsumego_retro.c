@@ -264,6 +264,8 @@ bool teach_retro_generate(const go_board *source, go_color to_play, go_tsumego_g
             continue;
         int n = teach_retro_removals(&it->board, (const int(*)[2])it->pairs, it->num_pairs, rem,
                                      TEACH_RETRO_MAX_REMOVALS);
+        char how[sizeof it->how];
+        memcpy(how, it->how, sizeof how);
         for (int r = 0; r < n && tail < cap; r++) {
             item *c = &q[tail++];
             teach_retro_apply(&it->board, &rem[r], &c->board);
@@ -280,7 +282,7 @@ bool teach_retro_generate(const go_board *source, go_color to_play, go_tsumego_g
             point_text(it->board.size, rem[r].points[0], a);
             if (rem[r].n == 2)
                 point_text(it->board.size, rem[r].points[1], bb);
-            snprintf(c->how, sizeof c->how, "%.100s, %s %s%s%s", it->how,
+            snprintf(c->how, sizeof c->how, "%.100s, %s %s%s%s", how,
                      teach_retro_rule_name(rem[r].rule), a, rem[r].n == 2 ? "+" : "", bb);
         }
     }
