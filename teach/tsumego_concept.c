@@ -178,7 +178,7 @@ bool teach_concept_generate(const go_board *seed, go_color to_play, go_tsumego_g
     go_board s = *seed;
     s.to_move = to_play;
     const uint8_t *allowed = NULL;
-    static _Thread_local uint8_t grown[GO_POINTS];
+    uint8_t grown[GO_POINTS];
     go_tsumego_problem tp;
     char err[256];
     if (pr.window == TEACH_CONCEPT_WINDOW_REGION) {
