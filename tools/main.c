@@ -5,6 +5,7 @@
 #include "tools/analysis_cmds.h"
 #include "tools/commands.h"
 #include "tools/tsumego_cmd.h"
+#include "tools/tsumego_gen_cmd.h"
 #ifdef SHIDO_HAVE_CUDA
 #include "nn/cuda/cuda_device.h"
 #endif
@@ -36,6 +37,10 @@ static void usage(FILE *f)
             "               prove a life-and-death problem (df-pn); -w: network-guided\n"
             "  tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) [--time-per-problem S] ...\n"
             "               the solver on a problem set: right or wrong, time and nodes\n"
+            "  tsumego-gen retro --jsonl FILE... --out DIR [--threads T] [--shard K/N] ...\n"
+            "  tsumego-gen concept SEEDS.sgf|DIR... --out DIR [--tree-nodes 200] ...\n"
+            "               strict problems (the solver proves each) by seed 003's retrograde\n"
+            "               method and seed 002's concept method; merge joins shards\n"
             "  tactical-maps GAME.sgf [--max-depth D] [--tries N] [--threads T] ...\n"
             "               the least BW-graph tactical-map depth isolating each played move\n"
             "  tactical-maps characterise FILE.sgf... [--moves all|black|white] [--top K] ...\n"
@@ -110,6 +115,8 @@ int main(int argc, char **argv)
         return shido_cmd_match(argc - 1, argv + 1);
     if (!strcmp(cmd, "tsumego"))
         return shido_cmd_tsumego(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tsumego-gen"))
+        return shido_cmd_tsumego_gen(argc - 1, argv + 1);
     if (!strcmp(cmd, "tactical-maps"))
         return shido_cmd_tactical_maps(argc - 1, argv + 1);
     if (!strcmp(cmd, "teach-stats"))
