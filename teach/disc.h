@@ -148,12 +148,13 @@ bool teach_disc_bench(int batch, int threads, double seconds, const char *backen
 
 /* ---- the score the generators use ---------------------------------------------------------- */
 
-/* A loaded discriminator with an evaluator for one thread. */
+/* A loaded discriminator with evaluators for `threads` callers at once (more wait their turn);
+ * every function below may be called from any thread. */
 typedef struct teach_disc_scorer teach_disc_scorer;
 
 /* From a checkpoint (backend NULL: the default). NULL with a message in err. */
-teach_disc_scorer *teach_disc_scorer_load(const char *path, const char *backend, char *err,
-                                          int err_len);
+teach_disc_scorer *teach_disc_scorer_load(const char *path, const char *backend, int threads,
+                                          char *err, int err_len);
 void teach_disc_scorer_free(teach_disc_scorer *s);
 
 /* Tsumego-likeness (0..1) of n windows: boards[i] with its 9x9 window's top-left corner at
@@ -164,5 +165,11 @@ bool teach_disc_score(teach_disc_scorer *s, int n, const go_board *const *boards
 /* The likeness of a corner problem: its stones' window in normal form (teach_disc_window);
  * -1 when they fit no corner window. */
 double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, char *err, int err_len);
+
+/* The generators' ranking score (teach_tsgen_score_fn of teach/tsumego_gen.h, scorer a
+ * teach_disc_scorer): the likeness of each board's stones in their corner window, 0 for a
+ * position that fits none. False when the evaluation fails. */
+bool teach_disc_rank(void *scorer, const go_board *const *boards, const go_color *to_play, int n,
+                     float *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "teach/disc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -350,96 +351,190 @@ bool teach_disc_bench(int batch, int threads, double seconds, const char *backen
 /* ---- scoring -------------------------------------------------------------------------------- */
 
 #define SCORER_BATCH 64 /* windows per nn_eval, times 8 symmetries */
+#define SCORER_MAX_SLOTS 64
 
-struct teach_disc_scorer {
-    nn_model *model;
+/* One evaluator: a context and its batch. */
+typedef struct scorer_slot {
     nn_context *ctx;
     go_game *games;         /* [SCORER_BATCH]: only .board is read by a discriminator */
     nn_query q[SCORER_BATCH * 8];
     nn_result *r;
+    bool busy;
+} scorer_slot;
+
+struct teach_disc_scorer {
+    nn_model *model;
+    int num_slots;
+    scorer_slot slot[SCORER_MAX_SLOTS];
+    pthread_mutex_t mu;
+    pthread_cond_t freed;
 };
 
 void teach_disc_scorer_free(teach_disc_scorer *s)
 {
     if (!s)
         return;
-    nn_context_free(s->ctx);
+    for (int i = 0; i < s->num_slots; i++) {
+        nn_context_free(s->slot[i].ctx);
+        free(s->slot[i].games);
+        free(s->slot[i].r);
+    }
     nn_model_free(s->model);
-    free(s->games);
-    free(s->r);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->freed);
     free(s);
 }
 
-teach_disc_scorer *teach_disc_scorer_load(const char *path, const char *backend, char *err,
-                                          int err_len)
+teach_disc_scorer *teach_disc_scorer_load(const char *path, const char *backend, int threads,
+                                          char *err, int err_len)
 {
     teach_disc_scorer *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, (size_t)err_len, "%s: out of memory", path);
         return NULL;
     }
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->freed, NULL);
     s->model = nn_model_load(path, backend, err, err_len);
-    if (s->model && nn_model_family(s->model) != NN_FAMILY_DISC) {
+    if (!s->model) {
+        teach_disc_scorer_free(s);
+        return NULL;
+    }
+    if (nn_model_family(s->model) != NN_FAMILY_DISC) {
         snprintf(err, (size_t)err_len, "%s: not a tsumego discriminator (a network that plays); "
                  "give a checkpoint of `shido train-discriminator`", path);
         teach_disc_scorer_free(s);
         return NULL;
     }
-    if (s->model && nn_model_desc(s->model)->disc->size != W) {
+    int size = nn_model_desc(s->model)->disc->size;
+    if (size != W) {
         snprintf(err, (size_t)err_len, "%s: a discriminator of %dx%d windows; the generators use "
-                 "%dx%d", path, nn_model_desc(s->model)->disc->size,
-                 nn_model_desc(s->model)->disc->size, W, W);
+                 "%dx%d", path, size, size, W, W);
         teach_disc_scorer_free(s);
         return NULL;
     }
-    if (s->model)
-        s->ctx = nn_context_new(s->model, SCORER_BATCH * 8, err, err_len);
-    s->games = calloc(SCORER_BATCH, sizeof *s->games);
-    s->r = malloc(SCORER_BATCH * 8 * sizeof *s->r);
-    if (!s->model || !s->ctx || !s->games || !s->r) {
-        if (s->model && s->ctx)
-            snprintf(err, (size_t)err_len, "%s: out of memory", path);
-        teach_disc_scorer_free(s);
-        return NULL;
+    int slots = threads < 1 ? 1 : threads > SCORER_MAX_SLOTS ? SCORER_MAX_SLOTS : threads;
+    for (; s->num_slots < slots; s->num_slots++) {
+        scorer_slot *sl = &s->slot[s->num_slots];
+        sl->ctx = nn_context_new(s->model, SCORER_BATCH * 8, err, err_len);
+        sl->games = calloc(SCORER_BATCH, sizeof *sl->games);
+        sl->r = malloc(SCORER_BATCH * 8 * sizeof *sl->r);
+        if (!sl->ctx || !sl->games || !sl->r) {
+            if (sl->ctx)
+                snprintf(err, (size_t)err_len, "%s: out of memory", path);
+            s->num_slots++;
+            teach_disc_scorer_free(s);
+            return NULL;
+        }
     }
     return s;
+}
+
+/* A free slot, waiting for one when every slot is busy. */
+static scorer_slot *take_slot(teach_disc_scorer *s)
+{
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        for (int i = 0; i < s->num_slots; i++)
+            if (!s->slot[i].busy) {
+                s->slot[i].busy = true;
+                pthread_mutex_unlock(&s->mu);
+                return &s->slot[i];
+            }
+        pthread_cond_wait(&s->freed, &s->mu);
+    }
+}
+
+static void give_slot(teach_disc_scorer *s, scorer_slot *sl)
+{
+    pthread_mutex_lock(&s->mu);
+    sl->busy = false;
+    pthread_cond_signal(&s->freed);
+    pthread_mutex_unlock(&s->mu);
 }
 
 bool teach_disc_score(teach_disc_scorer *s, int n, const go_board *const *boards, const int *x,
                       const int *y, double *out, char *err, int err_len)
 {
-    for (int from = 0; from < n; from += SCORER_BATCH) {
+    scorer_slot *sl = take_slot(s);
+    bool ok = true;
+    for (int from = 0; ok && from < n; from += SCORER_BATCH) {
         int cnt = n - from < SCORER_BATCH ? n - from : SCORER_BATCH;
         for (int i = 0; i < cnt; i++) {
-            s->games[i].board = *boards[from + i];
+            sl->games[i].board = *boards[from + i];
             for (int sym = 0; sym < 8; sym++)
-                s->q[i * 8 + sym] = (nn_query){.game = &s->games[i], .symmetry = sym,
-                                               .window_x = x[from + i], .window_y = y[from + i]};
+                sl->q[i * 8 + sym] = (nn_query){.game = &sl->games[i], .symmetry = sym,
+                                                .window_x = x[from + i],
+                                                .window_y = y[from + i]};
         }
-        if (!nn_eval(s->ctx, cnt * 8, s->q, s->r, err, err_len))
-            return false;
-        for (int i = 0; i < cnt; i++) {
+        ok = nn_eval(sl->ctx, cnt * 8, sl->q, sl->r, err, err_len);
+        for (int i = 0; ok && i < cnt; i++) {
             double sum = 0;
             for (int sym = 0; sym < 8; sym++)
-                sum += s->r[i * 8 + sym].likeness;
+                sum += sl->r[i * 8 + sym].likeness;
             out[from + i] = sum / 8;
         }
     }
+    give_slot(s, sl);
+    return ok;
+}
+
+/* The normal form of b's corner window as a 19x19 board; false when it fits none. */
+static bool window_board(const go_board *b, go_board *out)
+{
+    uint8_t cell[W * W];
+    if (!teach_disc_window(b, cell))
+        return false;
+    go_board_init(out, 19);
+    for (int i = 0; i < W * W; i++)
+        if (cell[i])
+            go_board_place(out, go_point_at(i % W, i / W), (go_color)cell[i]);
     return true;
 }
 
 double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, char *err, int err_len)
 {
-    uint8_t cell[W * W];
-    if (!teach_disc_window(b, cell))
-        return -1;
     go_board nb;
-    go_board_init(&nb, 19);
-    for (int i = 0; i < W * W; i++)
-        if (cell[i])
-            go_board_place(&nb, go_point_at(i % W, i / W), (go_color)cell[i]);
+    if (!window_board(b, &nb))
+        return -1;
     const go_board *bp = &nb;
     int zero = 0;
     double v;
     return teach_disc_score(s, 1, &bp, &zero, &zero, &v, err, err_len) ? v : -1;
+}
+
+bool teach_disc_rank(void *scorer, const go_board *const *boards, const go_color *to_play, int n,
+                     float *out)
+{
+    (void)to_play;
+    if (n <= 0)
+        return true;
+    /* the windows in normal form, their boards' indices, and room for the scores */
+    struct item {
+        go_board board;
+        int at;
+    } *it = calloc((size_t)n, sizeof *it);
+    if (!it)
+        return false;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = 0.0f; /* no corner window: not a tsumego the net can judge */
+        if (window_board(boards[i], &it[m].board))
+            it[m++].at = i;
+    }
+    const go_board **bp = malloc((size_t)(m ? m : 1) * sizeof *bp);
+    int *zero = calloc((size_t)(m ? m : 1), sizeof *zero);
+    double *v = malloc((size_t)(m ? m : 1) * sizeof *v);
+    bool ok = bp && zero && v;
+    for (int k = 0; ok && k < m; k++)
+        bp[k] = &it[k].board;
+    char err[256];
+    ok = ok && (m == 0 || teach_disc_score(scorer, m, bp, zero, zero, v, err, sizeof err));
+    for (int k = 0; ok && k < m; k++)
+        out[it[k].at] = (float)v[k];
+    free(bp);
+    free(zero);
+    free(v);
+    free(it);
+    return ok;
 }

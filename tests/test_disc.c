@@ -315,7 +315,7 @@ START_TEST(test_scorer)
     char *path = tmp_path("score.dsc");
     nn_desc *n = weights_disc_paper(9, NN_DISC_PLANES, 2);
     ck_assert_msg(weights_save_disc(path, n->disc, NULL, err, sizeof err), "%s", err);
-    teach_disc_scorer *s = teach_disc_scorer_load(path, "cpu", err, sizeof err);
+    teach_disc_scorer *s = teach_disc_scorer_load(path, "cpu", 2, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     teach_disc_source *src = cho_sources(3);
     double v = teach_disc_score_problem(s, &src[0].board, err, sizeof err);
@@ -336,9 +336,19 @@ START_TEST(test_scorer)
         mean += 1 / (1 + exp(-logits[i])) / 8;
     ck_assert_msg(fabs(mean - v) < 1e-5, "scorer %g, direct %g", v, mean);
     nn_trainer_free(t);
+    /* the generators' ranking: the same likeness per board, 0 where no corner window fits */
+    go_board centre;
+    go_board_init(&centre, 19);
+    go_board_place(&centre, go_point_at(9, 9), GO_BLACK);
+    const go_board *boards[3] = {&src[0].board, &centre, &src[1].board};
+    go_color movers[3] = {GO_BLACK, GO_BLACK, GO_BLACK};
+    float ranks[3];
+    ck_assert(teach_disc_rank(s, boards, movers, 3, ranks));
+    ck_assert_msg(fabs(ranks[0] - v) < 1e-6 && ranks[1] == 0.0f, "%g %g", ranks[0], ranks[1]);
+    ck_assert(fabs(ranks[2] - teach_disc_score_problem(s, &src[1].board, err, sizeof err)) < 1e-6);
     teach_disc_scorer_free(s);
     /* a network that plays is not a discriminator */
-    ck_assert(teach_disc_scorer_load(TEST_B2C16, "cpu", err, sizeof err) == NULL);
+    ck_assert(teach_disc_scorer_load(TEST_B2C16, "cpu", 1, err, sizeof err) == NULL);
     ck_assert_msg(strstr(err, "not a tsumego discriminator"), "%s", err);
     free(src);
     nn_desc_free(n);

@@ -24,6 +24,7 @@
 
 #include "go/clock.h"
 #include "go/sgf.h"
+#include "teach/disc.h"
 #include "teach/engine.h"
 #include "teach/tsumego_gen.h"
 #include "tools/progress.h"
@@ -444,6 +445,9 @@ static int usage(FILE *f)
             "  --max-candidates C candidates verified per source problem [400]\n"
             "  --include-source   emit the source problem itself when strict\n"
             " concept:\n"
+            "  --disc NET.dsc     rank the tree's nodes by this tsumego discriminator (seed 002;\n"
+            "                     `shido train-discriminator`, teach/data/tsumego-disc.dsc) [the\n"
+            "                     Bouzy difference to the parent]\n"
             "  --tree-nodes N     position-tree size [200]\n"
             "  --keep F           children kept: Bouzy difference >= F x the largest [0.8]\n"
             "  --window W         where stones go: region (the seed's solver region, widened by\n"
@@ -624,6 +628,8 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     }
     const char *out_dir = NULL, *inputs[GEN_MAX_FILES], *excludes[GEN_MAX_FILES];
     int num_in = 0, num_ex = 0, threads = 1, shard_k = 1, shard_n = 1, limit = 0, bar_mode = -1;
+    const char *disc_path = NULL;
+    teach_disc_scorer *disc = NULL;
     bool sharded = false;
     teach_tsgen_limits lim = {0};
     teach_options opts;
@@ -696,6 +702,8 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
             ok = parse_int(a, v, 1, 8, &R.retro.max_removals);
         } else if (!strcmp(a, "--max-candidates") && !R.concept) {
             ok = parse_int(a, v, 1, 100000, &R.retro.max_candidates);
+        } else if (!strcmp(a, "--disc") && R.concept) {
+            disc_path = v;
         } else if (!strcmp(a, "--tree-nodes") && R.concept) {
             ok = parse_int(a, v, 2, 100000, &R.cp.max_nodes);
         } else if (!strcmp(a, "--keep") && R.concept) {
@@ -741,6 +749,16 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
     if (opts.num_weights > 1) {
         fprintf(stderr, "shido tsumego-gen: one network ranks the answers (-w NET)\n");
         return 2;
+    }
+    if (disc_path) {
+        char err[512];
+        disc = teach_disc_scorer_load(disc_path, NULL, threads, err, sizeof err);
+        if (!disc) {
+            fprintf(stderr, "shido tsumego-gen: %s\n", err);
+            return 1;
+        }
+        R.cp.score = teach_disc_rank;
+        R.cp.score_ctx = disc;
     }
     if (opts.num_weights) {
         char err[512];
@@ -889,6 +907,7 @@ int shido_cmd_tsumego_gen(int argc, char **argv)
         fprintf(stderr, "  the policy's rank of the answer: mean %.2f, first in %d of %d\n",
                 (double)R.rank_sum / R.ranked, R.rank_first, R.ranked);
     teach_engine_free(R.engine);
+    teach_disc_scorer_free(disc);
     pthread_mutex_destroy(&R.mu);
     pthread_cond_destroy(&R.cv);
     free(R.src.s);
