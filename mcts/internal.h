@@ -165,6 +165,7 @@ struct mcts_search {
     _Atomic int64_t nn_evals, nn_batches, cache_hits, collisions;
     double run_start_s, run_s, nn_s;
     bool running;                      /* inside mcts_run (control thread only) */
+    _Atomic uint64_t root_draws;       /* wide_root_noise: root selections so far */
     uint64_t rng;
 };
 

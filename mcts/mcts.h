@@ -108,6 +108,13 @@ typedef struct mcts_params {
      * legal moves); eps 0 turns it off (the default). */
     double dirichlet_alpha;
     double dirichlet_eps;
+    /* KataGo's rootPolicyTemperature: root priors P^(1/T), renormalised (> 1 searches wider;
+     * 1, the default, leaves them). */
+    double root_policy_temperature;
+    /* KataGo's wideRootNoise (0: off, the default): root priors flattened to P^(1/(4w+1)), and
+     * at each root selection half the moves, drawn at random, get w |N(0,1)| of utility added:
+     * analysis that looks at more moves, at the cost of a noisier best move. */
+    double wide_root_noise;
     /* Move choice by visits^(1/temperature) while the game has fewer than temperature_moves
      * moves (temperature 0, the default: no randomness, see use_lcb_for_selection). */
     double temperature;

@@ -144,6 +144,13 @@ bool teach_search_player_set_params(teach_player *p, const mcts_params *params, 
     return true;
 }
 
+void teach_search_player_new_search(teach_player *p)
+{
+    search_player *s = (search_player *)p;
+    s->tree_filtered = false;
+    mcts_clear_tree(s->search);
+}
+
 void teach_search_player_clear(teach_player *p)
 {
     search_player *s = (search_player *)p;

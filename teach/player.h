@@ -83,6 +83,10 @@ teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len);
 bool teach_search_player_set_params(teach_player *p, const mcts_params *params, char *err,
                                     int err_len);
 
+/* Drops the tree, keeping the cached network results: the next run searches afresh under the
+ * tunables in force (each JSON analysis query is answered by a search of its own settings). */
+void teach_search_player_new_search(teach_player *p);
+
 /* Drops the tree and every cached network result (GTP's clear_cache). */
 void teach_search_player_clear(teach_player *p);
 

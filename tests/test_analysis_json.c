@@ -205,8 +205,15 @@ START_TEST(test_katrain_session)
     send_line(&e, "{\"id\": \"broken\", \"moves\": [");
     expect_error(&e, NULL, NULL);
     send_line(&e, "{\"id\":\"illegal\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"E5\"]],"
-                  "\"rules\":\"chinese\",\"boardXSize\":9,\"boardYSize\":9}");
-    expect_error(&e, "illegal", "moves");
+                  "\"rules\":\"chinese\",\"boardXSize\":9,\"boardYSize\":9,\"analyzeTurns\":[0]}");
+    cJSON *ill = must_next(&e);
+    /* KataGo's wording, which KaTrain recognises; the move is checked even when only an earlier
+     * turn is asked for */
+    ck_assert_msg(cJSON_IsString(field(ill, "error")) &&
+                      !strncmp(field(ill, "error")->valuestring, "Illegal move 1", 14),
+                  "error: %s", cJSON_IsString(field(ill, "error")) ? field(ill, "error")->valuestring : "");
+    ck_assert_str_eq(field(ill, "field")->valuestring, "moves");
+    cJSON_Delete(ill);
     send_line(&e, "{\"id\":\"norules\",\"moves\":[],\"boardXSize\":9,\"boardYSize\":9}");
     expect_error(&e, "norules", "rules");
     send_line(&e, "{\"id\":\"turns\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
@@ -255,6 +262,232 @@ START_TEST(test_katrain_session)
     static const char *const d_stones[] = {"D4", "F6"};
     check_result(r, 9, false, true, false, d_stones, 2);
     ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
+/* The final (isDuringSearch false) response of id, skipping others; NULL at the end of output. */
+static cJSON *final_of(engine *e, const char *id)
+{
+    cJSON *r;
+    while ((r = next_response(e))) {
+        const cJSON *v = field(r, "id");
+        if (cJSON_IsString(v) && !strcmp(v->valuestring, id) && !field(r, "error") &&
+            !field(r, "warning") && cJSON_IsFalse(field(r, "isDuringSearch")))
+            return r;
+        cJSON_Delete(r);
+    }
+    return NULL;
+}
+
+/* Each query is answered by a search of its own settings: a 5-visit query for the position a
+ * 120-visit query just searched reports 5 visits, not the old tree's 120 (KataGo clears the
+ * search per query). */
+START_TEST(test_fresh_search_per_query)
+{
+    engine e;
+    start(&e);
+    static const char pos[] = "\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"]],\"rules\":\"chinese\","
+                              "\"komi\":7,\"boardXSize\":9,\"boardYSize\":9";
+    char line[512];
+    snprintf(line, sizeof line, "{\"id\":\"big\",%s,\"maxVisits\":120,"
+             "\"overrideSettings\":{\"cpuctExploration\":0.1}}", pos);
+    send_line(&e, line);
+    cJSON *r = final_of(&e, "big");
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_ge((long long)test_json_num(field(r, "rootInfo"), "visits"), 120);
+    cJSON_Delete(r);
+    snprintf(line, sizeof line, "{\"id\":\"small\",%s,\"maxVisits\":5,"
+             "\"overrideSettings\":{\"cpuctExploration\":10}}", pos);
+    send_line(&e, line);
+    r = final_of(&e, "small");
+    ck_assert_ptr_nonnull(r);
+    long long v = (long long)test_json_num(field(r, "rootInfo"), "visits");
+    ck_assert_msg(v >= 5 && v <= 6, "root visits %lld for maxVisits 5", v);
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
+/* A KaTrain-style session, as KaTrain 1.x writes it: query_version first; a background review of
+ * a game's turns at low priority and the move on the board at high priority sent together (one
+ * write), per-turn "priorities", the current move answered first; terminate with turnNumbers
+ * stopping only those turns (its echo carries them); an illegal move answered with KataGo's
+ * "Illegal move" wording; every turn answered exactly once with isDuringSearch false. */
+START_TEST(test_katrain_script)
+{
+    engine e;
+    start(&e);
+    send_line(&e, "{\"id\":\"version\",\"action\":\"query_version\"}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "version");
+    ck_assert(cJSON_IsString(field(r, "version")) && cJSON_IsString(field(r, "git_hash")));
+    cJSON_Delete(r);
+    static const char game[] = "\"rules\":\"japanese\",\"komi\":6.5,\"boardXSize\":9,"
+                               "\"boardYSize\":9,\"initialStones\":[],\"initialPlayer\":\"B\","
+                               "\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"],[\"B\",\"G7\"]],"
+                               "\"includeOwnership\":true,\"includeMovesOwnership\":false,"
+                               "\"includePolicy\":true,\"overrideSettings\":{"
+                               "\"reportAnalysisWinratesAs\":\"BLACK\",\"wideRootNoise\":0.04}";
+    char batch[2048];
+    snprintf(batch, sizeof batch,
+             "{\"id\":\"QUERY:review\",%s,\"analyzeTurns\":[0,1],\"maxVisits\":4,"
+             "\"priority\":-100}\n"
+             "{\"id\":\"QUERY:mixed\",%s,\"analyzeTurns\":[0,2],\"priorities\":[-200,50],"
+             "\"maxVisits\":4}\n"
+             "{\"id\":\"QUERY:current\",%s,\"analyzeTurns\":[3],\"maxVisits\":4,"
+             "\"priority\":1000}",
+             game, game, game);
+    send_line(&e, batch);   /* one write: the engine sees every query before choosing */
+    /* by priority, the earliest read among equals */
+    static const char *const want_id[] = {"QUERY:current", "QUERY:mixed", "QUERY:review",
+                                          "QUERY:review", "QUERY:mixed"};
+    static const int want_turn[] = {3, 2, 0, 1, 0};
+    for (int k = 0; k < 5; k++) {
+        r = must_next(&e);
+        char *text = cJSON_PrintUnformatted(r);
+        ck_assert_msg(!field(r, "warning") && !field(r, "error"), "%s", text);
+        expect_id(r, want_id[k]);
+        ck_assert_msg((int)test_json_num(r, "turnNumber") == want_turn[k], "%d: %s", k, text);
+        ck_assert(cJSON_IsFalse(field(r, "isDuringSearch")));
+        free(text);
+        cJSON_Delete(r);
+    }
+    /* terminate with turnNumbers: only turn 1 of a long query stops */
+    snprintf(batch, sizeof batch,
+             "{\"id\":\"QUERY:long\",%s,\"analyzeTurns\":[0,1,2],\"maxVisits\":1000000,"
+             "\"reportDuringSearchEvery\":0.05}", game);
+    send_line(&e, batch);
+    r = must_next(&e);
+    expect_id(r, "QUERY:long");
+    ck_assert(cJSON_IsTrue(field(r, "isDuringSearch")));
+    ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 0);
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"t1\",\"action\":\"terminate\",\"terminateId\":\"QUERY:long\","
+                  "\"turnNumbers\":[1]}");
+    bool acked = false;
+    int during_after = 0;
+    while (!acked || during_after == 0) {
+        r = must_next(&e);
+        if (field(r, "action")) {
+            expect_id(r, "t1");
+            const cJSON *tn = field(r, "turnNumbers");
+            ck_assert(cJSON_IsArray(tn) && cJSON_GetArraySize(tn) == 1 &&
+                      cJSON_GetArrayItem(tn, 0)->valuedouble == 1);
+            acked = true;
+        } else {
+            expect_id(r, "QUERY:long");
+            /* turn 0 is not among those terminated: it goes on searching */
+            ck_assert_msg(cJSON_IsTrue(field(r, "isDuringSearch")), "turn 0 was stopped");
+            ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 0);
+            during_after += acked;
+        }
+        cJSON_Delete(r);
+    }
+    send_line(&e, "{\"id\":\"t2\",\"action\":\"terminate\",\"terminateId\":\"QUERY:long\","
+                  "\"turnNumbers\":[0,2]}");
+    int finals[3] = {0, 0, 0}, none[3] = {0, 0, 0};
+    acked = false;
+    while (!acked || finals[0] + none[1] + none[2] < 3) {
+        r = must_next(&e);
+        if (field(r, "action")) {
+            expect_id(r, "t2");
+            acked = true;
+        } else if (cJSON_IsFalse(field(r, "isDuringSearch"))) {
+            expect_id(r, "QUERY:long");
+            int t = (int)test_json_num(r, "turnNumber");
+            ck_assert(t >= 0 && t < 3);
+            if (cJSON_IsTrue(field(r, "noResults")))
+                none[t]++;
+            else
+                finals[t]++;
+        }
+        cJSON_Delete(r);
+    }
+    ck_assert_int_eq(finals[0], 1);
+    ck_assert_int_eq(none[1] + none[2] + finals[1] + finals[2], 2);
+    ck_assert_int_eq(finals[1] + finals[2], 0);
+    /* KaTrain silences errors that say "Illegal move" */
+    send_line(&e, "{\"id\":\"QUERY:bad\",\"rules\":\"japanese\",\"boardXSize\":9,"
+                  "\"boardYSize\":9,\"moves\":[[\"B\",\"E5\"],[\"W\",\"E5\"]]}");
+    r = must_next(&e);
+    expect_id(r, "QUERY:bad");
+    ck_assert(strstr(field(r, "error")->valuestring, "Illegal move") != NULL);
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
+/* KataGo's query fields beyond the basics and its response fields: analysisPVLen,
+ * includeNoResultValue, rootPolicyTemperature, rootFpuReductionMax, whiteHandicapBonus and
+ * "(x,y)" vertices accepted without warnings; weight, edgeWeight, playSelectionValue (the chosen
+ * move's the largest), pvEdgeVisits; rootInfo lcb, raw values and hashes, symHash equal for
+ * mirror-image positions and thisHash not; query_models. */
+START_TEST(test_katago_fields)
+{
+    engine e;
+    start(&e);
+    send_line(&e, "{\"id\":\"F\",\"moves\":[[\"B\",\"(2,6)\"]],\"rules\":\"chinese\","
+                  "\"komi\":7,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":24,"
+                  "\"analysisPVLen\":2,\"includeNoResultValue\":true,\"includePVVisits\":true,"
+                  "\"rootPolicyTemperature\":1.5,\"rootFpuReductionMax\":0,"
+                  "\"whiteHandicapBonus\":\"N\",\"includePolicy\":true,"
+                  "\"overrideSettings\":{\"playoutDoublingAdvantage\":0.5}}");
+    cJSON *r = must_next(&e);
+    char *text = cJSON_PrintUnformatted(r);
+    ck_assert_msg(!field(r, "warning") && !field(r, "error"), "%s", text);
+    static const char *const stones[] = {"C3"};   /* (2,6) from the top left of 9x9 */
+    check_result(r, 9, false, true, false, stones, 1);
+    double most = 0, first_psv = -1;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, field(r, "moveInfos"))
+    {
+        double v = test_json_num(m, "visits");
+        ck_assert(test_json_num(m, "weight") == v && test_json_num(m, "edgeWeight") == v);
+        ck_assert_int_le(cJSON_GetArraySize(field(m, "pv")), 2);
+        ck_assert_int_eq(cJSON_GetArraySize(field(m, "pvEdgeVisits")),
+                         cJSON_GetArraySize(field(m, "pv")));
+        if (first_psv < 0)
+            first_psv = test_json_num(m, "playSelectionValue");
+        most = fmax(most, test_json_num(m, "playSelectionValue"));
+    }
+    ck_assert(first_psv == most);
+    const cJSON *root = field(r, "rootInfo");
+    double lcb = test_json_num(root, "lcb"), raw = test_json_num(root, "rawWinrate");
+    ck_assert(isfinite(lcb) && raw >= 0 && raw <= 1);
+    ck_assert(isfinite(test_json_num(root, "rawLead")));
+    double nr = test_json_num(root, "noResultValue");
+    ck_assert(nr >= 0 && nr <= 1);
+    const cJSON *h1 = field(root, "thisHash"), *s1 = field(root, "symHash");
+    ck_assert(cJSON_IsString(h1) && cJSON_IsString(s1));
+    char this1[40], sym1[40];
+    snprintf(this1, sizeof this1, "%s", h1->valuestring);
+    snprintf(sym1, sizeof sym1, "%s", s1->valuestring);
+    free(text);
+    cJSON_Delete(r);
+    /* the mirror image: G7 instead of C3 */
+    send_line(&e, "{\"id\":\"G\",\"moves\":[[\"B\",\"G7\"]],\"rules\":\"chinese\","
+                  "\"komi\":7,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":2}");
+    r = must_next(&e);
+    root = field(r, "rootInfo");
+    ck_assert_str_eq(field(root, "symHash")->valuestring, sym1);
+    ck_assert_str_ne(field(root, "thisHash")->valuestring, this1);
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"bad\",\"moves\":[[\"B\",\"(9,0)\"]],\"rules\":\"chinese\","
+                  "\"boardXSize\":9,\"boardYSize\":9}");
+    expect_error(&e, "bad", "moves");
+    send_line(&e, "{\"id\":\"m\",\"action\":\"query_models\"}");
+    r = must_next(&e);
+    expect_id(r, "m");
+    ck_assert_str_eq(field(r, "action")->valuestring, "query_models");
+    const cJSON *models = field(r, "models");
+    ck_assert_int_eq(cJSON_GetArraySize(models), 1);
+    const cJSON *m0 = cJSON_GetArrayItem(models, 0);
+    ck_assert_str_eq(field(m0, "name")->valuestring, "g170-b6c96-s175395328-d26788732.bin.gz");
+    ck_assert(cJSON_IsFalse(field(m0, "usesHumanSLProfile")));
+    ck_assert_int_eq((int)test_json_num(m0, "version"), 8);
+    ck_assert(cJSON_IsString(field(m0, "internalName")));
     cJSON_Delete(r);
     finish(&e);
 }
@@ -502,6 +735,9 @@ static Suite *analysis_json_suite(void)
     tcase_add_test(tc, test_malformed_lines);
     tcase_add_test(tc, test_check_without_network);
     tcase_add_test(tc, test_usage_errors);
+    tcase_add_test(tc, test_fresh_search_per_query);
+    tcase_add_test(tc, test_katrain_script);
+    tcase_add_test(tc, test_katago_fields);
     suite_add_tcase(s, tc);
     return s;
 }
