@@ -50,7 +50,8 @@ double mcts_score_utility(const struct mcts_search *s, double score_mean, double
 void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts_eval *e)
 {
     e->wl = r->white_win - r->white_loss;
-    e->utility = e->wl;
+    e->nr = r->no_result;
+    e->utility = s->p.win_loss_utility_factor * e->wl;
     e->lead = e->score_mean = e->score_sq = 0;
     if (r->has_score) {
         e->lead = r->white_lead;
@@ -106,9 +107,10 @@ static void final_eval(const struct mcts_search *s, const go_game *g, mcts_eval 
     double black = go_score_final(g, NULL, owner);
     double white = -black;
     e->wl = white > 0 ? 1.0 : white < 0 ? -1.0 : 0.0;
+    e->nr = 0;
     e->lead = e->score_mean = white;
     e->score_sq = white * white;
-    e->utility = e->wl;
+    e->utility = s->p.win_loss_utility_factor * e->wl;
     if (s->has_score)
         e->utility += mcts_score_utility(s, white, white * white, g->board.size);
     int size = g->board.size;

@@ -271,6 +271,41 @@ static void terminate(aj_engine *a, const cJSON *tid, const cJSON *turns)
     }
 }
 
+cJSON *shido_models_json(teach_engine *e)
+{
+    cJSON *models = cJSON_CreateArray();
+    int n = teach_engine_num_nets(e);
+    for (int i = 0; models && i < n; i++) {
+        const nn_desc *d = teach_engine_desc(e, i);
+        const char *file = teach_engine_net_name(e, i), *base = strrchr(file, '/');
+        bool kata = d->family == NN_FAMILY_KATA;
+        const char *backend = nn_model_backend(teach_engine_model(e, i));
+        /* the CUDA backend picks fp16 by device unless told: KataGo's "auto" */
+        const char *asked = teach_engine_backend(e);
+        bool cuda = backend && !strcmp(backend, "cuda");
+        cJSON *m = cJSON_CreateObject();
+        if (!m || !cJSON_AddItemToArray(models, m)) {
+            cJSON_Delete(m);
+            cJSON_Delete(models);
+            return NULL;
+        }
+        if (!cJSON_AddStringToObject(m, "name", base ? base + 1 : file) ||
+            !cJSON_AddStringToObject(m, "internalName", kata ? d->kata->name : "leela-zero") ||
+            !cJSON_AddNumberToObject(m, "maxBatchSize", teach_engine_params(e)->batch_size) ||
+            !cJSON_AddBoolToObject(m, "usesHumanSLProfile",
+                                   kata && d->kata->meta_encoder_version > 0) ||
+            !cJSON_AddNumberToObject(m, "version", kata ? d->kata->version : 0) ||
+            !cJSON_AddStringToObject(m, "usingFP16", !cuda                  ? "false"
+                                                     : strstr(asked, "fp32") ? "false"
+                                                     : strstr(asked, "fp16") ? "true"
+                                                                             : "auto")) {
+            cJSON_Delete(models);
+            return NULL;
+        }
+    }
+    return models;
+}
+
 /* Echoes an action back as KataGo does: the request's own fields, plus for query_version
  * "version" and "git_hash", for query_models "models". */
 static void echo_action(aj_engine *a, const cJSON *q, const char *action)
@@ -280,30 +315,7 @@ static void echo_action(aj_engine *a, const cJSON *q, const char *action)
         add_str(&j, j.root, "version", SHIDO_VERSION_STRING);
         add_str(&j, j.root, "git_hash", "shido");
     } else if (!strcmp(action, "query_models")) {
-        cJSON *models = add(&j, j.root, "models", cJSON_CreateArray());
-        int n = a->engine ? teach_engine_num_nets(a->engine) : 0;
-        for (int i = 0; models && i < n; i++) {
-            const nn_desc *d = teach_engine_desc(a->engine, i);
-            const char *file = teach_engine_net_name(a->engine, i), *base = strrchr(file, '/');
-            bool kata = d->family == NN_FAMILY_KATA;
-            const char *backend = nn_model_backend(teach_engine_model(a->engine, i));
-            cJSON *m = add(&j, models, NULL, cJSON_CreateObject());
-            if (!m)
-                break;
-            add_str(&j, m, "name", base ? base + 1 : file);
-            add_str(&j, m, "internalName", kata ? d->kata->name : "leela-zero");
-            add_int(&j, m, "maxBatchSize", a->base.batch_size);
-            add(&j, m, "usesHumanSLProfile",
-                cJSON_CreateBool(kata && d->kata->meta_encoder_version > 0));
-            add_int(&j, m, "version", kata ? d->kata->version : 0);
-            /* the CUDA backend picks fp16 by device unless told: KataGo's "auto" */
-            const char *asked = teach_engine_backend(a->engine);
-            bool cuda = backend && !strcmp(backend, "cuda");
-            add_str(&j, m, "usingFP16", !cuda                  ? "false"
-                                        : strstr(asked, "fp32") ? "false"
-                                        : strstr(asked, "fp16") ? "true"
-                                                                : "auto");
-        }
+        add(&j, j.root, "models", a->engine ? shido_models_json(a->engine) : cJSON_CreateArray());
     }
     put_line(a, &j);
 }
@@ -1079,6 +1091,8 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
     add_num(j, o, "utility", sign * m->utility);
     add_num(j, o, "utilityLcb", sign * m->utility_lcb);
     add_int(j, o, "order", m->order);
+    if (q->no_result_value)
+        add_num(j, o, "noResultValue", m->no_result);
     cJSON *pv = add(j, o, "pv", cJSON_CreateArray());
     for (int k = 0; pv && k < m->pv_len; k++)
         add_str(j, pv, NULL, go_point_to_gtp(size, m->pv[k], v));
@@ -1133,8 +1147,8 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
         add_hashes(&j, root, &g->board);
         if (raw)
             add_raw(&j, root, raw, sign, an->to_move);
-        if (raw && q->no_result_value)
-            add_num(&j, root, "noResultValue", raw->no_result);
+        if (q->no_result_value)
+            add_num(&j, root, "noResultValue", an->root_no_result);
     }
     add_int(&j, j.root, "turnNumber", turn);
     if (q->ownership && an->ownership)

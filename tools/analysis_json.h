@@ -25,11 +25,12 @@
  *    "utility","visits","currentPlayer","lcb","thisHash","symHash","rawWinrate",
  *    "rawNoResultProb","rawLead","rawScoreSelfplay","rawScoreSelfplayStdev",["rawStWrError",
  *    "rawStScoreError","rawVarTimeLeft"],["noResultValue"]},["ownership"],["policy"]}
+ * ("noResultValue" in every moveInfo too with includeNoResultValue)
  * Weights are visits (every visit weighs 1 here); playSelectionValue is the visits, the chosen
  * move's raised to the most (KataGo's values with its LCB choice); the raw values are the
  * network's mean over the eight symmetries, the error and time heads where the net has them;
- * noResultValue is the raw no-result probability at the root (the search does not back it up
- * per move). Hashes are 64-bit hex: thisHash of stones, side to move and ko ban, symHash the
+ * noResultValue is the search's mean no-result probability (0 for nets without the head).
+ * Hashes are 64-bit hex: thisHash of stones, side to move and ko ban, symHash the
  * least over the eight symmetries.
  * "includeMoveFeatures":true (shido) adds seed 000's features to every moveInfo: "remiDist",
  * "remiDist2" (Rémi distance to the last move and the one before, null when none), "density",
@@ -58,12 +59,20 @@
 #ifndef SHIDO_TOOLS_ANALYSIS_JSON_H
 #define SHIDO_TOOLS_ANALYSIS_JSON_H
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
+
+#include "teach/engine.h"
 
 /* shido analysis -w NET [--backend NAME] [--visits N] [--threads T] [--set NAME=VALUE]...
  *                [--config FILE]
  * Serves queries from in until its end. Returns the process exit status. */
 int shido_cmd_analysis(int argc, char **argv);
+
+/* The networks of e as KataGo's query_models and kata-get-models list them: an array of
+ * {name (the file's base name), internalName, maxBatchSize, usesHumanSLProfile, version,
+ * usingFP16}. NULL when out of memory; the caller deletes it. */
+cJSON *shido_models_json(teach_engine *e);
 
 /* Answers the lines of in on out as `shido analysis` would, without a network or a search:
  * errors, warnings and action echoes only (a valid query's turns are set up, not analysed).

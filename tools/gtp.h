@@ -139,6 +139,8 @@ typedef struct gtp_engine {
                               fuzz target keeps it short) */
     teach_tsumego *tsumego;  /* the solver (guided by the first network when there is one) */
     line_reader *input;    /* set by gtp_engine_run: lets a running analysis see new input */
+    double analysis_wide_root_noise;   /* KataGo's analysisWideRootNoise: the search's
+                                          wide_root_noise while analysing (not in genmove) */
     bool replied;          /* a streaming command wrote its own answer */
 } gtp_engine;
 
