@@ -832,6 +832,49 @@ START_TEST(test_binary_over_pipe)
 }
 END_TEST
 
+/* Every subcommand prints its usage on standard output and exits 0 on --help, nothing on
+ * standard error; every option of gtp's and analysis' usage lines, and every subcommand of the
+ * top-level text, appears in README.md. */
+START_TEST(test_help_binary)
+{
+    static const char *const subs[][2] = {
+        {"gtp", NULL}, {"analysis", NULL}, {"demo", NULL}, {"bench", NULL},
+        {"bench", "board"}, {"bench", "nn"}, {"match", NULL}, {"tsumego", NULL},
+        {"tsumego", "solve"}, {"tsumego", "bench"}, {"tactical-maps", NULL},
+        {"tactical-maps", "characterise"}, {"teach-stats", NULL}, {"features", NULL},
+        {"fuseki-quiz", NULL}, {"fuseki-quiz", "merge"}, {"fuseki-quiz", "stats"},
+        {"review", NULL}, {"cuda-info", NULL}};
+    char *readme = test_read_file(SHIDO_SOURCE_DIR "/README.md", NULL);
+    for (size_t k = 0; k < sizeof subs / sizeof subs[0]; k++) {
+        const char *args[] = {subs[k][0], subs[k][1] ? subs[k][1] : "--help",
+                              subs[k][1] ? "--help" : NULL, NULL};
+        char *err;
+        int status;
+        char *out = pipe_run(args, "/dev/null", NULL, &err, &status);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s %s --help: status %d",
+                      subs[k][0], subs[k][1] ? subs[k][1] : "", status);
+        char want[64];
+        snprintf(want, sizeof want, "usage: shido %s", subs[k][0]);
+        ck_assert_msg(!strncmp(out, want, strlen(want)), "%s --help: %s", subs[k][0], out);
+        ck_assert_msg(!*err, "%s --help wrote to stderr: %s", subs[k][0], err);
+        snprintf(want, sizeof want, "build/shido %s", subs[k][0]);
+        ck_assert_msg(strstr(readme, want), "README.md lacks %s", want);
+        if (!subs[k][1] && (!strcmp(subs[k][0], "gtp") || !strcmp(subs[k][0], "analysis"))) {
+            out[strcspn(out, "\n")] = 0;
+            for (char *o = strstr(out, "-"); o; o = strstr(o + 1, " -")) {
+                char opt[32];
+                if (sscanf(o[0] == ' ' ? o + 1 : o, "%31[-a-z]", opt) == 1 && strlen(opt) > 1)
+                    ck_assert_msg(strstr(readme, opt), "README.md lacks %s of %s", opt,
+                                  subs[k][0]);
+            }
+        }
+        free(out);
+        free(err);
+    }
+    free(readme);
+}
+END_TEST
+
 /* `shido demo` exits cleanly and prints the same game every time. */
 START_TEST(test_demo_binary)
 {
@@ -862,6 +905,7 @@ Suite *gtp_suite(void)
     tcase_add_test(tc, test_random_lines);
     tcase_add_test(tc, test_binary_over_pipe);
     tcase_add_test(tc, test_demo_binary);
+    tcase_add_test(tc, test_help_binary);
     suite_add_tcase(s, tc);
     tc = tcase_create("board");
     tcase_add_test(tc, test_boardsize_komi_clear);
