@@ -875,6 +875,64 @@ START_TEST(test_help_binary)
 }
 END_TEST
 
+/* A test that skips (test_skip) makes its suite exit with ctest's skip code, the reason printed
+ * once with what did not run; a failure wins over a skip; a clean suite exits 0. */
+START_TEST(inner_skip_a) { test_skip("no frobnicator present", "test a"); }
+END_TEST
+START_TEST(inner_skip_b) { test_skip("no frobnicator present", "test b"); }
+END_TEST
+START_TEST(inner_fail) { ck_abort_msg("a real failure"); }
+END_TEST
+START_TEST(inner_pass) { ck_assert(1); }
+END_TEST
+
+static int suite_status(const TTest *const *tests, int n, char **out)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        Suite *s = suite_create("inner");
+        TCase *tc = tcase_create("inner");
+        for (int k = 0; k < n; k++)
+            tcase_add_test(tc, tests[k]);
+        suite_add_tcase(s, tc);
+        int rc = test_run_suite(s);
+        fflush(stdout);
+        _exit(rc);
+    }
+    close(fds[1]);
+    *out = pipe_read_fd(fds[0]);
+    close(fds[0]);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+START_TEST(test_suite_skip_status)
+{
+    char *out;
+    const TTest *skip2[] = {inner_skip_a, inner_pass, inner_skip_b};
+    ck_assert_int_eq(suite_status(skip2, 3, &out), TEST_SKIP_CODE);
+    ck_assert_msg(strstr(out, "SKIP: no frobnicator present; 2 did not run: test a, test b\n"),
+                  "%s", out);
+    ck_assert_ptr_null(strstr(strstr(out, "SKIP:") + 1, "SKIP:"));   /* once */
+    free(out);
+    const TTest *fail[] = {inner_skip_a, inner_fail};
+    ck_assert_int_eq(suite_status(fail, 2, &out), EXIT_FAILURE);
+    free(out);
+    const TTest *clean[] = {inner_pass, inner_pass};
+    ck_assert_int_eq(suite_status(clean, 2, &out), EXIT_SUCCESS);
+    ck_assert_ptr_null(strstr(out, "SKIP"));
+    free(out);
+}
+END_TEST
+
 /* `shido demo` exits cleanly and prints the same game every time. */
 START_TEST(test_demo_binary)
 {
@@ -906,6 +964,7 @@ Suite *gtp_suite(void)
     tcase_add_test(tc, test_binary_over_pipe);
     tcase_add_test(tc, test_demo_binary);
     tcase_add_test(tc, test_help_binary);
+    tcase_add_test(tc, test_suite_skip_status);
     suite_add_tcase(s, tc);
     tc = tcase_create("board");
     tcase_add_test(tc, test_boardsize_komi_clear);

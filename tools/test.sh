@@ -24,7 +24,8 @@ if [ -n "$nvcc" ]; then
     cmake --build build-cuda -j"$SHIDO_JOBS" >/dev/null
     # the CUDA suites (skipping their GPU tests without a device) and test_nn, whose default
     # backend must fall back from cuda to cpu here
-    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn)$' -j"$SHIDO_JOBS" --output-on-failure
+    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn)$' -j"$SHIDO_JOBS" --no-tests=error \
+        --output-on-failure
 else
     echo "== CUDA toolkit not found: the CUDA build was not checked"
 fi
@@ -67,14 +68,14 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSHIDO_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$SHIDO_JOBS" >/dev/null
 SHIDO_GNUGO_GAMES=${SHIDO_GNUGO_GAMES_ASAN:-20} SHIDO_VECTORS_STRIDE=13 ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan -j"$SHIDO_JOBS" --output-on-failure
+    ctest --test-dir build-asan -j"$SHIDO_JOBS" --no-tests=error --output-on-failure
 
 echo "== tests, Release build"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$SHIDO_JOBS" >/dev/null
 # -V keeps every suite's Check summary; the log is filtered to those lines and ctest's own ending.
 rc=0
-ctest --test-dir build -j"$SHIDO_JOBS" -V >build/ctest.log 2>&1 || rc=$?
+ctest --test-dir build -j"$SHIDO_JOBS" --no-tests=error -V >build/ctest.log 2>&1 || rc=$?
 grep -E '^[0-9]+: ([0-9]+%: Checks|SKIP|.*:[FE]:)' build/ctest.log || true
 [ "$rc" -eq 0 ] || grep -B2 -A40 -E 'Failures: [1-9]|Errors: [1-9]|\*\*\*Failed|Timeout' build/ctest.log | tail -200
 sed -n '/tests passed/,$p' build/ctest.log
