@@ -340,8 +340,9 @@ static inline float test_half_to_float(uint16_t h)
 
 /* ---- main ----------------------------------------------------------------------------------- */
 
-/* Prints the skips recorded in the file at path, each reason once with what it left out
- * ("SKIP: reason; N did not run: a, b, ..."). Returns how many were recorded. */
+/* Prints the skips recorded in the file at path, each reason once with the tests that skipped
+ * and what they left out, each once ("SKIP: reason; N did not run: a, b, ..."). Returns how
+ * many were recorded. */
 static inline int test_report_skips(const char *path)
 {
     size_t len = 0;
@@ -359,14 +360,14 @@ static inline int test_report_skips(const char *path)
         return 0;
     /* lines "reason\twhat": cut into reasons and whats in place */
     int n = 0;
-    char *reason[256], *what[256];
+    char *reason[256], *what[256], *cause[256];   /* cause: reason, kept once reported */
     for (char *l = text; l < text + len && n < 256;) {
         char *end = strchr(l, '\n'), *tab = strchr(l, '\t');
         if (end)
             *end = 0;
         if (tab && (!end || tab < end)) {
             *tab = 0;
-            reason[n] = l;
+            reason[n] = cause[n] = l;
             what[n++] = tab + 1;
         }
         l = end ? end + 1 : text + len;
@@ -380,7 +381,11 @@ static inline int test_report_skips(const char *path)
         printf("SKIP: %s; %d did not run: %s", reason[i], count, what[i]);
         for (int k = i + 1; k < n; k++)
             if (reason[k] && !strcmp(reason[k], reason[i])) {
-                printf(", %s", what[k]);
+                bool seen = !strcmp(what[k], what[i]);   /* each what once */
+                for (int m = i + 1; m < k && !seen; m++)
+                    seen = !strcmp(cause[m], cause[i]) && !strcmp(what[m], what[k]);
+                if (!seen)
+                    printf(", %s", what[k]);
                 reason[k] = NULL;
             }
         printf("\n");

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "go/playout.h"
 #include "tools/analysis_json.h"
 
 #include "tests/common.h"
@@ -493,6 +495,93 @@ START_TEST(test_katago_fields)
 }
 END_TEST
 
+/* What the load test's reader thread tallied. */
+typedef struct load_tally {
+    engine *e;
+    int n;
+    unsigned char *finals;   /* per query and turn: final answers */
+    int echoes;
+    char bad[512];           /* the first response that should not be there */
+} load_tally;
+
+static void *load_reader(void *arg)
+{
+    load_tally *lt = arg;
+    char *line;
+    while ((line = engine_read_line(lt->e))) {
+        cJSON *r = cJSON_Parse(line);
+        const cJSON *id = field(r, "id");
+        bool ok = cJSON_IsObject(r) && !field(r, "error") && !field(r, "warning") &&
+                  cJSON_IsString(id);
+        if (ok && field(r, "action")) {
+            lt->echoes++;
+        } else if (ok && cJSON_IsFalse(field(r, "isDuringSearch"))) {
+            const cJSON *turn = field(r, "turnNumber");
+            int q = atoi(id->valuestring + 1), t = cJSON_IsNumber(turn) ? turn->valueint : -1;
+            ok = q >= 0 && q < lt->n && (t == 0 || t == 1) && lt->finals[2 * q + t]++ == 0;
+        }
+        if (!ok && !lt->bad[0])
+            snprintf(lt->bad, sizeof lt->bad, "%s", line);
+        cJSON_Delete(r);
+        free(line);
+    }
+    return NULL;
+}
+
+/* Load: a stream of queries (SHIDO_LOAD_QUERIES, 150 by default; the issue's 10,000 on request)
+ * of two turns each at mixed priorities, written as fast as the pipe takes them, with
+ * terminates of earlier queries (of one turn, or all), and terminate_all interleaved: every turn
+ * of every query is answered exactly once with isDuringSearch false (results or noResults),
+ * every action is echoed, nothing else comes back. Under LSan (the sanitizer build) the process
+ * must also exit without a leak. */
+START_TEST(test_load_with_terminates)
+{
+    const char *env = getenv("SHIDO_LOAD_QUERIES");
+    int n = env && atoi(env) > 0 ? atoi(env) : 150;
+    engine e;
+    start(&e);
+    load_tally lt = {&e, n, calloc((size_t)n * 2, 1), 0, ""};
+    ck_assert_ptr_nonnull(lt.finals);
+    pthread_t reader;
+    ck_assert_int_eq(pthread_create(&reader, NULL, load_reader, &lt), 0);
+    int actions = 0;
+    uint64_t rng = 7;
+    for (int i = 0; i < n; i++) {
+        char line[512];
+        snprintf(line, sizeof line,
+                 "{\"id\":\"L%d\",\"moves\":[[\"B\",\"E5\"]],\"rules\":\"chinese\","
+                 "\"boardXSize\":9,\"boardYSize\":9,\"analyzeTurns\":[0,1],\"maxVisits\":2,"
+                 "\"priority\":%d}", i, (int)(go_rand_next(&rng) % 3));
+        send_line(&e, line);
+        uint64_t r = go_rand_next(&rng) % 10;
+        if (r < 3 && i > 0) {
+            snprintf(line, sizeof line,
+                     "{\"id\":\"T%d\",\"action\":\"terminate\",\"terminateId\":\"L%d\"%s}", i,
+                     (int)(go_rand_next(&rng) % (uint64_t)i),
+                     r == 0 ? ",\"turnNumbers\":[1]" : "");
+            send_line(&e, line);
+            actions++;
+        } else if (r == 3 && i % 50 == 0) {
+            snprintf(line, sizeof line, "{\"id\":\"A%d\",\"action\":\"terminate_all\"}", i);
+            send_line(&e, line);
+            actions++;
+        }
+    }
+    fclose(e.in);
+    pthread_join(reader, NULL);
+    fclose(e.out);
+    engine_wait(&e, 0);
+    unlink(e.err_path);
+    ck_assert_msg(!lt.bad[0], "unexpected response: %s", lt.bad);
+    for (int q = 0; q < n; q++)
+        for (int t = 0; t < 2; t++)
+            ck_assert_msg(lt.finals[2 * q + t] == 1, "L%d turn %d answered %d times", q, t,
+                          lt.finals[2 * q + t]);
+    ck_assert_int_eq(lt.echoes, actions);
+    free(lt.finals);
+}
+END_TEST
+
 /* A size x size array of standard deviations in [0, 1]; returns the largest. */
 static double check_stdev_grid(const cJSON *a, int size)
 {
@@ -738,6 +827,7 @@ static Suite *analysis_json_suite(void)
     tcase_add_test(tc, test_fresh_search_per_query);
     tcase_add_test(tc, test_katrain_script);
     tcase_add_test(tc, test_katago_fields);
+    tcase_add_test(tc, test_load_with_terminates);
     suite_add_tcase(s, tc);
     return s;
 }
