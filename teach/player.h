@@ -96,6 +96,11 @@ void teach_search_player_clear(teach_player *p);
 bool teach_search_player_eval(teach_player *p, const go_game *g, nn_result *out, char *err,
                               int err_len);
 
+/* The same under the symmetries of sym_mask only (bit s = symmetry s; 1: the position as it
+ * stands, one evaluation, as KataGo's raw values are). */
+bool teach_search_player_eval_syms(teach_player *p, const go_game *g, unsigned sym_mask,
+                                   nn_result *out, char *err, int err_len);
+
 /* Whether p is a search player. */
 bool teach_player_is_search(const teach_player *p);
 

@@ -495,19 +495,15 @@ START_TEST(test_katago_fields)
 }
 END_TEST
 
-/* The root's winrate and score lead that `shido gtp`'s kata-analyze reports (the side to
- * move's view) after the commands setup, with 2 visits and a fixed seed. */
-static void gtp_root(const char *setup, double *winrate, double *lead)
+/* The root's winrate and score lead that kata-analyze of the running `shido gtp` g reports
+ * (the side to move's view) after the commands setup, capped at 2 visits, with a fixed seed. */
+static void gtp_root(engine *g, const char *setup, double *winrate, double *lead)
 {
-    engine g;
-    const char *args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1", "--set",
-                          "seed=1", NULL};
-    engine_start(&g, args);
-    fprintf(g.in, "%skata-analyze 1 rootInfo true\n", setup);
-    fflush(g.in);
+    fprintf(g->in, "clear_cache\n%skata-analyze 1 rootInfo true\n", setup);
+    fflush(g->in);
     char *l;
     bool found = false;
-    while (!found && (l = engine_read_line(&g))) {
+    while (!found && (l = engine_read_line(g))) {
         const char *root = strstr(l, "rootInfo visits 2 ");
         if (root) {
             const char *w = strstr(root, " winrate "), *s = strstr(root, " scoreLead ");
@@ -519,62 +515,75 @@ static void gtp_root(const char *setup, double *winrate, double *lead)
         free(l);
     }
     ck_assert_msg(found, "no rootInfo with 2 visits");
-    fclose(g.in);
-    while ((l = engine_read_line(&g)))
+    send_line(g, "name");   /* ends the stream, held open at the cap */
+    while ((l = engine_read_line(g)) && strcmp(l, "= shido"))
         free(l);
-    fclose(g.out);
-    engine_wait(&g, 0);
-    unlink(g.err_path);
+    free(l);
 }
 
-/* The same root from `shido analysis` for query (id, position and perspective; 2 visits and
- * the same seed are added). */
-static void json_root(const char *query, double *winrate, double *lead)
+/* The same root from the running `shido analysis` e for query (id, position and perspective;
+ * 2 visits added). */
+static void json_root(engine *e, const char *query, double *winrate, double *lead)
 {
-    engine e;
-    const char *args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1", NULL};
-    engine_start(&e, args);
     char line[1024];
-    snprintf(line, sizeof line, "{%s,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":2}", query);
-    send_line(&e, line);
-    cJSON *r = must_next(&e);
+    snprintf(line, sizeof line, "{\"id\":\"c\",\"action\":\"clear_cache\"}\n"
+             "{%s,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":2}", query);
+    send_line(e, line);
+    cJSON *r = must_next(e);
+    ck_assert_str_eq(field(r, "action")->valuestring, "clear_cache");
+    cJSON_Delete(r);
+    r = must_next(e);
     const cJSON *root = field(r, "rootInfo");
     ck_assert_msg(root && test_json_num(root, "visits") == 2, "%s", line);
     *winrate = test_json_num(root, "winrate");
     *lead = test_json_num(root, "scoreLead");
     cJSON_Delete(r);
-    finish(&e);
 }
 
-/* JSON analysis' values against kata-analyze on the same position (2 visits, one seed): equal
- * in the side to move's view; reportAnalysisWinratesAs BLACK and WHITE flip them for the side
- * not to move; komi and rules reach the search the same way in both (a komi lower by 7 points
- * moves the lead towards black by about that much). */
+/* JSON analysis' values against kata-analyze on the same position (2 visits, one seed, caches
+ * cleared): equal in the side to move's view; reportAnalysisWinratesAs BLACK and WHITE flip them
+ * for the side not to move; komi and rules reach the search the same way in both (a komi higher
+ * by 7 points moves the lead towards white). */
 START_TEST(test_values_match_kata_analyze)
 {
+    engine g, e;
+    const char *gtp_args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1",
+                              "--set", "seed=1", NULL};
+    const char *json_args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1",
+                               NULL};
+    engine_start(&g, gtp_args);
+    engine_start(&e, json_args);
     double gw, gl, jw, jl;
     /* white to move */
-    gtp_root("boardsize 9\nkomi 7\nplay b E5\n", &gw, &gl);
+    gtp_root(&g, "boardsize 9\nkomi 7\nplay b E5\n", &gw, &gl);
     static const char pos[] = "\"moves\":[[\"B\",\"E5\"]],\"rules\":\"tromp-taylor\",\"komi\":7";
     static const char *const persp[3] = {"WHITE", "SIDETOMOVE", "BLACK"};
     for (int k = 0; k < 3; k++) {
         char q[512];
         snprintf(q, sizeof q, "\"id\":\"%s\",%s,\"overrideSettings\":"
                  "{\"reportAnalysisWinratesAs\":\"%s\"}", persp[k], pos, persp[k]);
-        json_root(q, &jw, &jl);
+        json_root(&e, q, &jw, &jl);
         bool flip = k == 2;
         ck_assert_msg(fabs(jw - (flip ? 1 - gw : gw)) < 1e-5 && fabs(jl - (flip ? -gl : gl)) < 1e-5,
                       "%s: JSON %g %g, kata-analyze %g %g", persp[k], jw, jl, gw, gl);
     }
     /* black to move, japanese rules, komi 0: BLACK is the mover's view */
     double gw0, gl0;
-    gtp_root("boardsize 9\nkata-set-rules japanese\nkomi 0\n", &gw0, &gl0);
-    json_root("\"id\":\"J\",\"moves\":[],\"rules\":\"japanese\",\"komi\":0", &jw, &jl);
+    gtp_root(&g, "clear_board\nkata-set-rules japanese\nkomi 0\n", &gw0, &gl0);
+    json_root(&e, "\"id\":\"J\",\"moves\":[],\"rules\":\"japanese\",\"komi\":0", &jw, &jl);
     ck_assert_msg(fabs(jw - gw0) < 1e-5 && fabs(jl - gl0) < 1e-5, "japanese komi 0: %g %g, %g %g",
                   jw, jl, gw0, gl0);
-    json_root("\"id\":\"K\",\"moves\":[],\"rules\":\"japanese\",\"komi\":7", &jw, &jl);
+    json_root(&e, "\"id\":\"K\",\"moves\":[],\"rules\":\"japanese\",\"komi\":7", &jw, &jl);
     ck_assert_msg(jl < gl0 - 3, "komi 7 should cost black about 7 points: lead %g, at komi 0 %g",
                   jl, gl0);
+    finish(&e);
+    fclose(g.in);
+    char *l;
+    while ((l = engine_read_line(&g)))
+        free(l);
+    fclose(g.out);
+    engine_wait(&g, 0);
+    unlink(g.err_path);
 }
 END_TEST
 
@@ -611,7 +620,7 @@ static void *load_reader(void *arg)
     return NULL;
 }
 
-/* Load: a stream of queries (SHIDO_LOAD_QUERIES, 150 by default; the issue's 10,000 on request)
+/* Load: a stream of queries (SHIDO_LOAD_QUERIES, 150 by default, 30 under the sanitizers; the issue's 10,000 on request)
  * of two turns each at mixed priorities, written as fast as the pipe takes them, with
  * terminates of earlier queries (of one turn, or all), and terminate_all interleaved: every turn
  * of every query is answered exactly once with isDuringSearch false (results or noResults),
@@ -620,7 +629,8 @@ static void *load_reader(void *arg)
 START_TEST(test_load_with_terminates)
 {
     const char *env = getenv("SHIDO_LOAD_QUERIES");
-    int n = env && atoi(env) > 0 ? atoi(env) : 150;
+    /* fewer where the build is slow (the sanitizers): the same mixture, a shorter stream */
+    int n = env && atoi(env) > 0 ? atoi(env) : (int)(150 / test_time_scale());
     engine e;
     start(&e);
     load_tally lt = {&e, n, calloc((size_t)n * 2, 1), 0, ""};

@@ -1007,8 +1007,9 @@ static void add_hashes(aj_json *j, cJSON *root, const go_board *b)
     add_str(j, root, "symHash", text);
 }
 
-/* rootInfo's raw* fields: the network's own view of the root (the mean over the eight
- * symmetries) in the reported perspective; the error and time heads only where the net has them. */
+/* rootInfo's raw* fields: the network's own view of the root (the position as it stands, or the
+ * mean over the eight symmetries when the policy is asked for too) in the reported perspective;
+ * the error and time heads only where the net has them. */
 static void add_raw(aj_json *j, cJSON *root, const nn_result *res, double sign, go_color to_move)
 {
     /* nn.h's values are white's: to the mover's view, then to the reported one */
@@ -1263,8 +1264,11 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
             bool chosen = choose && move_choice(a, q, &g, &an, &choice, err, sizeof err);
             if (choose && !chosen)
                 report(a, q->id, false, "overrideSettings", err);
+            /* the policy is the mean over the eight symmetries (as before); the raw values alone
+             * need one evaluation, KataGo's too */
             nn_result *raw = malloc(sizeof *raw);
-            if (raw && !teach_search_player_eval(a->search, &g, raw, err, sizeof err)) {
+            if (raw && !teach_search_player_eval_syms(a->search, &g, q->policy ? 0xff : 1, raw,
+                                                      err, sizeof err)) {
                 free(raw);
                 raw = NULL;
             }

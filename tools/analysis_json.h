@@ -27,8 +27,9 @@
  *    "rawStScoreError","rawVarTimeLeft"],["noResultValue"]},["ownership"],["policy"]}
  * ("noResultValue" in every moveInfo too with includeNoResultValue)
  * Weights are visits (every visit weighs 1 here); playSelectionValue is the visits, the chosen
- * move's raised to the most (KataGo's values with its LCB choice); the raw values are the
- * network's mean over the eight symmetries, the error and time heads where the net has them;
+ * move's raised to the most (KataGo's values with its LCB choice); the raw values are one
+ * network evaluation of the position (the mean over the eight symmetries with includePolicy,
+ * whose policy it is), the error and time heads where the net has them;
  * noResultValue is the search's mean no-result probability (0 for nets without the head).
  * Hashes are 64-bit hex: thisHash of stones, side to move and ko ban, symHash the
  * least over the eight symmetries.
