@@ -855,7 +855,8 @@ START_TEST(test_check_without_network)
         "\n"
         "{\"id\":\"w\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
         "\"boardYSize\":9,\"zzz\":{\"a\":[1,2]},\"komi\":0.3}\n"
-        "{\"id\":\"v\",\"action\":\"query_version\"}\n";
+        "{\"id\":\"v\",\"action\":\"query_version\"}\n"
+        "{\"id\":\"c\",\"action\":\"clear_cache\"}\n";
     FILE *in = fmemopen((void *)input, sizeof input - 1, "r");
     char *out = NULL;
     size_t out_len = 0;
@@ -868,10 +869,11 @@ START_TEST(test_check_without_network)
                                           {NULL, "error", NULL},
                                           {"w", "warning", "zzz"},
                                           {"w", "error", "komi"},
-                                          {"v", "action", NULL}};
+                                          {"v", "action", NULL},
+                                          {"c", "action", NULL}};
     int n = 0;
     for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), n++) {
-        ck_assert_int_lt(n, 5);
+        ck_assert_int_lt(n, 6);
         cJSON *r = cJSON_Parse(line);
         ck_assert_msg(cJSON_IsObject(r), "%s", line);
         if (want[n][0])
@@ -883,7 +885,7 @@ START_TEST(test_check_without_network)
             ck_assert_str_eq(field(r, "field")->valuestring, want[n][2]);
         cJSON_Delete(r);
     }
-    ck_assert_int_eq(n, 5);
+    ck_assert_int_eq(n, 6);
     free(out);
 }
 END_TEST

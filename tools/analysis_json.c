@@ -1288,7 +1288,8 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
 static void run_item(aj_engine *a, aj_item *item)
 {
     if (!item->query) {
-        teach_search_player_clear(a->search);
+        if (a->search)   /* shido_analysis_check has none */
+            teach_search_player_clear(a->search);
         echo_action(a, item->action, "clear_cache");
         cJSON_Delete(item->action);
         return;
