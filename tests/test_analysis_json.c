@@ -4,7 +4,10 @@
  * malformed line answered with per-query errors while later queries still answer;
  * query_version; terminate stopping a running query; end of input ending the process with
  * status 0; malformed, deeply nested and over-long lines; the query checks without a network
- * (shido_analysis_check). Responses are parsed with cJSON and their fields, types and values
+ * (shido_analysis_check); a fresh search per query; a KaTrain-style session (priorities, terminate
+ * with turnNumbers, "Illegal move"); KataGo's further query and response fields and
+ * query_models; the values against kata-analyze on the same position; a load of queries with
+ * terminates interleaved. Responses are parsed with cJSON and their fields, types and values
  * checked. 9x9, a few visits, one thread. */
 #include <check.h>
 #include <cjson/cJSON.h>
