@@ -2,6 +2,7 @@
 #include "go/rules.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -264,5 +265,15 @@ done:
         return false;
     }
     *r = t;
+    return true;
+}
+
+bool go_komi_check(double komi, char *err, int err_len)
+{
+    /* KataGo's bound: nets are trained within it, and past it the score terms mean nothing */
+    if (!isfinite(komi) || fabs(komi) > 150 || komi * 2 != floor(komi * 2)) {
+        snprintf(err, (size_t)err_len, "komi must be a multiple of 0.5 within [-150, 150]");
+        return false;
+    }
     return true;
 }

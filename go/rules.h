@@ -54,6 +54,10 @@ int go_rules_to_json(const go_rules *r, char *buf, int len);
  * fields keep r's values). Returns false with a reason in err on bad input (r untouched). */
 bool go_rules_parse(go_rules *r, const char *text, char *err, int err_len);
 
+/* Whether komi is one KataGo accepts: a multiple of 0.5 within [-150, 150] (GTP's komi and JSON
+ * analysis share it). False with the reason in err. */
+bool go_komi_check(double komi, char *err, int err_len);
+
 /* The spelling of each enum as KataGo writes it. */
 const char *go_ko_rule_name(go_ko_rule k);
 const char *go_scoring_rule_name(go_scoring_rule s);

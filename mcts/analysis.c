@@ -8,16 +8,16 @@
 /* The node's averages from the view of `me`. */
 typedef struct node_view {
     int64_t visits;
-    double winrate, lcb, lead, score_mean, score_stdev, utility, utility_lcb;
+    double winrate, lcb, lead, score_mean, score_stdev, utility, utility_lcb, no_result;
 } node_view;
 
 /* Half the width of the utility's range: win/loss in [-1, 1] plus the two score terms. */
 static double utility_range(const struct mcts_search *s)
 {
-    double r = 1.0;
+    double r = s->p.win_loss_utility_factor;
     if (s->has_score)
         r += s->p.static_score_utility_factor + s->p.dynamic_score_utility_factor;
-    return r;
+    return fmax(r, 1e-6);   /* every factor may be 0 */
 }
 
 /* The radius of the utility lower confidence bound of a node with `visits` backups of mean u
@@ -53,6 +53,7 @@ static node_view view_of(const struct mcts_search *s, const mcts_node *n, go_col
     double u_sq = atomic_load(&((mcts_node *)n)->u_sq_sum) * inv;
     v.visits = visits;
     v.winrate = 0.5 * (1.0 + sign * wl);
+    v.no_result = atomic_load(&((mcts_node *)n)->nr_sum) * inv;
     v.lead = sign * atomic_load(&((mcts_node *)n)->lead_sum) * inv;
     v.score_mean = sign * smean;
     v.score_stdev = sqrt(fmax(0.0, ssq - smean * smean));
@@ -219,6 +220,7 @@ static void fill_unvisited(struct mcts_search *s, const node_view *rv, int min_m
         m->lcb = m->winrate - 0.5 * radius / utility_range(s);
         m->score_lead = rv->lead;
         m->score_mean = rv->score_mean;
+        m->no_result = rv->no_result;
         m->score_stdev = rv->score_stdev;
     }
     *k = c;
@@ -267,6 +269,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
     out->root_white_winrate = me == GO_WHITE ? rv.winrate : 1.0 - rv.winrate;
     out->root_score_lead = rv.lead;
     out->root_score_mean = rv.score_mean;
+    out->root_no_result = rv.no_result;
     out->root_score_stdev = rv.score_stdev;
     out->root_utility = rv.utility;
     if (!analysis_storage(s, opts, out))
@@ -305,6 +308,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         m->prior = prepared ? s->root_prior[i] : ch[i].prior;
         m->score_lead = v.lead;
         m->score_mean = v.score_mean;
+        m->no_result = v.no_result;
         m->score_stdev = v.score_stdev;
         m->utility = v.utility;
         r[k].allowed = !prepared || s->root_allowed[i];

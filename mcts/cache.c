@@ -97,10 +97,10 @@ static void unlock(mcts_cache_entry *e) { atomic_flag_clear_explicit(&e->lock, m
 void mcts_result_canonical(nn_result *r)
 {
     int n = r->size * r->size;
-    float wl = (float)(r->white_win - r->white_loss);
-    r->white_win = 0.5 * (1.0 + wl);
-    r->white_loss = 0.5 * (1.0 - wl);
-    r->no_result = 0;
+    float wl = (float)(r->white_win - r->white_loss), nr = (float)r->no_result;
+    r->white_win = 0.5 * (1.0 - nr + wl);
+    r->white_loss = 0.5 * (1.0 - nr - wl);
+    r->no_result = nr;
     r->white_lead = (float)r->white_lead;
     r->white_score_selfplay = (float)r->white_score_selfplay;
     r->white_score_selfplay_sq = (float)r->white_score_selfplay_sq;
@@ -128,9 +128,9 @@ bool mcts_cache_lookup(mcts_cache *c, uint64_t key, nn_result *r)
             r->size = e->size;
             r->has_score = e->has_score;
             r->has_ownership = e->has_ownership;
-            r->white_win = 0.5 * (1.0 + e->wl);
-            r->white_loss = 0.5 * (1.0 - e->wl);
-            r->no_result = 0;
+            r->white_win = 0.5 * (1.0 - e->nr + e->wl);
+            r->white_loss = 0.5 * (1.0 - e->nr - e->wl);
+            r->no_result = e->nr;
             r->white_lead = e->lead;
             r->white_score_selfplay = e->score_mean;
             r->white_score_selfplay_sq = e->score_sq;
@@ -172,6 +172,7 @@ void mcts_cache_store(mcts_cache *c, uint64_t key, const nn_result *r)
     e->has_score = r->has_score;
     e->has_ownership = r->has_ownership;
     e->wl = (float)(r->white_win - r->white_loss);
+    e->nr = (float)r->no_result;
     e->lead = (float)r->white_lead;
     e->score_mean = (float)r->white_score_selfplay;
     e->score_sq = (float)r->white_score_selfplay_sq;

@@ -39,6 +39,7 @@ typedef struct mcts_child {
 /* The leaf values of one evaluation (network, cache or final count), white's view. */
 typedef struct mcts_eval {
     double wl;           /* win - loss */
+    double nr;           /* no result (KataGo's noResult head; 0 for a counted game end) */
     double lead, score_mean, score_sq;
     double utility;      /* wl + score utility */
 } mcts_eval;
@@ -48,7 +49,7 @@ struct mcts_node {
     _Atomic int state;                 /* MCTS_UNEXPANDED / EXPANDING / EXPANDED */
     _Atomic int visits;
     _Atomic int vloss;                 /* descents in flight through this node */
-    _Atomic double u_sum, u_sq_sum, wl_sum, lead_sum, smean_sum, ssq_sum;
+    _Atomic double u_sum, u_sq_sum, wl_sum, nr_sum, lead_sum, smean_sum, ssq_sum;
     int num_children;
     _Atomic(mcts_child *) children;    /* legal moves in board order, then pass; set before
                                           state becomes EXPANDED */
@@ -68,7 +69,7 @@ typedef struct mcts_cache_entry {
     uint64_t stamp;                    /* store order, for eviction */
     int size;
     bool has_score, has_ownership;
-    float wl, lead, score_mean, score_sq;
+    float wl, nr, lead, score_mean, score_sq;
     float policy[NN_MAX_MOVES];
     int8_t ownership[NN_MAX_POINTS];
 } mcts_cache_entry;
@@ -165,6 +166,7 @@ struct mcts_search {
     _Atomic int64_t nn_evals, nn_batches, cache_hits, collisions;
     double run_start_s, run_s, nn_s;
     bool running;                      /* inside mcts_run (control thread only) */
+    _Atomic uint64_t root_draws;       /* wide_root_noise: root selections so far */
     uint64_t rng;
 };
 

@@ -436,6 +436,15 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
     }
     for (int i = 0; i < n; i++)
         s->root_prior[i] = sum > 0 ? (float)(s->root_prior[i] / sum) : 1.0f / (float)n;
+    /* KataGo's rootPolicyTemperature and wideRootNoise's flattening: P^(1/T), renormalised */
+    double inv_t = 1.0 / (s->p.root_policy_temperature * (4.0 * s->p.wide_root_noise + 1.0));
+    if (inv_t != 1.0 && n > 0) {
+        sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += s->root_prior[i] = (float)pow(s->root_prior[i], inv_t);
+        for (int i = 0; i < n; i++)
+            s->root_prior[i] = sum > 0 ? (float)(s->root_prior[i] / sum) : 1.0f / (float)n;
+    }
     if (s->p.dirichlet_eps > 0 && n > 1) {
         double alpha = s->p.dirichlet_alpha * 361.0 / n, gsum = 0;
         float *noise = malloc(sizeof *noise * (size_t)n);

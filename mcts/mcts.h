@@ -108,6 +108,13 @@ typedef struct mcts_params {
      * legal moves); eps 0 turns it off (the default). */
     double dirichlet_alpha;
     double dirichlet_eps;
+    /* KataGo's rootPolicyTemperature: root priors P^(1/T), renormalised (> 1 searches wider;
+     * 1, the default, leaves them). */
+    double root_policy_temperature;
+    /* KataGo's wideRootNoise (0: off, the default): root priors flattened to P^(1/(4w+1)), and
+     * at each root selection half the moves, drawn at random, get w |N(0,1)| of utility added:
+     * analysis that looks at more moves, at the cost of a noisier best move. */
+    double wide_root_noise;
     /* Move choice by visits^(1/temperature) while the game has fewer than temperature_moves
      * moves (temperature 0, the default: no randomness, see use_lcb_for_selection). */
     double temperature;
@@ -130,6 +137,7 @@ typedef struct mcts_params {
     /* KataGo's score utility: static term centred on 0 and dynamic term centred on the root's
      * score mean, each factor * 2/pi * atan((score - centre) / (scale * sqrt(board area))),
      * averaged over the net's score distribution. Zero for nets without a score head. */
+    double win_loss_utility_factor;          /* KataGo's winLossUtilityFactor: 1 */
     double static_score_utility_factor;      /* KataGo 0.1 */
     double dynamic_score_utility_factor;     /* KataGo 0.3 */
     double dynamic_score_center_zero_weight; /* KataGo 0.2: pull the centre towards 0 */
@@ -284,8 +292,10 @@ typedef struct mcts_limits {
 typedef struct mcts_move_info {
     int move;                /* point or GO_PASS */
     int64_t visits;
-    double winrate;          /* to move's view, [0, 1] */
+    double winrate;          /* to move's view, [0, 1]: win + no_result / 2 */
     double white_winrate;
+    double no_result;        /* the net's no-result probability over the subtree (KataGo's
+                                noResultValue; 0 for nets and rules without one) */
     double lcb;              /* to move's winrate lower confidence bound (may fall below 0):
                                 winrate less the utility bound's radius in winrate units (as
                                 KataGo reports it to lz-analyze); for Leela Zero nets exactly
@@ -311,6 +321,7 @@ typedef struct mcts_analysis {
     int64_t root_visits;
     double root_winrate;     /* to move's view */
     double root_white_winrate;
+    double root_no_result;
     double root_score_lead;  /* to move's view */
     double root_score_mean;
     double root_score_stdev;

@@ -298,6 +298,6 @@ void mcts_mirror_adjust_eval(const struct mcts_search *s, const go_game *g, cons
     wl = fmin(fmax(wl, -1.0 + 1e-15), 1.0 - 1e-15);
     /* whoever owns tengen is pulled up, in logit space */
     wl = tanh(atanh(wl) + scale * r->white_ownership[(size / 2) * size + size / 2]);
-    e->utility += total * wl - e->wl;
+    e->utility += s->p.win_loss_utility_factor * (total * wl - e->wl);
     e->wl = total * wl;
 }

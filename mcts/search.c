@@ -50,7 +50,8 @@ double mcts_score_utility(const struct mcts_search *s, double score_mean, double
 void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts_eval *e)
 {
     e->wl = r->white_win - r->white_loss;
-    e->utility = e->wl;
+    e->nr = r->no_result;
+    e->utility = s->p.win_loss_utility_factor * e->wl;
     e->lead = e->score_mean = e->score_sq = 0;
     if (r->has_score) {
         e->lead = r->white_lead;
@@ -106,9 +107,10 @@ static void final_eval(const struct mcts_search *s, const go_game *g, mcts_eval 
     double black = go_score_final(g, NULL, owner);
     double white = -black;
     e->wl = white > 0 ? 1.0 : white < 0 ? -1.0 : 0.0;
+    e->nr = 0;
     e->lead = e->score_mean = white;
     e->score_sq = white * white;
-    e->utility = e->wl;
+    e->utility = s->p.win_loss_utility_factor * e->wl;
     if (s->has_score)
         e->utility += mcts_score_utility(s, white, white * white, g->board.size);
     int size = g->board.size;
@@ -138,6 +140,27 @@ bool mcts_move_filtered(const mcts_params *p, int move, go_color mover, int ply)
     return any_allow;
 }
 
+static uint64_t wide_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* KataGo's wideRootNoise bonus for child i: with probability 1/2, w |N(0,1)| of utility, in the
+ * winrate units of Q (half a utility). */
+static double wide_root_bonus(double w, uint64_t draw, int i)
+{
+    uint64_t r = wide_mix(draw + (uint64_t)i);
+    if (r & 1)
+        return 0;
+    double u1 = ((double)(r >> 11 & 0xfffffULL) + 1) / 1048577.0;
+    double u2 = (double)(r >> 32) / 4294967296.0;
+    double gauss = sqrt(-2 * log(u1)) * cos(2 * MCTS_PI * u2);
+    return 0.5 * w * fabs(gauss);
+}
+
 /* The child to descend into: Q + c_puct P sqrt(N) / (1 + n), with Q in winrate units (half the
  * utility) so c_puct means what it means in Leela Zero, and virtual visits counted as losses. */
 static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, int ply)
@@ -164,6 +187,10 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
                  (root ? p->root_fpu_reduction : p->fpu_reduction) * sqrt(visited_prior);
     double sqrt_n = sqrt(fmax(1.0, (double)pv + (double)atomic_load(&n->vloss) * vl));
     bool use_filters = p->num_avoid + p->num_allow > 0;
+    /* wideRootNoise: one draw per root selection, split per child by hashing */
+    uint64_t draw = root && p->wide_root_noise > 0
+                        ? wide_mix(atomic_fetch_add(&s->root_draws, 1) ^ (p->seed + 0x9e37ULL))
+                        : 0;
     int best = -1, fallback = -1;
     double best_v = -INFINITY, fallback_v = -INFINITY;
     for (int i = 0; i < n->num_children; i++) {
@@ -185,6 +212,8 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
                 q += 0.5 * mcts_mirror_bonus(s, &mn, g, move, 2 * q, cv + cvl, child_visits);
         }
         double v = q + p->c_puct * prior * sqrt_n / (1.0 + cv + cvl);
+        if (draw)
+            v += wide_root_bonus(p->wide_root_noise, draw, i);
         if (use_filters && mcts_move_filtered(p, ch[i].move, mover, ply)) {
             if (v > fallback_v) {
                 fallback_v = v;

@@ -72,6 +72,7 @@ void mcts_node_add(mcts_node *n, const mcts_eval *e, const float *own_white, int
     add_double(&n->u_sum, e->utility);
     add_double(&n->u_sq_sum, e->utility * e->utility);
     add_double(&n->wl_sum, e->wl);
+    add_double(&n->nr_sum, e->nr);
     add_double(&n->lead_sum, e->lead);
     add_double(&n->smean_sum, e->score_mean);
     add_double(&n->ssq_sum, e->score_sq);

@@ -144,6 +144,13 @@ bool teach_search_player_set_params(teach_player *p, const mcts_params *params, 
     return true;
 }
 
+void teach_search_player_new_search(teach_player *p)
+{
+    search_player *s = (search_player *)p;
+    s->tree_filtered = false;
+    mcts_clear_tree(s->search);
+}
+
 void teach_search_player_clear(teach_player *p)
 {
     search_player *s = (search_player *)p;
@@ -156,9 +163,16 @@ void teach_search_player_clear(teach_player *p)
 bool teach_search_player_eval(teach_player *p, const go_game *g, nn_result *out, char *err,
                               int err_len)
 {
+    return teach_search_player_eval_syms(p, g, 0xff, out, err, err_len);
+}
+
+bool teach_search_player_eval_syms(teach_player *p, const go_game *g, unsigned sym_mask,
+                                   nn_result *out, char *err, int err_len)
+{
     search_player *s = (search_player *)p;
     if (!s->eval_ctx && !(s->eval_ctx = nn_context_new(s->model, 8, err, err_len)))
         return false;
     nn_context_set_profile(s->eval_ctx, mcts_profile(s->search));
-    return nn_eval_average(s->eval_ctx, g, 0xff, NN_DEFAULT_POLICY_OPTIMISM, out, err, err_len);
+    return nn_eval_average(s->eval_ctx, g, sym_mask, NN_DEFAULT_POLICY_OPTIMISM, out, err,
+                           err_len);
 }

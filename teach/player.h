@@ -83,6 +83,10 @@ teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len);
 bool teach_search_player_set_params(teach_player *p, const mcts_params *params, char *err,
                                     int err_len);
 
+/* Drops the tree, keeping the cached network results: the next run searches afresh under the
+ * tunables in force (each JSON analysis query is answered by a search of its own settings). */
+void teach_search_player_new_search(teach_player *p);
+
 /* Drops the tree and every cached network result (GTP's clear_cache). */
 void teach_search_player_clear(teach_player *p);
 
@@ -91,6 +95,11 @@ void teach_search_player_clear(teach_player *p);
  * what dead stones are judged by. False with a reason in err. */
 bool teach_search_player_eval(teach_player *p, const go_game *g, nn_result *out, char *err,
                               int err_len);
+
+/* The same under the symmetries of sym_mask only (bit s = symmetry s; 1: the position as it
+ * stands, one evaluation, as KataGo's raw values are). */
+bool teach_search_player_eval_syms(teach_player *p, const go_game *g, unsigned sym_mask,
+                                   nn_result *out, char *err, int err_len);
 
 /* Whether p is a search player. */
 bool teach_player_is_search(const teach_player *p);

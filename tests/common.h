@@ -255,7 +255,42 @@ static inline char *test_gtp_feed(gtp_engine *e, const char *script, bool check_
     return out;
 }
 
+/* ---- time ----------------------------------------------------------------------------------- */
+
+/* How much longer than asked a run with a time limit may take here: the build's factor
+ * (SHIDO_TEST_TIME_SCALE, 5 under the sanitizers), times SHIDO_TEST_TIME_SCALE from the
+ * environment on a loaded machine. Only tests of a time limit itself use wall-clock bounds;
+ * everything else is bounded by nodes or visits. */
+static inline double test_time_scale(void)
+{
+#ifndef SHIDO_TEST_TIME_SCALE
+#define SHIDO_TEST_TIME_SCALE 1
+#endif
+    const char *env = getenv("SHIDO_TEST_TIME_SCALE");
+    double extra = env ? atof(env) : 1;
+    return SHIDO_TEST_TIME_SCALE * (extra >= 1 ? extra : 1);
+}
+
 /* ---- what this machine may lack ------------------------------------------------------------- */
+
+/* ctest's SKIP_RETURN_CODE (CMakeLists.txt): a suite whose tests passed but some could not run
+ * here exits with it, so that ctest reports the suite as skipped, not passed. */
+#define TEST_SKIP_CODE 77
+
+/* Records that the running test skipped what it checks, for a reason (the same text for the
+ * same cause: test_run_suite prints each reason once, with what it left out). Tests run in
+ * forked children: the record goes to the file test_run_suite names in SHIDO_TEST_SKIP_FILE. */
+static inline void test_skip(const char *reason, const char *what)
+{
+    const char *path = getenv("SHIDO_TEST_SKIP_FILE");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (f) {
+        fprintf(f, "%s\t%s\n", reason, what);
+        fclose(f);
+    } else {
+        printf("SKIP: %s; %s did not run\n", reason, what);
+    }
+}
 
 /* Whether path is an executable (GNU Go); when it is not, prints a SKIP line that ends in what
  * (what the test leaves out). */
@@ -263,18 +298,28 @@ static inline bool test_gnugo_present(const char *path, const char *what)
 {
     if (access(path, X_OK) == 0)
         return true;
-    printf("SKIP: %s is not an executable GNU Go; %s\n", path, what);
+    char reason[256];
+    snprintf(reason, sizeof reason, "%s is not an executable GNU Go", path);
+    test_skip(reason, what);
     return false;
 }
 
 #ifdef SHIDO_HAVE_CUDA
-/* Whether a CUDA device is present; when none is, prints a SKIP line saying that what did not
- * run. Call it inside a test, never before Check forks. */
+/* Whether a CUDA device is present; when none is, records a skip of what (test_skip), or with
+ * SHIDO_REQUIRE_GPU=1 fails the test. A driver that cannot count its devices fails the test:
+ * that is a broken machine, not one without a GPU. Call it inside a test, never before Check
+ * forks. */
 static inline bool test_cuda_device_present(const char *what)
 {
-    if (nn_cuda_device_count() > 0)
+    char err[256] = "";
+    int n = nn_cuda_device_probe(err, sizeof err);
+    ck_assert_msg(n >= 0, "CUDA driver error: %s (%s did not run)", err, what);
+    if (n > 0)
         return true;
-    printf("SKIP: no CUDA device present; %s did not run\n", what);
+    const char *require = getenv("SHIDO_REQUIRE_GPU");
+    ck_assert_msg(!require || strcmp(require, "1"),
+                  "SHIDO_REQUIRE_GPU=1 but no CUDA device is present: %s did not run", what);
+    test_skip("no CUDA device present", what);
     return false;
 }
 #endif
@@ -295,14 +340,79 @@ static inline float test_half_to_float(uint16_t h)
 
 /* ---- main ----------------------------------------------------------------------------------- */
 
-/* Runs every test of s (CK_NORMAL output); returns the process exit status. */
+/* Prints the skips recorded in the file at path, each reason once with the tests that skipped
+ * and what they left out, each once ("SKIP: reason; N did not run: a, b, ..."). Returns how
+ * many were recorded. */
+static inline int test_report_skips(const char *path)
+{
+    size_t len = 0;
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        long size = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text = size > 0 ? calloc(1, (size_t)size + 1) : NULL;
+        len = text ? fread(text, 1, (size_t)size, f) : 0;
+        fclose(f);
+    }
+    if (!text)
+        return 0;
+    /* lines "reason\twhat": cut into reasons and whats in place */
+    int n = 0;
+    char *reason[256], *what[256], *cause[256];   /* cause: reason, kept once reported */
+    for (char *l = text; l < text + len && n < 256;) {
+        char *end = strchr(l, '\n'), *tab = strchr(l, '\t');
+        if (end)
+            *end = 0;
+        if (tab && (!end || tab < end)) {
+            *tab = 0;
+            reason[n] = cause[n] = l;
+            what[n++] = tab + 1;
+        }
+        l = end ? end + 1 : text + len;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!reason[i])
+            continue;
+        int count = 0;
+        for (int k = i; k < n; k++)
+            count += reason[k] && !strcmp(reason[k], reason[i]);
+        printf("SKIP: %s; %d did not run: %s", reason[i], count, what[i]);
+        for (int k = i + 1; k < n; k++)
+            if (reason[k] && !strcmp(reason[k], reason[i])) {
+                bool seen = !strcmp(what[k], what[i]);   /* each what once */
+                for (int m = i + 1; m < k && !seen; m++)
+                    seen = !strcmp(cause[m], cause[i]) && !strcmp(what[m], what[k]);
+                if (!seen)
+                    printf(", %s", what[k]);
+                reason[k] = NULL;
+            }
+        printf("\n");
+    }
+    free(text);
+    return n;
+}
+
+/* Runs every test of s (CK_NORMAL output); returns the process exit status: failure when a test
+ * failed, else TEST_SKIP_CODE when a test skipped (the reasons printed once each), else
+ * success. */
 static inline int test_run_suite(Suite *s)
 {
+    char skip_path[] = "/tmp/shido-test-skips-XXXXXX";
+    int fd = mkstemp(skip_path);
+    if (fd >= 0) {
+        close(fd);
+        setenv("SHIDO_TEST_SKIP_FILE", skip_path, 1);
+    }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    int skipped = fd >= 0 ? test_report_skips(skip_path) : 0;
+    if (fd >= 0)
+        unlink(skip_path);
+    return failed ? EXIT_FAILURE : skipped ? TEST_SKIP_CODE : EXIT_SUCCESS;
 }
 
 #endif

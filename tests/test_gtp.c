@@ -60,7 +60,7 @@ START_TEST(test_ids_and_admin)
     gtp_engine e;
     engine_up(&e);
     expect(&e, "protocol_version\n12 name\n  7   version  \n# a comment\n\n   \n",
-           "= 2\n\n=12 shido\n\n=7 0.1.0\n\n");
+           "= 2\n\n=12 shido\n\n=7 0.17 (Leela Zero GTP level; shido 0.1.0)\n\n");
     expect(&e, "known_command play\nknown_command genmove\nknown_command\n",
            "= true\n\n= false\n\n? syntax error\n\n");
     expect(&e, "3 frobnicate\nname # trailing comment\nknown_command\tplay\nname\r\nNAME\n",
@@ -68,10 +68,11 @@ START_TEST(test_ids_and_admin)
     expect(&e, "name extra\n42\n", "? syntax error\n\n?42 unknown command\n\n");
     expect(&e, "list_commands\n",
            "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-           "clear_board\nkomi\nplay\nundo\nfixed_handicap\nplace_free_handicap\nset_free_handicap\n"
-           "loadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\ntime_settings\ntime_left\n"
-           "kgs-time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nset_position\n"
-           "tsumego_solve\n\n");
+           "clear_board\nkomi\nget_komi\nplay\nundo\nfixed_handicap\nplace_free_handicap\n"
+           "set_free_handicap\nloadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\n"
+           "time_settings\ntime_left\nkgs-time_settings\nkata-time_settings\n"
+           "kata-list_time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\n"
+           "set_position\ntsumego_solve\n\n");
     /* Every listed command is known, and quit ends the session only when it succeeds. */
     char *list = answer(&e, "list_commands");
     for (char *name = strtok(list, "\n"); name; name = strtok(NULL, "\n")) {
@@ -120,6 +121,16 @@ START_TEST(test_boardsize_komi_clear)
            "=\n\n=\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
            "? syntax error\n\n");
     ck_assert(e.game.komi == -3.0f);
+    /* KataGo's bounds, the JSON analysis' too: multiples of 0.5 within [-150, 150] */
+    static const char *const bad_komi[] = {"1e9", "-1e30", "7.25", "150.5", "-151", "0.1"};
+    for (int i = 0; i < 6; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "komi %s\n", bad_komi[i]);
+        expect(&e, cmd, "? komi must be a multiple of 0.5 within [-150, 150]\n\n");
+    }
+    ck_assert(e.game.komi == -3.0f);
+    expect(&e, "get_komi\nkomi 150\nget_komi\nkomi -149.5\nget_komi\nkomi -3\n",
+           "= -3\n\n=\n\n= 150\n\n=\n\n= -149.5\n\n=\n\n");
     /* boardsize keeps komi and rules, clears the board; clear_board keeps the size. */
     expect(&e, "kata-set-rules japanese\nplay b e5\nboardsize 5\n", "=\n\n=\n\n=\n\n");
     ck_assert_int_eq(e.game.board.size, 5);
@@ -354,9 +365,9 @@ START_TEST(test_set_free_handicap)
 {
     gtp_engine e;
     engine_up(&e);
-    expect(&e, "boardsize 9\nset_free_handicap c3\nset_free_handicap c3 c3\nset_free_handicap c3 pass\n"
+    expect(&e, "boardsize 9\nset_free_handicap c3 c3\nset_free_handicap c3 pass\n"
                "set_free_handicap c3 z3\nset_free_handicap c3 k10\nset_free_handicap\n",
-           "=\n\n? bad vertex list\n\n? bad vertex list\n\n? bad vertex list\n\n"
+           "=\n\n? bad vertex list\n\n? bad vertex list\n\n"
            "? syntax error\n\n? bad vertex list\n\n? bad vertex list\n\n");
     ck_assert_int_eq(e.game.board.num_empty, 81);
     expect(&e, "set_free_handicap c3 G7 e5\nset_free_handicap a1 a2\n",
@@ -366,6 +377,11 @@ START_TEST(test_set_free_handicap)
     ck_assert_int_eq(e.game.board.color[go_point_from_gtp(9, "G7")], GO_BLACK);
     expect(&e, "play w d4\nundo\nundo\n", "=\n\n=\n\n? cannot undo\n\n");
     ck_assert_int_eq(e.game.board.num_empty, 78);
+    /* One stone, as Leela Zero and KataGo take it (an SGF record with a single AB stone). */
+    expect(&e, "clear_board\nset_free_handicap D4\n", "=\n\n=\n\n");
+    ck_assert_int_eq(e.game.handicap, 1);
+    ck_assert_int_eq(e.game.board.num_empty, 80);
+    ck_assert_int_eq(e.game.board.to_move, GO_WHITE);
     gtp_engine_free(&e);
 }
 END_TEST
@@ -509,11 +525,19 @@ START_TEST(test_printsgf_round_trip)
     gtp_engine_free(&other);
     unlink(path);
 
+    /* "-" is standard output (KataGo), not a file named "-" */
+    char *dash = answer(&e, "printsgf -");
+    ck_assert_msg(!strncmp(dash, "(;", 2) && strstr(dash, "SZ[9]"), "%s", dash);
+    ck_assert_int_ne(access("-", F_OK), 0);
+    free(dash);
     expect(&e, "printsgf /nonexistent/dir/x.sgf\nprintsgf a b\n",
            "? cannot save file: /nonexistent/dir/x.sgf: No such file or directory\n\n"
            "? syntax error\n\n");
     e.allow_files = false;
     expect(&e, "printsgf /tmp/never.sgf\n", "? cannot save file: file access is disabled\n\n");
+    dash = answer(&e, "printsgf -");
+    ck_assert_ptr_nonnull(strstr(dash, "SZ[9]"));
+    free(dash);
     sgf = answer(&e, "printsgf");
     ck_assert_ptr_nonnull(strstr(sgf, ";W[]"));
     free(sgf);
@@ -572,6 +596,12 @@ START_TEST(test_kata_rules)
     ck_assert_int_eq(e.game.rules.white_handicap_bonus, GO_WHB_N_MINUS_ONE);
     expect(&e, "kata-set-rules tromp-taylor\n", "=\n\n");
     ck_assert_str_eq(go_rules_name(&e.game.rules), "tromp-taylor");
+    /* KGS's kgs-rules */
+    expect(&e, "kgs-rules japanese\n", "=\n\n");
+    ck_assert_str_eq(go_rules_name(&e.game.rules), "japanese");
+    expect(&e, "kgs-rules new_zealand\nkgs-rules chess\n",
+           "=\n\n? unknown rules (japanese, chinese, aga or new_zealand)\n\n");
+    ck_assert_str_eq(go_rules_name(&e.game.rules), "new-zealand");
     gtp_engine_free(&e);
 }
 END_TEST
@@ -700,6 +730,14 @@ START_TEST(test_time_commands)
            "kgs-time_settings canadian 1 2 x\nkgs-time_settings fischer 1 2 3\nkgs-time_settings\n",
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
            "? syntax error\n\n? syntax error\n\n");
+    /* KataGo's spellings of the same systems; Fischer clocks refused by name */
+    expect(&e, "kata-list_time_settings\nkata-time_settings byoyomi 60 10 3\n",
+           "= none\nabsolute\nbyoyomi\ncanadian\n\n=\n\n");
+    ck_assert_int_eq(e.time.system, TEACH_TIME_BYOYOMI);
+    ck_assert_int_eq(e.time.periods, 3);
+    expect(&e, "kata-time_settings fischer 60 5\nkata-time_settings absolute 30\n",
+           "? fischer time is not supported (none, absolute, byoyomi, canadian)\n\n=\n\n");
+    ck_assert_int_eq(e.time.system, TEACH_TIME_ABSOLUTE);
     gtp_engine_free(&e);
 }
 END_TEST
@@ -735,7 +773,7 @@ START_TEST(test_garbage_and_binary)
     int rc;
     char *got = run_bytes(&e, input, k, &rc);
     ck_assert_int_eq(rc, 0);
-    ck_assert_str_eq(got, "=1 shido\n\n? line too long\n\n=2 shido\n\n= shido\n\n=3 0.1.0\n\n");
+    ck_assert_str_eq(got, "=1 shido\n\n? line too long\n\n=2 shido\n\n= shido\n\n=3 0.17 (Leela Zero GTP level; shido 0.1.0)\n\n");
     free(got);
     free(input);
     gtp_engine_free(&e);
@@ -794,6 +832,108 @@ START_TEST(test_binary_over_pipe)
 }
 END_TEST
 
+/* Every subcommand prints its usage on standard output and exits 0 on --help, nothing on
+ * standard error; every option of gtp's and analysis' usage lines, and every subcommand of the
+ * top-level text, appears in README.md. */
+START_TEST(test_help_binary)
+{
+    static const char *const subs[][2] = {
+        {"gtp", NULL}, {"analysis", NULL}, {"demo", NULL}, {"bench", NULL},
+        {"bench", "board"}, {"bench", "nn"}, {"bench", "train"}, {"match", NULL},
+        {"tsumego", NULL}, {"tsumego-gen", NULL}, {"train-discriminator", NULL},
+        {"tsumego", "solve"}, {"tsumego", "bench"}, {"tactical-maps", NULL},
+        {"tactical-maps", "characterise"}, {"teach-stats", NULL}, {"features", NULL},
+        {"fuseki-quiz", NULL}, {"fuseki-quiz", "merge"}, {"fuseki-quiz", "stats"},
+        {"review", NULL}, {"cuda-info", NULL}};
+    char *readme = test_read_file(SHIDO_SOURCE_DIR "/README.md", NULL);
+    for (size_t k = 0; k < sizeof subs / sizeof subs[0]; k++) {
+        const char *args[] = {subs[k][0], subs[k][1] ? subs[k][1] : "--help",
+                              subs[k][1] ? "--help" : NULL, NULL};
+        char *err;
+        int status;
+        char *out = pipe_run(args, "/dev/null", NULL, &err, &status);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s %s --help: status %d",
+                      subs[k][0], subs[k][1] ? subs[k][1] : "", status);
+        char want[64];
+        snprintf(want, sizeof want, "usage: shido %s", subs[k][0]);
+        ck_assert_msg(!strncmp(out, want, strlen(want)), "%s --help: %s", subs[k][0], out);
+        ck_assert_msg(!*err, "%s --help wrote to stderr: %s", subs[k][0], err);
+        snprintf(want, sizeof want, "build/shido %s", subs[k][0]);
+        ck_assert_msg(strstr(readme, want), "README.md lacks %s", want);
+        if (!subs[k][1] && (!strcmp(subs[k][0], "gtp") || !strcmp(subs[k][0], "analysis"))) {
+            out[strcspn(out, "\n")] = 0;
+            for (char *o = strstr(out, "-"); o; o = strstr(o + 1, " -")) {
+                char opt[32];
+                if (sscanf(o[0] == ' ' ? o + 1 : o, "%31[-a-z]", opt) == 1 && strlen(opt) > 1)
+                    ck_assert_msg(strstr(readme, opt), "README.md lacks %s of %s", opt,
+                                  subs[k][0]);
+            }
+        }
+        free(out);
+        free(err);
+    }
+    free(readme);
+}
+END_TEST
+
+/* A test that skips (test_skip) makes its suite exit with ctest's skip code, the reason printed
+ * once with what did not run; a failure wins over a skip; a clean suite exits 0. */
+START_TEST(inner_skip_a) { test_skip("no frobnicator present", "test a"); }
+END_TEST
+START_TEST(inner_skip_b) { test_skip("no frobnicator present", "test b"); }
+END_TEST
+START_TEST(inner_fail) { ck_abort_msg("a real failure"); }
+END_TEST
+START_TEST(inner_pass) { ck_assert(1); }
+END_TEST
+
+static int suite_status(const TTest *const *tests, int n, char **out)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], 1);
+        Suite *s = suite_create("inner");
+        TCase *tc = tcase_create("inner");
+        for (int k = 0; k < n; k++)
+            tcase_add_test(tc, tests[k]);
+        suite_add_tcase(s, tc);
+        int rc = test_run_suite(s);
+        fflush(stdout);
+        _exit(rc);
+    }
+    close(fds[1]);
+    *out = pipe_read_fd(fds[0]);
+    close(fds[0]);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+START_TEST(test_suite_skip_status)
+{
+    char *out;
+    const TTest *skip2[] = {inner_skip_a, inner_pass, inner_skip_b};
+    ck_assert_int_eq(suite_status(skip2, 3, &out), TEST_SKIP_CODE);
+    ck_assert_msg(strstr(out, "SKIP: no frobnicator present; 2 did not run: test a, test b\n"),
+                  "%s", out);
+    ck_assert_ptr_null(strstr(strstr(out, "SKIP:") + 1, "SKIP:"));   /* once */
+    free(out);
+    const TTest *fail[] = {inner_skip_a, inner_fail};
+    ck_assert_int_eq(suite_status(fail, 2, &out), EXIT_FAILURE);
+    free(out);
+    const TTest *clean[] = {inner_pass, inner_pass};
+    ck_assert_int_eq(suite_status(clean, 2, &out), EXIT_SUCCESS);
+    ck_assert_ptr_null(strstr(out, "SKIP"));
+    free(out);
+}
+END_TEST
+
 /* `shido demo` exits cleanly and prints the same game every time. */
 START_TEST(test_demo_binary)
 {
@@ -824,6 +964,8 @@ Suite *gtp_suite(void)
     tcase_add_test(tc, test_random_lines);
     tcase_add_test(tc, test_binary_over_pipe);
     tcase_add_test(tc, test_demo_binary);
+    tcase_add_test(tc, test_help_binary);
+    tcase_add_test(tc, test_suite_skip_status);
     suite_add_tcase(s, tc);
     tc = tcase_create("board");
     tcase_add_test(tc, test_boardsize_komi_clear);

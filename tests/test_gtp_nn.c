@@ -376,6 +376,9 @@ START_TEST(test_configure)
     ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 1);
     ck_assert_msg(strstr(err, "unknown network format") && strstr(err, "session.gtp"), "%s", err);
     ck_assert_int_eq(teach_engine_num_nets(e.engine), 0);
+    char *dir[] = {"gtp", "-w", SHIDO_TEST_DATA};
+    ck_assert_int_eq(gtp_engine_configure(&e, 3, dir, err, sizeof err), 1);
+    ck_assert_msg(strstr(err, "is a directory"), "%s", err);
     char *eq[] = {"gtp", "--weights=" TEST_LZ_B4C32};
     ck_assert_int_eq(gtp_engine_configure(&e, 2, eq, err, sizeof err), 0);
     ck_assert_int_eq(teach_engine_num_nets(e.engine), 1);

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "tests/common.h"
 
 /* ---- a running engine ------------------------------------------------------------------- */
@@ -415,7 +417,7 @@ START_TEST(test_startup_probes)
     free(list);
     expect_reply(&e, "known_command lz-analyze", "= true");
     expect_reply(&e, "known_command kata-analyze", "= true");
-    expect_reply(&e, "known_command analyze", "= false");
+    expect_reply(&e, "known_command analyze", "= true");
     expect_ok(&e, "kata-get-rules");
     /* LizGoban's probes: the streams start, the next command ends them. */
     char *r = stream(&e, "kata-analyze 1 pvVisits true", 0, "name", 9, 1,
@@ -423,7 +425,13 @@ START_TEST(test_startup_probes)
     ck_assert_str_eq(r, "= shido");
     free(r);
     r = stream(&e, "lz-analyze 1 allow B D4 1", 0, "version", 9, 0, no_keys);
-    ck_assert_str_eq(r, "= 0.1.0");
+    /* Lizzie reads the second number of the version's first word as Leela Zero's minor
+     * version and wants 15 or more (Integer.parseInt: digits only) */
+    char word[32] = "";
+    sscanf(r, "= %31s", word);
+    char *dot = strchr(word, '.');
+    ck_assert_msg(dot && is_integer(dot + 1) && atoi(dot + 1) >= 15, "version %s", r);
+    ck_assert_msg(strstr(r, "shido 0.1.0"), "version %s", r);
     free(r);
     /* Unsupported options answer '?' at once. */
     expect_fail(&e, "lz-analyze 1 ownership true");
@@ -440,6 +448,7 @@ START_TEST(test_kata_analyze_stream)
     engine e;
     start_kata(&e, "16");
     expect_ok(&e, "play b E5");
+    expect_ok(&e, "kata-set-param maxVisits 0");   /* streams until interrupted */
     kata_keys all = {true, true, true, true, true, true, true};
     char *r = stream(&e,
                      "kata-analyze interval 10 ownership true ownershipStdev true movesOwnership "
@@ -698,9 +707,11 @@ START_TEST(test_lz_net)
     engine e;
     const char *args[] = {"gtp", "-w", TEST_LZ_B4C32, "--visits", "12", NULL};
     engine_start(&e, args);
+    expect_ok(&e, "kata-set-param maxVisits 0");
     char *r = stream(&e, "lz-analyze b 5", 2, "name", 19, 0, no_keys);
     ck_assert_str_eq(r, "= shido");
     free(r);
+    expect_ok(&e, "kata-set-param maxVisits 12");
     r = ask(&e, "genmove b");
     ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 19), "%s", r);
     free(r);
@@ -807,6 +818,131 @@ START_TEST(test_genmove_at_end_of_input)
 }
 END_TEST
 
+/* Analysis stops at the visit limit set (--visits, KataGo's maxVisits) and keeps the stream open
+ * until the next line, as KataGo does; noResultValue adds that key per move and to rootInfo. */
+START_TEST(test_analysis_visit_cap)
+{
+    engine e;
+    start_kata(&e, "24");
+    send_line(&e, "kata-analyze 1 rootInfo true noResultValue true");
+    char *l = engine_read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    long long most = 0;
+    while (most < 24) {
+        l = engine_read_line(&e);
+        ck_assert_msg(l && *l, "the stream ended before the visit cap");
+        const char *root = strstr(l, "rootInfo visits ");
+        ck_assert_msg(root, "%s", l);
+        most = atoll(root + 16);
+        ck_assert_msg(most <= 25, "root visits %lld past --visits 24", most);
+        ck_assert_msg(strstr(l, " noResultValue ") && strstr(root, " noResultValue "), "%s", l);
+        free(l);
+    }
+    /* held open: the next command ends it with the blank line, then is answered */
+    send_line(&e, "name");
+    l = engine_read_line(&e);
+    ck_assert_msg(l && !*l, "want the end of the stream, got '%s'", l ? l : "(eof)");
+    free(l);
+    char *r = read_reply(&e);
+    ck_assert_str_eq(r, "= shido");
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
+/* Sabaki's start-up: it picks `analyze` (KataGo's name for Sabaki) from list_commands and reads
+ * every float with a decimal point; genmove_analyze ends with play. Lizzie's: name, version,
+ * then lz-analyze, checked in test_startup_probes. */
+START_TEST(test_sabaki_startup)
+{
+    engine e;
+    start_kata(&e, "16");
+    expect_reply(&e, "name", "= shido");
+    char *v = ask(&e, "version");
+    ck_assert_msg(v[0] == '=', "%s", v);
+    free(v);
+    expect_reply(&e, "protocol_version", "= 2");
+    char *list = ask(&e, "list_commands");
+    ck_assert_msg(strstr(list, "\nanalyze\n") && strstr(list, "\ngenmove_analyze\n"), "%s", list);
+    free(list);
+    expect_ok(&e, "clear_board");
+    expect_ok(&e, "komi 6.5");
+    expect_ok(&e, "play B E5");
+    char *l = one_line(&e, "analyze W 5");
+    parse_kata_line(l, 9, no_keys);   /* floats with a decimal point, integers without */
+    free(l);
+    send_line(&e, "genmove_analyze W 5");
+    l = engine_read_line(&e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    bool played = false;
+    while (!played) {
+        l = engine_read_line(&e);
+        ck_assert_msg(l && *l, "genmove_analyze ended without play");
+        if (!strncmp(l, "play ", 5)) {
+            ck_assert(is_vertex(l + 5, 9));
+            played = true;
+        } else {
+            parse_kata_line(l, 9, no_keys);
+        }
+        free(l);
+    }
+    l = engine_read_line(&e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    engine_finish(&e);
+}
+END_TEST
+
+/* KataGo's parameter commands: the names GUIs send (winLossUtilityFactor,
+ * analysisWideRootNoise, playoutDoublingAdvantage), kata-get-params as one JSON object,
+ * kata-set-params all or nothing, kata-get-models. */
+START_TEST(test_kata_param_commands)
+{
+    engine e;
+    start_kata(&e, "16");
+    expect_ok(&e, "kata-set-param winLossUtilityFactor 0.8");
+    expect_reply(&e, "kata-get-param winLossUtilityFactor", "= 0.8");
+    expect_ok(&e, "kata-set-param analysisWideRootNoise 0.04");
+    expect_reply(&e, "kata-get-param analysisWideRootNoise", "= 0.04");
+    expect_fail(&e, "kata-set-param analysisWideRootNoise -1");
+    expect_ok(&e, "kata-set-param playoutDoublingAdvantage 0.5");
+    expect_reply(&e, "kata-get-param playoutDoublingAdvantage", "= 0.5");
+    expect_ok(&e, "kata-set-param rootPolicyTemperature 1.5");
+    expect_ok(&e, "kata-set-param wideRootNoise 0.02");
+    char *r = ask(&e, "kata-get-params");
+    cJSON *o = cJSON_Parse(r + 2);
+    ck_assert_msg(cJSON_IsObject(o), "%s", r);
+    ck_assert(cJSON_GetObjectItem(o, "max_visits")->valuedouble == 16);
+    ck_assert(cJSON_GetObjectItem(o, "win_loss_utility_factor")->valuedouble == 0.8);
+    ck_assert(cJSON_GetObjectItem(o, "analysisWideRootNoise")->valuedouble == 0.04);
+    ck_assert(cJSON_IsBool(cJSON_GetObjectItem(o, "use_lcb_for_selection")));
+    cJSON_Delete(o);
+    free(r);
+    expect_ok(&e, "kata-set-params {\"maxVisits\": 20, \"cpuctExploration\": 1.2, "
+                  "\"analysisWideRootNoise\": 0}");
+    expect_reply(&e, "kata-get-param max_visits", "= 20");
+    expect_reply(&e, "kata-get-param c_puct", "= 1.2");
+    expect_reply(&e, "kata-get-param analysisWideRootNoise", "= 0");
+    expect_fail(&e, "kata-set-params {\"maxVisits\": 30, \"frobnication\": 1}");
+    expect_fail(&e, "kata-set-params {\"maxVisits\": 30, \"c_puct\": \"high\"}");
+    expect_fail(&e, "kata-set-params [1, 2]");
+    expect_reply(&e, "kata-get-param max_visits", "= 20");
+    r = ask(&e, "kata-get-models");
+    o = cJSON_Parse(r + 2);
+    ck_assert_msg(cJSON_IsArray(o) && cJSON_GetArraySize(o) == 1, "%s", r);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(o, 0), "name")->valuestring,
+                     "g170-b6c96-s175395328-d26788732.bin.gz");
+    cJSON_Delete(o);
+    free(r);
+    r = ask(&e, "genmove b");
+    ck_assert_msg(r[0] == '=', "%s", r);
+    free(r);
+    engine_finish(&e);
+}
+END_TEST
+
 static Suite *gtp_search_suite(void)
 {
     Suite *s = suite_create("gtp_search");
@@ -822,6 +958,9 @@ static Suite *gtp_search_suite(void)
     tcase_add_test(tc, test_time_management);
     tcase_add_test(tc, test_eof_during_analysis);
     tcase_add_test(tc, test_genmove_at_end_of_input);
+    tcase_add_test(tc, test_analysis_visit_cap);
+    tcase_add_test(tc, test_sabaki_startup);
+    tcase_add_test(tc, test_kata_param_commands);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -12,6 +12,7 @@
 #include "go/game.h"
 #include "weights/desc.h"
 #include "weights/desc_kata.h"
+#include "weights/weights.h"
 #include "nn/kata_inputs.h"
 #include "nn/ref/kata_forward.h"
 #include "tests/common.h"
@@ -668,9 +669,22 @@ START_TEST(text_and_binary_round_trip)
     ck_assert(!weights_load_kata(path, err, sizeof err));
     ck_assert_msg(strstr(err, "decimal float"), "%s", err);
     unlink(path);
+    /* a name without a known extension: the content decides, binary or text */
+    for (int binary = 0; binary <= 1; binary++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, binary ? "net.weights" : "net");
+        write_desc(path, orig->kata, binary);
+        nn_desc *d = weights_load(path, err, sizeof err);
+        ck_assert_msg(d, "%s: %s", path, err);
+        assert_same_desc(orig->kata, d->kata);
+        nn_desc_free(d);
+        unlink(path);
+    }
     snprintf(path, sizeof path, "%s/net.weights", tmpdir);
     ck_assert(!weights_load_kata(path, err, sizeof err));
-    ck_assert_msg(strstr(err, "expected a name ending in"), "%s", err);
+    ck_assert_msg(strstr(err, "cannot open"), "%s", err);
+    /* a directory is named as one */
+    ck_assert(!weights_load(tmpdir, err, sizeof err));
+    ck_assert_msg(strstr(err, "is a directory"), "%s", err);
     free(a);
     free(b);
     go_game_free(&g);

@@ -3,6 +3,8 @@
 #include "tools/analysis_json.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "teach/player.h"
 #include "tools/commands.h"
 #include "tools/line_reader.h"
+#include "weights/desc_kata.h"
 
 /* Visits per turn when neither the query nor the settings give a limit (KataGo's example
  * analysis config). */
@@ -27,9 +30,16 @@
 
 typedef enum { PERSP_BLACK, PERSP_WHITE, PERSP_SIDE } perspective;
 
-/* A line read and parsed, waiting for its turn. */
+typedef struct aj_query aj_query;
+
+/* One unit of work waiting for its turn: a turn of a query, or a clear_cache action. The next
+ * one taken is the one of highest priority, the earliest read among equals (KataGo's order). */
 typedef struct aj_item {
-    cJSON *q;
+    aj_query *query;     /* the turn's query; NULL for an action */
+    cJSON *action;       /* clear_cache: the request, echoed once done */
+    int turn;
+    int priority;
+    uint64_t seq;        /* read order */
     bool terminated;
 } aj_item;
 
@@ -41,9 +51,11 @@ typedef struct aj_engine {
     line_reader in;
     FILE *out;
     bool eof;
-    aj_item *queue;
-    int head, tail, cap;
-    const cJSON *running_id;        /* the query being searched, NULL between queries */
+    aj_item *queue;                 /* unordered; aj_queue_take picks by priority */
+    int num_items, cap;
+    uint64_t next_seq;
+    const aj_query *running;        /* the query being searched, NULL between turns */
+    int running_turn;
     bool stop_running;
 } aj_engine;
 
@@ -58,6 +70,12 @@ static const cJSON *get(const cJSON *o, const char *key)
 static bool is_id(const cJSON *v)
 {
     return cJSON_IsString(v) || cJSON_IsNumber(v);
+}
+
+static bool is_int(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+           fabs(v->valuedouble) < 1e15;
 }
 
 /* What the protocol refuses beyond cJSON's grammar: numbers that overflow to infinity and
@@ -148,26 +166,72 @@ static void report(aj_engine *a, const cJSON *id, bool error, const char *field,
     put_line(a, &j);
 }
 
+struct aj_query {
+    cJSON *json;             /* the request as read: id points into it */
+    const cJSON *id;
+    int size;
+    go_rules rules;
+    float komi;
+    go_game setup;           /* initial stones and player, no moves */
+    int num_moves;
+    go_move *moves;
+    int *turns;
+    int num_turns;
+    mcts_params p;
+    teach_play_params play;  /* playPolicy and its tunables: the move it would play, reported */
+    perspective persp;
+    bool ownership, moves_ownership, policy, pv_visits;
+    bool ownership_stdev, moves_ownership_stdev;   /* include[Moves]OwnershipStdev */
+    bool move_features;      /* includeMoveFeatures (shido): seed 000's features per move */
+    double report_every_s;
+    int *priorities;         /* per turn of turns */
+    int pv_len;              /* analysisPVLen (0: MCTS_MAX_PV) */
+    bool no_result_value;    /* includeNoResultValue */
+    int refs;                /* turns queued or running */
+    bool failed;             /* a turn failed with an error: the later ones are dropped */
+};
+
 /* ---- queue and input --------------------------------------------------------------------- */
 
-static bool queue_push(aj_engine *a, cJSON *q)
+static bool parse_query(aj_engine *a, cJSON *j, aj_query *q);
+static void query_free(aj_query *q);
+
+static bool queue_push(aj_engine *a, aj_item item)
 {
-    if (a->tail == a->cap) {
-        if (a->head > 0) {
-            memmove(a->queue, a->queue + a->head, sizeof *a->queue * (size_t)(a->tail - a->head));
-            a->tail -= a->head;
-            a->head = 0;
-        } else {
-            int cap = a->cap ? 2 * a->cap : 16;
-            aj_item *n = realloc(a->queue, sizeof *n * (size_t)cap);
-            if (!n)
-                return false;
-            a->queue = n;
-            a->cap = cap;
-        }
+    if (a->num_items == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 16;
+        aj_item *n = realloc(a->queue, sizeof *n * (size_t)cap);
+        if (!n)
+            return false;
+        a->queue = n;
+        a->cap = cap;
     }
-    a->queue[a->tail++] = (aj_item){q, false};
+    item.seq = a->next_seq++;
+    a->queue[a->num_items++] = item;
     return true;
+}
+
+/* Takes the item of highest priority, the earliest among equals. The queue must not be empty. */
+static aj_item queue_take(aj_engine *a)
+{
+    int best = 0;
+    for (int i = 1; i < a->num_items; i++)
+        if (a->queue[i].priority > a->queue[best].priority ||
+            (a->queue[i].priority == a->queue[best].priority &&
+             a->queue[i].seq < a->queue[best].seq))
+            best = i;
+    aj_item item = a->queue[best];
+    a->queue[best] = a->queue[--a->num_items];
+    return item;
+}
+
+/* A turn done (answered, terminated or dropped): the query goes with its last turn. */
+static void query_release(aj_query *q)
+{
+    if (--q->refs == 0) {
+        query_free(q);
+        free(q);
+    }
 }
 
 static bool same_id(const cJSON *x, const cJSON *y)
@@ -177,36 +241,134 @@ static bool same_id(const cJSON *x, const cJSON *y)
     return cJSON_IsNumber(x) && cJSON_IsNumber(y) && x->valuedouble == y->valuedouble;
 }
 
-/* Terminates the queries with id tid (every query when tid is NULL), queued or running. */
-static void terminate(aj_engine *a, const cJSON *tid)
+/* Whether turn is listed in turns (a checked array of integers; NULL lists every turn). */
+static bool turn_listed(const cJSON *turns, int turn)
 {
-    for (int i = a->head; i < a->tail; i++)
-        if (!tid || same_id(get(a->queue[i].q, "id"), tid))
+    if (!turns)
+        return true;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, turns)
+    {
+        if (t->valuedouble == turn)
+            return true;
+    }
+    return false;
+}
+
+/* Terminates the turns of the queries with id tid (every query when tid is NULL) that turns
+ * lists (every turn when NULL), queued or running. */
+static void terminate(aj_engine *a, const cJSON *tid, const cJSON *turns)
+{
+    for (int i = 0; i < a->num_items; i++) {
+        const aj_query *q = a->queue[i].query;
+        if (q && (!tid || same_id(q->id, tid)) && turn_listed(turns, a->queue[i].turn))
             a->queue[i].terminated = true;
-    if (a->running_id && (!tid || same_id(a->running_id, tid))) {
+    }
+    if (a->running && (!tid || same_id(a->running->id, tid)) &&
+        turn_listed(turns, a->running_turn)) {
         a->stop_running = true;
         teach_player_stop(a->search);
     }
 }
 
-/* Echoes an action back: {"action":..,"id":..[,"terminateId":..][,"version","git_hash"]}. */
-static void echo_action(aj_engine *a, const cJSON *q, const char *action, bool version)
+cJSON *shido_models_json(teach_engine *e)
 {
-    aj_json j = {cJSON_CreateObject(), false};
-    add_str(&j, j.root, "action", action);
-    const cJSON *id = get(q, "id"), *tid = get(q, "terminateId");
-    add(&j, j.root, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
-    if (tid)
-        add(&j, j.root, "terminateId", cJSON_Duplicate(tid, true));
-    if (version) {
+    cJSON *models = cJSON_CreateArray();
+    int n = teach_engine_num_nets(e);
+    for (int i = 0; models && i < n; i++) {
+        const nn_desc *d = teach_engine_desc(e, i);
+        const char *file = teach_engine_net_name(e, i), *base = strrchr(file, '/');
+        bool kata = d->family == NN_FAMILY_KATA;
+        const char *backend = nn_model_backend(teach_engine_model(e, i));
+        /* the CUDA backend picks fp16 by device unless told: KataGo's "auto" */
+        const char *asked = teach_engine_backend(e);
+        bool cuda = backend && !strcmp(backend, "cuda");
+        cJSON *m = cJSON_CreateObject();
+        if (!m || !cJSON_AddItemToArray(models, m)) {
+            cJSON_Delete(m);
+            cJSON_Delete(models);
+            return NULL;
+        }
+        if (!cJSON_AddStringToObject(m, "name", base ? base + 1 : file) ||
+            !cJSON_AddStringToObject(m, "internalName", kata ? d->kata->name : "leela-zero") ||
+            !cJSON_AddNumberToObject(m, "maxBatchSize", teach_engine_params(e)->batch_size) ||
+            !cJSON_AddBoolToObject(m, "usesHumanSLProfile",
+                                   kata && d->kata->meta_encoder_version > 0) ||
+            !cJSON_AddNumberToObject(m, "version", kata ? d->kata->version : 0) ||
+            !cJSON_AddStringToObject(m, "usingFP16", !cuda                  ? "false"
+                                                     : strstr(asked, "fp32") ? "false"
+                                                     : strstr(asked, "fp16") ? "true"
+                                                                             : "auto")) {
+            cJSON_Delete(models);
+            return NULL;
+        }
+    }
+    return models;
+}
+
+/* Echoes an action back as KataGo does: the request's own fields, plus for query_version
+ * "version" and "git_hash", for query_models "models". */
+static void echo_action(aj_engine *a, const cJSON *q, const char *action)
+{
+    aj_json j = {cJSON_Duplicate(q, true), false};
+    if (!strcmp(action, "query_version")) {
         add_str(&j, j.root, "version", SHIDO_VERSION_STRING);
         add_str(&j, j.root, "git_hash", "shido");
+    } else if (!strcmp(action, "query_models")) {
+        add(&j, j.root, "models", a->engine ? shido_models_json(a->engine) : cJSON_CreateArray());
     }
     put_line(a, &j);
 }
 
-/* A line just read: malformed lines and terminations are answered at once (so that terminate
- * reaches a running query); everything else waits in the queue. */
+/* A checked turnNumbers of a terminate (absent: NULL with true). */
+static bool terminate_turns(aj_engine *a, const cJSON *q, const cJSON **turns)
+{
+    *turns = get(q, "turnNumbers");
+    if (!*turns)
+        return true;
+    bool ok = cJSON_IsArray(*turns);
+    const cJSON *t;
+    cJSON_ArrayForEach(t, *turns)
+    {
+        ok = ok && is_int(t);
+    }
+    if (!ok)
+        report(a, get(q, "id"), true, "turnNumbers", "turnNumbers must be an array of integers");
+    return ok;
+}
+
+/* A query read: checked at once (errors and warnings answered now, as KataGo does), then one
+ * item per turn queued. Without a search nothing is queued. */
+static void accept_query(aj_engine *a, cJSON *j)
+{
+    aj_query *q = calloc(1, sizeof *q);
+    if (!q) {
+        report(a, get(j, "id"), true, NULL, "out of memory");
+        cJSON_Delete(j);
+        return;
+    }
+    if (!parse_query(a, j, q) || !a->search) {
+        query_free(q);
+        free(q);
+        return;
+    }
+    for (int i = 0; i < q->num_turns; i++) {
+        aj_item item = {q, NULL, q->turns[i], q->priorities[i], 0, false};
+        if (!queue_push(a, item)) {
+            report(a, q->id, true, NULL, "out of memory");
+            break;
+        }
+        q->refs++;
+    }
+    if (q->refs == 0) {
+        query_free(q);
+        free(q);
+    }
+}
+
+/* A line just read: malformed lines, terminations and the version and model questions are
+ * answered at once (so that terminate reaches a running query); a query's turns and clear_cache
+ * wait in the queue. */
 static void accept_line(aj_engine *a, const char *line, bool too_long)
 {
     if (strspn(line, " \t\r") == strlen(line) && !too_long)
@@ -234,28 +396,35 @@ static void accept_line(aj_engine *a, const char *line, bool too_long)
         return;
     }
     const cJSON *action = get(q, "action");
-    if (cJSON_IsString(action) && !strcmp(action->valuestring, "terminate")) {
+    if (!action) {
+        accept_query(a, q);
+        return;
+    }
+    const char *name = cJSON_IsString(action) ? action->valuestring : "";
+    const cJSON *turns;
+    if (!strcmp(name, "terminate") || !strcmp(name, "terminate_all")) {
         const cJSON *tid = get(q, "terminateId");
-        if (!is_id(tid))
+        bool all = !strcmp(name, "terminate_all");
+        if (!all && !is_id(tid))
             report(a, id, true, "terminateId", "terminate needs a terminateId");
-        else {
-            terminate(a, tid);
-            echo_action(a, q, "terminate", false);
+        else if (terminate_turns(a, q, &turns)) {
+            terminate(a, all ? NULL : tid, turns);
+            echo_action(a, q, name);
         }
-        cJSON_Delete(q);
-        return;
-    }
-    if (cJSON_IsString(action) && !strcmp(action->valuestring, "terminate_all")) {
-        terminate(a, NULL);
-        echo_action(a, q, "terminate_all", false);
-        cJSON_Delete(q);
-        return;
-    }
-    if (!queue_push(a, q)) {
+    } else if (!strcmp(name, "query_version") || !strcmp(name, "query_models")) {
+        echo_action(a, q, name);
+    } else if (!strcmp(name, "clear_cache")) {
+        /* before every waiting turn, once the running one is done */
+        aj_item item = {NULL, q, 0, INT_MAX, 0, false};
+        if (queue_push(a, item))
+            return;
         report(a, id, true, NULL, "out of memory");
-        cJSON_Delete(q);
+    } else {
+        report(a, id, true, "action", "unknown action");
     }
+    cJSON_Delete(q);
 }
+
 /* Reads what has arrived without blocking. */
 static void poll_input(aj_engine *a)
 {
@@ -272,24 +441,6 @@ static void poll_input(aj_engine *a)
 
 /* ---- a query ----------------------------------------------------------------------------- */
 
-typedef struct aj_query {
-    const cJSON *id;
-    int size;
-    go_rules rules;
-    float komi;
-    go_game setup;           /* initial stones and player, no moves */
-    int num_moves;
-    go_move *moves;
-    int *turns;
-    int num_turns;
-    mcts_params p;
-    teach_play_params play;  /* playPolicy and its tunables: the move it would play, reported */
-    perspective persp;
-    bool ownership, moves_ownership, policy, pv_visits;
-    bool ownership_stdev, moves_ownership_stdev;   /* include[Moves]OwnershipStdev */
-    bool move_features;      /* includeMoveFeatures (shido): seed 000's features per move */
-    double report_every_s;
-} aj_query;
 
 static bool parse_player(const cJSON *v, go_color *c)
 {
@@ -304,10 +455,18 @@ static bool parse_player(const cJSON *v, go_color *c)
     return true;
 }
 
-static bool is_int(const cJSON *v)
+
+/* A vertex: GTP's ("D4", "pass") or KataGo's "(x,y)" from the top left corner. GO_NO_POINT when
+ * it is neither or off the board. */
+static int parse_vertex(int size, const char *text)
 {
-    return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
-           fabs(v->valuedouble) < 1e15;
+    int x, y, end = 0;
+    if (text[0] != '(')
+        return go_point_from_gtp(size, text);
+    if (sscanf(text, "(%d ,%d )%n", &x, &y, &end) != 2 || text[end] || x < 0 || y < 0 ||
+        x >= size || y >= size)
+        return GO_NO_POINT;
+    return go_point_at(x, y);
 }
 
 /* A [["B","D4"],...] list: fills colours and points (GO_PASS for "pass"). */
@@ -327,7 +486,7 @@ static bool parse_move_list(const cJSON *v, int size, go_move *out, int *n, char
         int p = GO_NO_POINT;
         bool pair = cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2;
         if (pair && cJSON_IsString(m->child->next))
-            p = go_point_from_gtp(size, m->child->next->valuestring);
+            p = parse_vertex(size, m->child->next->valuestring);
         if (!pair || !parse_player(m->child, &c) || p == GO_NO_POINT) {
             snprintf(err, (size_t)err_len, "entry %d is not a valid [player, vertex] pair", i);
             return false;
@@ -360,7 +519,7 @@ static bool parse_filters(const cJSON *v, int size, bool allow, mcts_params *p, 
         const cJSON *m;
         cJSON_ArrayForEach(m, moves)
         {
-            int pt = cJSON_IsString(m) ? go_point_from_gtp(size, m->valuestring) : GO_NO_POINT;
+            int pt = cJSON_IsString(m) ? parse_vertex(size, m->valuestring) : GO_NO_POINT;
             if (pt == GO_NO_POINT) {
                 snprintf(err, (size_t)err_len, "entry %d: bad vertex", i);
                 return false;
@@ -403,19 +562,6 @@ static bool parse_overrides(aj_engine *a, const cJSON *o, aj_query *q, char *err
             }
             continue;
         }
-        /* Root noise for variety is not part of shido's analysis; accepted, not applied. */
-        if (!strcmp(key, "wideRootNoise") || !strcmp(key, "playoutDoublingAdvantage")) {
-            if (!cJSON_IsNumber(v)) {
-                snprintf(err, (size_t)err_len, "%s must be a number", key);
-                return false;
-            }
-            if (v->valuedouble != 0)
-                report(a, q->id, false, "overrideSettings",
-                       !strcmp(key, "wideRootNoise") ? "wideRootNoise is not supported: ignored"
-                                                     : "playoutDoublingAdvantage is not "
-                                                       "supported: ignored");
-            continue;
-        }
         char value[64], why[256];
         if (cJSON_IsNumber(v))
             snprintf(value, sizeof value, "%.17g", v->valuedouble);
@@ -448,17 +594,14 @@ static bool get_bool(aj_engine *a, const cJSON *q, const char *key, bool *out, c
     return true;
 }
 
-static int cmp_int(const void *x, const void *y)
-{
-    return (*(const int *)x > *(const int *)y) - (*(const int *)x < *(const int *)y);
-}
-
 static void query_free(aj_query *q)
 {
     if (q->setup.moves)
         go_game_free(&q->setup);
     free(q->moves);
     free(q->turns);
+    free(q->priorities);
+    cJSON_Delete(q->json);
 }
 
 /* The rules field: a preset name or an object of kata-set-rules fields. */
@@ -480,27 +623,98 @@ static bool parse_rules(const cJSON *rules, go_rules *r, char *err, int err_len)
     return ok;
 }
 
-/* The query's fields, checked; reports the first error itself and returns false. */
-static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
+static bool game_at(const aj_query *q, int turn, go_game *g, char *err, int err_len);
+
+/* analyzeTurns with their priorities (priority, or priorities one per turn): sorted by turn,
+ * each turn once (at the highest priority it was given). Reports the first error itself. */
+static bool parse_turns(aj_engine *a, const cJSON *j, aj_query *q)
+{
+    const cJSON *turns = get(j, "analyzeTurns"), *prio = get(j, "priority"),
+                *prios = get(j, "priorities");
+    int n = turns ? cJSON_GetArraySize(turns) : 1;
+    q->turns = malloc(sizeof *q->turns * (size_t)(n + 1));
+    q->priorities = malloc(sizeof *q->priorities * (size_t)(n + 1));
+    if (!q->turns || !q->priorities) {
+        report(a, q->id, true, NULL, "out of memory");
+        return false;
+    }
+    if (prio && (!is_int(prio) || fabs(prio->valuedouble) > INT_MAX / 2)) {
+        report(a, q->id, true, "priority", "priority must be an integer");
+        return false;
+    }
+    int base = prio ? (int)prio->valuedouble : 0;
+    if (prios) {
+        bool ok = turns && cJSON_IsArray(prios) && cJSON_GetArraySize(prios) == n;
+        const cJSON *v;
+        cJSON_ArrayForEach(v, prios)
+        {
+            ok = ok && is_int(v) && fabs(v->valuedouble) <= INT_MAX / 2;
+        }
+        if (!ok || prio) {
+            report(a, q->id, true, "priorities",
+                   prio ? "give priority or priorities, not both"
+                        : "priorities must be an array of integers as long as analyzeTurns");
+            return false;
+        }
+    }
+    if (!turns) {
+        q->turns[0] = q->num_moves;
+        q->priorities[0] = base;
+        q->num_turns = 1;
+        return true;
+    }
+    if (!cJSON_IsArray(turns)) {
+        report(a, q->id, true, "analyzeTurns", "analyzeTurns must be an array of integers");
+        return false;
+    }
+    const cJSON *t, *pr = prios ? prios->child : NULL;
+    cJSON_ArrayForEach(t, turns)
+    {
+        if (!is_int(t) || t->valuedouble < 0 || t->valuedouble > q->num_moves) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "turn numbers must be integers from 0 to %d", q->num_moves);
+            report(a, q->id, true, "analyzeTurns", msg);
+            return false;
+        }
+        /* insertion by turn: analyzeTurns is short */
+        int turn = (int)t->valuedouble, p = pr ? (int)pr->valuedouble : base, k = q->num_turns;
+        pr = pr ? pr->next : NULL;
+        while (k > 0 && q->turns[k - 1] > turn)
+            k--;
+        if (k > 0 && q->turns[k - 1] == turn) {
+            q->priorities[k - 1] = p > q->priorities[k - 1] ? p : q->priorities[k - 1];
+            continue;
+        }
+        memmove(q->turns + k + 1, q->turns + k, sizeof *q->turns * (size_t)(q->num_turns - k));
+        memmove(q->priorities + k + 1, q->priorities + k,
+                sizeof *q->priorities * (size_t)(q->num_turns - k));
+        q->turns[k] = turn;
+        q->priorities[k] = p;
+        q->num_turns++;
+    }
+    return true;
+}
+
+/* The query's fields, checked; reports the first error itself and returns false. Takes j (freed
+ * with the query). */
+static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
 {
     static const char *const known[] = {
         "id", "moves", "initialStones", "initialPlayer", "rules", "komi", "boardXSize",
         "boardYSize", "analyzeTurns", "maxVisits", "includeOwnership", "includeMovesOwnership",
         "includeOwnershipStdev", "includeMovesOwnershipStdev", "includePolicy",
         "includePVVisits", "includeMoveFeatures", "avoidMoves", "allowMoves",
-        "reportDuringSearchEvery", "overrideSettings", "priority", "action"};
+        "reportDuringSearchEvery", "overrideSettings", "priority", "priorities",
+        "includeNoResultValue", "analysisPVLen", "rootPolicyTemperature", "rootFpuReductionMax",
+        "whiteHandicapBonus"};
     memset(q, 0, sizeof *q);
+    q->json = j;
     q->id = get(j, "id");
     q->p = a->base;
     q->play = a->base_play;
     q->p.num_avoid = q->p.num_allow = 0;
     q->persp = PERSP_BLACK;
     char err[256], msg[320];
-    const cJSON *action = get(j, "action");
-    if (action) {
-        report(a, q->id, true, "action", "unknown action");
-        return false;
-    }
     const cJSON *f;
     cJSON_ArrayForEach(f, j)
     {
@@ -536,13 +750,20 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
         report(a, q->id, true, "rules", err);
         return false;
     }
+    const cJSON *whb = get(j, "whiteHandicapBonus");
+    if (whb && !(cJSON_IsString(whb) &&
+                 go_rules_set(&q->rules, "whiteHandicapBonus", whb->valuestring)) &&
+        !(cJSON_IsNumber(whb) && whb->valuedouble == 0 &&
+          go_rules_set(&q->rules, "whiteHandicapBonus", "0"))) {
+        report(a, q->id, true, "whiteHandicapBonus", "whiteHandicapBonus must be 0, N-1 or N");
+        return false;
+    }
     /* KataGo's default komi: 6.5 under territory scoring, 7.5 otherwise. */
     q->komi = q->rules.scoring == GO_SCORING_TERRITORY ? 6.5f : 7.5f;
     const cJSON *komi = get(j, "komi");
     if (komi) {
-        if (!cJSON_IsNumber(komi) || fabs(komi->valuedouble) > 150 ||
-            komi->valuedouble * 2 != floor(komi->valuedouble * 2)) {
-            report(a, q->id, true, "komi", "komi must be a multiple of 0.5 within [-150, 150]");
+        if (!cJSON_IsNumber(komi) || !go_komi_check(komi->valuedouble, err, sizeof err)) {
+            report(a, q->id, true, "komi", cJSON_IsNumber(komi) ? err : "komi must be a number");
             return false;
         }
         q->komi = (float)komi->valuedouble;
@@ -588,45 +809,33 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
             return false;
         }
     }
-    const cJSON *turns = get(j, "analyzeTurns");
-    q->turns = malloc(sizeof *q->turns * (size_t)(cJSON_GetArraySize(turns) + 1));
-    if (!q->turns) {
-        report(a, q->id, true, NULL, "out of memory");
+    go_game whole;
+    if (!game_at(q, q->num_moves, &whole, err, sizeof err)) {
+        report(a, q->id, true, "moves", err);
         return false;
     }
-    if (turns) {
-        if (!cJSON_IsArray(turns)) {
-            report(a, q->id, true, "analyzeTurns", "analyzeTurns must be an array of integers");
-            return false;
-        }
-        const cJSON *t;
-        cJSON_ArrayForEach(t, turns)
-        {
-            if (!is_int(t) || t->valuedouble < 0 || t->valuedouble > q->num_moves) {
-                snprintf(msg, sizeof msg, "turn numbers must be integers from 0 to %d",
-                         q->num_moves);
-                report(a, q->id, true, "analyzeTurns", msg);
-                return false;
-            }
-            q->turns[q->num_turns++] = (int)t->valuedouble;
-        }
-        qsort(q->turns, (size_t)q->num_turns, sizeof *q->turns, cmp_int);
-        int n = 0;
-        for (int i = 0; i < q->num_turns; i++)
-            if (n == 0 || q->turns[n - 1] != q->turns[i])
-                q->turns[n++] = q->turns[i];
-        q->num_turns = n;
-    } else {
-        q->turns[q->num_turns++] = q->num_moves;
-    }
+    go_game_free(&whole);
+    if (!parse_turns(a, j, q))
+        return false;
     if (!get_bool(a, j, "includeOwnership", &q->ownership, q->id) ||
         !get_bool(a, j, "includeMovesOwnership", &q->moves_ownership, q->id) ||
         !get_bool(a, j, "includeOwnershipStdev", &q->ownership_stdev, q->id) ||
         !get_bool(a, j, "includeMovesOwnershipStdev", &q->moves_ownership_stdev, q->id) ||
         !get_bool(a, j, "includePolicy", &q->policy, q->id) ||
         !get_bool(a, j, "includePVVisits", &q->pv_visits, q->id) ||
-        !get_bool(a, j, "includeMoveFeatures", &q->move_features, q->id))
+        !get_bool(a, j, "includeMoveFeatures", &q->move_features, q->id) ||
+        !get_bool(a, j, "includeNoResultValue", &q->no_result_value, q->id))
         return false;
+    const cJSON *pv_len = get(j, "analysisPVLen");
+    if (pv_len) {
+        if (!is_int(pv_len) || pv_len->valuedouble < 1 || pv_len->valuedouble > MCTS_MAX_PV) {
+            snprintf(msg, sizeof msg, "analysisPVLen must be an integer from 1 to %d",
+                     MCTS_MAX_PV);
+            report(a, q->id, true, "analysisPVLen", msg);
+            return false;
+        }
+        q->pv_len = (int)pv_len->valuedouble;
+    }
     const cJSON *every = get(j, "reportDuringSearchEvery");
     if (every) {
         if (!cJSON_IsNumber(every) || every->valuedouble < 0.001 || every->valuedouble > 1e6) {
@@ -651,6 +860,18 @@ static bool parse_query(aj_engine *a, const cJSON *j, aj_query *q)
             return false;
         }
         q->p.max_visits = (int64_t)visits->valuedouble;
+    }
+    /* search tunables KataGo takes beside overrideSettings too */
+    static const char *const tunables[2] = {"rootPolicyTemperature", "rootFpuReductionMax"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *v = get(j, tunables[k]);
+        char value[64];
+        snprintf(value, sizeof value, "%.17g", cJSON_IsNumber(v) ? v->valuedouble : 0);
+        if (v && (!cJSON_IsNumber(v) ||
+                  !teach_set_param(&q->p, &q->play, tunables[k], value, err, sizeof err))) {
+            report(a, q->id, true, tunables[k], cJSON_IsNumber(v) ? err : "must be a number");
+            return false;
+        }
     }
     const cJSON *over = get(j, "overrideSettings");
     if (over && !parse_overrides(a, over, q, err, sizeof err)) {
@@ -680,7 +901,8 @@ static bool game_at(const aj_query *q, int turn, go_game *g, char *err, int err_
         go_move_status st = go_game_play(g, q->moves[i].point, q->moves[i].color);
         if (st != GO_MOVE_OK) {
             char v[8];
-            snprintf(err, (size_t)err_len, "illegal move %d: %s %s (%s)", i,
+            /* KataGo's wording: KaTrain recognises "Illegal move" */
+            snprintf(err, (size_t)err_len, "Illegal move %d: %s %s (%s)", i,
                      q->moves[i].color == GO_BLACK ? "B" : "W",
                      go_point_to_gtp(q->size, q->moves[i].point, v), go_move_status_text(st));
             go_game_free(g);
@@ -722,15 +944,10 @@ static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, i
         add_num(j, sd, NULL, stdev[i]);
 }
 
-/* The raw policy of the position (KataGo's "policy": -1 on illegal moves, pass last). */
-static bool add_policy(aj_engine *a, aj_json *j, const go_game *g)
+/* The raw policy of the position (KataGo's "policy": -1 on illegal moves, pass last) from the
+ * network's result res. */
+static void add_policy(aj_json *j, const go_game *g, const nn_result *res)
 {
-    char err[256];
-    nn_result *res = malloc(sizeof *res);
-    if (!res || !teach_search_player_eval(a->search, g, res, err, sizeof err)) {
-        free(res);
-        return false;
-    }
     int size = g->board.size, n = size * size;
     go_color c = g->board.to_move;
     double legal_sum = 0;
@@ -745,8 +962,72 @@ static bool add_policy(aj_engine *a, aj_json *j, const go_game *g)
     /* Leela Zero nets spread some mass over illegal moves: renormalise over legal ones. */
     for (int i = 0; pol && i <= n; i++)
         add_num(j, pol, NULL, legal[i] ? res->policy[i] / (legal_sum > 0 ? legal_sum : 1) : -1);
-    free(res);
-    return true;
+}
+
+/* A 64-bit mix (splitmix64's finaliser). */
+static uint64_t mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* The hash of the stones, the side to move and the simple-ko ban of g seen through symmetry
+ * sym (0: as it is; bit 0 flips x, bit 1 flips y, bit 2 swaps them). */
+static uint64_t position_hash(const go_board *b, int sym)
+{
+    int size = b->size;
+    uint64_t h = mix64((uint64_t)size) ^ (b->to_move == GO_WHITE ? go_zobrist_white_to_move() : 0);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = go_point_at(x, y), c = b->color[p];
+            bool ko = p == b->ko_point;
+            if (c != GO_BLACK && c != GO_WHITE && !ko)
+                continue;
+            int tx = sym & 1 ? size - 1 - x : x, ty = sym & 2 ? size - 1 - y : y;
+            int q = sym & 4 ? go_point_at(ty, tx) : go_point_at(tx, ty);
+            h ^= ko ? mix64(0x6b6fULL + (uint64_t)q) : go_zobrist_stone((go_color)c, q);
+        }
+    return h;
+}
+
+/* rootInfo's thisHash and symHash (the least hash over the eight symmetries), as hex strings:
+ * equal for the same stones, side to move and ko ban (symHash: up to symmetry). */
+static void add_hashes(aj_json *j, cJSON *root, const go_board *b)
+{
+    char text[24];
+    uint64_t sym = UINT64_MAX;
+    for (int k = 0; k < 8; k++) {
+        uint64_t h = position_hash(b, k);
+        sym = h < sym ? h : sym;
+    }
+    snprintf(text, sizeof text, "%016llX", (unsigned long long)position_hash(b, 0));
+    add_str(j, root, "thisHash", text);
+    snprintf(text, sizeof text, "%016llX", (unsigned long long)sym);
+    add_str(j, root, "symHash", text);
+}
+
+/* rootInfo's raw* fields: the network's own view of the root (the position as it stands, or the
+ * mean over the eight symmetries when the policy is asked for too) in the reported perspective;
+ * the error and time heads only where the net has them. */
+static void add_raw(aj_json *j, cJSON *root, const nn_result *res, double sign, go_color to_move)
+{
+    /* nn.h's values are white's: to the mover's view, then to the reported one */
+    double mover = to_move == GO_WHITE ? 1 : -1;
+    double win = to_move == GO_WHITE ? res->white_win : res->white_loss;
+    add_num(j, root, "rawWinrate", persp_rate(sign, win + 0.5 * res->no_result));
+    add_num(j, root, "rawNoResultProb", res->no_result);
+    if (res->has_score) {
+        add_num(j, root, "rawLead", sign * mover * res->white_lead);
+        add_num(j, root, "rawScoreSelfplay", sign * mover * res->white_score_selfplay);
+        add_num(j, root, "rawScoreSelfplayStdev", res->white_score_stdev);
+    }
+    if (res->shortterm_winloss_error >= 0)
+        add_num(j, root, "rawStWrError", res->shortterm_winloss_error);
+    if (res->shortterm_score_error >= 0)
+        add_num(j, root, "rawStScoreError", res->shortterm_score_error);
+    if (res->var_time_left >= 0)
+        add_num(j, root, "rawVarTimeLeft", res->var_time_left);
 }
 
 typedef struct turn_ctx {
@@ -757,6 +1038,7 @@ typedef struct turn_ctx {
     double next_s;
     const teach_analysis_base *base;   /* includeMoveFeatures: NULL otherwise */
 } turn_ctx;
+
 
 /* seed 000's features of a move (includeMoveFeatures), in the mover's view whatever the
  * reported perspective (a loss is a loss): remiDist and remiDist2 (to the last move and the one
@@ -783,7 +1065,8 @@ static void add_features(aj_json *j, cJSON *o, const teach_move_features *f)
 
 /* One moveInfos entry. */
 static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mcts_analysis *an,
-                          const mcts_move_info *m, double sign, const teach_move_features *f)
+                          const mcts_move_info *m, double sign, const teach_move_features *f,
+                          int64_t most_visits)
 {
     char v[8];
     int size = q->size;
@@ -792,7 +1075,13 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
         return;
     add_str(j, o, "move", go_point_to_gtp(size, m->move, v));
     add_int(j, o, "visits", (long long)m->visits);
+    /* a tree without transpositions or weighting: edge visits and weights are the visits */
     add_int(j, o, "edgeVisits", (long long)m->visits);
+    add_num(j, o, "weight", (double)m->visits);
+    add_num(j, o, "edgeWeight", (double)m->visits);
+    /* KataGo's selection values are visits, the move chosen by its bound raised to the most */
+    add_num(j, o, "playSelectionValue",
+            m->order == 0 ? (double)most_visits : (double)m->visits);
     add_num(j, o, "winrate", persp_rate(sign, m->winrate));
     add_num(j, o, "scoreLead", sign * m->score_lead);
     add_num(j, o, "scoreMean", sign * m->score_lead);
@@ -803,11 +1092,14 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
     add_num(j, o, "utility", sign * m->utility);
     add_num(j, o, "utilityLcb", sign * m->utility_lcb);
     add_int(j, o, "order", m->order);
+    if (q->no_result_value)
+        add_num(j, o, "noResultValue", m->no_result);
     cJSON *pv = add(j, o, "pv", cJSON_CreateArray());
     for (int k = 0; pv && k < m->pv_len; k++)
         add_str(j, pv, NULL, go_point_to_gtp(size, m->pv[k], v));
-    if (q->pv_visits) {
-        cJSON *pvv = add(j, o, "pvVisits", cJSON_CreateArray());
+    static const char *const pv_keys[2] = {"pvVisits", "pvEdgeVisits"};
+    for (int key = 0; q->pv_visits && key < 2; key++) {
+        cJSON *pvv = add(j, o, pv_keys[key], cJSON_CreateArray());
         for (int k = 0; pvv && k < m->pv_len; k++)
             add_int(j, pvv, NULL, (long long)m->pv_visits[k]);
     }
@@ -819,9 +1111,11 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
         add_features(j, o, f);
 }
 
+/* One response. raw: the network's view of the root (rootInfo's raw* fields, the policy), NULL
+ * during the search. */
 static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int turn,
                          const mcts_analysis *an, bool during, const teach_analysis_base *base,
-                         const teach_choice *choice)
+                         const teach_choice *choice, const nn_result *raw)
 {
     aj_json j = response(q->id);
     double sign = persp_sign(q->persp, an->to_move);
@@ -833,8 +1127,11 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
         teach_analysis_features(base, g, an, f);
     add(&j, j.root, "isDuringSearch", cJSON_CreateBool(during));
     cJSON *infos = add(&j, j.root, "moveInfos", cJSON_CreateArray());
+    int64_t most = 0;
+    for (int k = 0; k < an->num_moves; k++)
+        most = an->moves[k].visits > most ? an->moves[k].visits : most;
     for (int k = 0; infos && k < an->num_moves; k++)
-        add_move_info(&j, infos, q, an, &an->moves[k], sign, f ? &f[k] : NULL);
+        add_move_info(&j, infos, q, an, &an->moves[k], sign, f ? &f[k] : NULL, most);
     free(f);
     cJSON *root = add(&j, j.root, "rootInfo", cJSON_CreateObject());
     if (root) {
@@ -845,13 +1142,23 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
         add_num(&j, root, "utility", sign * an->root_utility);
         add_int(&j, root, "visits", (long long)an->root_visits);
         add_num(&j, root, "winrate", persp_rate(sign, an->root_winrate));
+        /* the root's bound is its best move's, as the move played is chosen by it */
+        if (an->num_moves > 0)
+            add_num(&j, root, "lcb", persp_rate(sign, an->moves[0].lcb));
+        add_hashes(&j, root, &g->board);
+        if (raw)
+            add_raw(&j, root, raw, sign, an->to_move);
+        if (q->no_result_value)
+            add_num(&j, root, "noResultValue", an->root_no_result);
     }
     add_int(&j, j.root, "turnNumber", turn);
     if (q->ownership && an->ownership)
         add_ownership(&j, j.root, an->ownership, q->size, q->persp, an->to_move);
     if (q->ownership_stdev && an->ownership_stdev)
         add_ownership_stdev(&j, j.root, an->ownership_stdev, q->size);
-    if (q->policy && !during && !j.oom && !add_policy(a, &j, g))
+    if (q->policy && raw)
+        add_policy(&j, g, raw);
+    else if (q->policy && !during)
         add(&j, j.root, "policy", cJSON_CreateNull());
     cJSON *mc = choice ? add(&j, j.root, "moveChoice", cJSON_CreateObject()) : NULL;
     if (mc) {
@@ -883,7 +1190,7 @@ static bool on_progress(const mcts_analysis *an, void *ctx)
         return false;
     if (tc->q->report_every_s > 0 && go_now_s() >= tc->next_s && an->num_moves > 0) {
         tc->next_s += tc->q->report_every_s;
-        write_result(a, tc->q, tc->g, tc->turn, an, true, tc->base, NULL);
+        write_result(a, tc->q, tc->g, tc->turn, an, true, tc->base, NULL, NULL);
     }
     return true;
 }
@@ -896,6 +1203,7 @@ static mcts_analysis_opts report_opts(const aj_query *q)
     /* the features' contributions compare each move's own ownership with the pass's */
     o.move_ownership = q->moves_ownership || q->move_features;
     o.move_ownership_stdev = q->moves_ownership_stdev;
+    o.pv_len = q->pv_len;
     return o;
 }
 
@@ -940,8 +1248,12 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
                                          : !snprintf(err, sizeof err, "out of memory"));
     bool choose = q->play.policy != TEACH_POLICY_BEST;
     mcts_params params = choose ? teach_play_search_params(&q->play, &q->p, &g) : q->p;
-    ok = ok && (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err)) &&
-         teach_player_set_position(a->search, &g, err, sizeof err) &&
+    ok = ok && (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err));
+    /* KataGo answers every query with a search of its own: a tree left by a query of other
+     * settings (maxVisits, cpuct, ...) must not stand in for this one's */
+    if (ok)
+        teach_search_player_new_search(a->search);
+    ok = ok && teach_player_set_position(a->search, &g, err, sizeof err) &&
          teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);
@@ -952,7 +1264,16 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
             bool chosen = choose && move_choice(a, q, &g, &an, &choice, err, sizeof err);
             if (choose && !chosen)
                 report(a, q->id, false, "overrideSettings", err);
-            write_result(a, q, &g, turn, &an, false, base, chosen ? &choice : NULL);
+            /* the policy is the mean over the eight symmetries (as before); the raw values alone
+             * need one evaluation, KataGo's too */
+            nn_result *raw = malloc(sizeof *raw);
+            if (raw && !teach_search_player_eval_syms(a->search, &g, q->policy ? 0xff : 1, raw,
+                                                      err, sizeof err)) {
+                free(raw);
+                raw = NULL;
+            }
+            write_result(a, q, &g, turn, &an, false, base, chosen ? &choice : NULL, raw);
+            free(raw);
         } else {
             write_no_results(a, q->id, turn);
         }
@@ -963,71 +1284,55 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
     return ok;
 }
 
-/* Without a search (shido_analysis_check): each turn's position is set up, nothing analysed. */
-static void check_turns(aj_engine *a, const aj_query *q)
+/* Answers one item: a clear_cache, or a turn of a query under the query's own settings. */
+static void run_item(aj_engine *a, aj_item *item)
 {
-    for (int i = 0; i < q->num_turns; i++) {
-        char err[512];
-        go_game g;
-        if (!game_at(q, q->turns[i], &g, err, sizeof err)) {
-            report(a, q->id, true, "moves", err);
-            return;
-        }
-        go_game_free(&g);
+    if (!item->query) {
+        if (a->search)   /* shido_analysis_check has none */
+            teach_search_player_clear(a->search);
+        echo_action(a, item->action, "clear_cache");
+        cJSON_Delete(item->action);
+        return;
     }
+    aj_query *q = item->query;
+    char err[256];
+    if (item->terminated) {
+        write_no_results(a, q->id, item->turn);
+    } else if (!q->failed && !teach_search_player_set_params(a->search, &q->p, err, sizeof err)) {
+        report(a, q->id, true, "overrideSettings", err);
+        q->failed = true;
+    } else if (!q->failed) {
+        a->running = q;
+        a->running_turn = item->turn;
+        a->stop_running = false;
+        q->failed = !analyse_turn(a, q, item->turn);
+        a->running = NULL;
+        a->stop_running = false;
+    }
+    query_release(q);
 }
 
-static void run_query(aj_engine *a, aj_item *item)
+/* Drops what is queued (the end of output). */
+static void queue_free(aj_engine *a)
 {
-    const cJSON *j = item->q, *id = get(j, "id");
-    const cJSON *action = get(j, "action");
-    if (cJSON_IsString(action) && !strcmp(action->valuestring, "query_version")) {
-        echo_action(a, j, "query_version", true);
-        return;
+    for (int i = 0; i < a->num_items; i++) {
+        if (a->queue[i].query)
+            query_release(a->queue[i].query);
+        cJSON_Delete(a->queue[i].action);
     }
-    if (cJSON_IsString(action) && !strcmp(action->valuestring, "clear_cache")) {
-        if (a->search)
-            teach_search_player_clear(a->search);
-        echo_action(a, j, "clear_cache", false);
-        return;
-    }
-    aj_query q;
-    if (!parse_query(a, j, &q)) {
-        query_free(&q);
-        return;
-    }
-    if (!a->search) {
-        check_turns(a, &q);
-        query_free(&q);
-        return;
-    }
-    char err[256];
-    if (!teach_search_player_set_params(a->search, &q.p, err, sizeof err)) {
-        report(a, id, true, "overrideSettings", err);
-        query_free(&q);
-        return;
-    }
-    a->running_id = id;
-    a->stop_running = item->terminated;
-    for (int i = 0; i < q.num_turns; i++) {
-        if (a->stop_running) {
-            write_no_results(a, id, q.turns[i]);
-            continue;
-        }
-        if (!analyse_turn(a, &q, q.turns[i]))
-            break;
-    }
-    a->running_id = NULL;
-    a->stop_running = false;
-    query_free(&q);
+    free(a->queue);
+    a->queue = NULL;
+    a->num_items = a->cap = 0;
 }
 
 /* Reads and answers queries until the end of input (the input reader a->in is open); frees
- * the queue. Returns the exit status: 1 when the output could not be written. */
+ * the queue. Before each item everything already arrived is read, so that priorities compare
+ * every waiting turn. Returns the exit status: 1 when the output could not be written. */
 static int serve(aj_engine *a)
 {
     for (;;) {
-        if (a->head == a->tail) {
+        poll_input(a);
+        if (a->num_items == 0) {
             if (a->eof)
                 break;
             bool too_long;
@@ -1038,18 +1343,13 @@ static int serve(aj_engine *a)
                 accept_line(a, line, too_long);
             continue;
         }
-        aj_item item = a->queue[a->head++];
-        run_query(a, &item);
-        cJSON_Delete(item.q);
+        aj_item item = queue_take(a);
+        run_item(a, &item);
         if (ferror(a->out))
             break;
     }
     int rc = ferror(a->out) ? 1 : 0;
-    for (int i = a->head; i < a->tail; i++)
-        cJSON_Delete(a->queue[i].q);
-    free(a->queue);
-    a->queue = NULL;
-    a->head = a->tail = a->cap = 0;
+    queue_free(a);
     return rc;
 }
 

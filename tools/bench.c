@@ -15,6 +15,12 @@ static int bench_board(int argc, char **argv)
     int size = 19;
     double seconds = 3.0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: shido bench board [--size N] [--seconds S]\n"
+                   "Random legal playouts on one core (19x19 unless --size, 3 s unless "
+                   "--seconds): moves per second\n");
+            return 0;
+        }
         if (!strcmp(argv[i], "--size") && i + 1 < argc)
             size = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
@@ -51,13 +57,23 @@ static int bench_board(int argc, char **argv)
     return 0;
 }
 
+static void bench_usage(FILE *f)
+{
+    fprintf(f, "usage: shido bench board [--size N] [--seconds S]\n"
+               "       shido bench nn [-w FILE]... [--backend NAME[:OPTIONS]] [--batch 1,8,16] "
+               "[--threads T] [--seconds S] ...\n"
+               "       shido bench train [--batch 8,32,128] [--threads T] [--seconds S] ...\n"
+               "(shido bench board|nn|train --help: the options)\n");
+}
+
 int shido_cmd_bench(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        bench_usage(stdout);
+        return 0;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: shido bench board [--size N] [--seconds S]\n"
-                        "       shido bench nn [--weights FILE]... [--batch 1,8,16] [--threads T]"
-                        " [--backend cpu|ref] [--seconds S]\n"
-                        "       shido bench train [--batch 8,32,128] [--threads T] [--seconds S]\n");
+        bench_usage(stderr);
         return 2;
     }
     if (!strcmp(argv[1], "board"))

@@ -2,6 +2,7 @@
  * until a network exists. Random legal moves that fill no own eye, from a fixed seed, so every
  * run prints the same board and Tromp-Taylor score. */
 #include <stdio.h>
+#include <string.h>
 
 #include "go/playout.h"
 #include "go/score.h"
@@ -13,6 +14,11 @@
 
 int shido_cmd_demo(int argc, char **argv)
 {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: shido demo\nA short game of random moves on 9x9 from a fixed seed: the "
+               "board and its Tromp-Taylor score\n");
+        return 0;
+    }
     if (argc > 1) {
         fprintf(stderr, "shido demo: unexpected argument '%s'\n", argv[1]);
         return 2;

@@ -595,6 +595,17 @@ static void run_free(run *r)
 
 int shido_cmd_fuseki_quiz(int argc, char **argv)
 {
+    bool sub_help = argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"));
+    if (sub_help && !strcmp(argv[1], "merge")) {
+        printf("usage: shido fuseki-quiz merge FILE.jsonl... [--out FILE]\n"
+               "The shards' records in position order, each position once\n");
+        return 0;
+    }
+    if (sub_help && !strcmp(argv[1], "stats")) {
+        printf("usage: shido fuseki-quiz stats FILE.jsonl...\n"
+               "How often each kind of wrong answer was found, its loss and prior histograms\n");
+        return 0;
+    }
     if (argc > 1 && !strcmp(argv[1], "merge"))
         return cmd_merge(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "stats"))

@@ -199,9 +199,14 @@ static bool cmd_name(gtp_engine *e, const gtp_args *a, gtp_text *r)
     return true;
 }
 
+/* Lizzie takes any engine not named KataGo for Leela Zero and reads the second number of the
+ * version's first word as Leela Zero's minor version, refusing analysis below 0.15 with a dialog
+ * at every start. The first word is therefore the Leela Zero GTP level shido speaks (lz-analyze,
+ * lz-genmove_analyze, lz-setoption, heatmap: all of 0.15's and later's), and the rest says which
+ * program it is. */
 static bool cmd_version(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    gtp_text_add(r, SHIDO_VERSION_STRING);
+    gtp_text_printf(r, "0.17 (Leela Zero GTP level; shido %s)", SHIDO_VERSION_STRING);
     return true;
 }
 
@@ -248,9 +253,18 @@ static bool cmd_clear_board(gtp_engine *e, const gtp_args *a, gtp_text *r)
 static bool cmd_komi(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     double komi;
+    char err[128];
     if (!gtp_parse_number(a->argv[0], &komi))
         return gtp_fail(r, "syntax error");
+    if (!go_komi_check(komi, err, sizeof err))   /* the JSON analysis' check too */
+        return gtp_fail(r, err);
     e->game.komi = (float)komi;
+    return true;
+}
+
+static bool cmd_get_komi(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    gtp_text_printf(r, "%g", e->game.komi);
     return true;
 }
 
@@ -367,7 +381,9 @@ static bool cmd_set_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
     int size = e->game.board.size, pts[GO_MAX_SIZE * GO_MAX_SIZE];
     if (!board_is_empty(&e->game))
         return gtp_fail(r, "board not empty");
-    if (a->argc < 2 || a->argc > size * size - 1)
+    /* one stone too: Leela Zero and KataGo accept it, and tools set up SGF records with a
+     * single AB stone this way */
+    if (a->argc < 1 || a->argc > size * size - 1)
         return gtp_fail(r, "bad vertex list");
     bool taken[GO_POINTS] = {false};
     for (int i = 0; i < a->argc; i++) {
@@ -424,7 +440,7 @@ static bool cmd_loadsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
 
 static bool cmd_printsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    if (a->argc == 1 && !e->allow_files)
+    if (a->argc == 1 && strcmp(a->argv[0], "-") && !e->allow_files)
         return gtp_fail(r, "cannot save file: file access is disabled");
     go_sgf_collection *c = go_sgf_from_game(&e->game);
     char *sgf = c ? go_sgf_write(c) : NULL;
@@ -432,7 +448,7 @@ static bool cmd_printsgf(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!sgf)
         return gtp_fail(r, "out of memory");
     bool ok = true;
-    if (a->argc == 0) {
+    if (a->argc == 0 || !strcmp(a->argv[0], "-")) {   /* "-": standard output (KataGo) */
         gtp_text_add(r, sgf);
     } else {
         FILE *f = fopen(a->argv[0], "w");
@@ -470,6 +486,18 @@ static bool cmd_kata_set_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!go_rules_parse(&e->game.rules, a->raw, err, sizeof err))
         return gtp_fail(r, err);
     return true;
+}
+
+/* KGS's kgs-rules japanese|chinese|aga|new_zealand. */
+static bool cmd_kgs_rules(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    static const char *const kgs[] = {"japanese", "chinese", "aga", "new_zealand"};
+    for (int i = 0; i < 4; i++)
+        if (!strcasecmp(a->argv[0], kgs[i])) {
+            go_rules_preset(&e->game.rules, kgs[i]);
+            return true;
+        }
+    return gtp_fail(r, "unknown rules (japanese, chinese, aga or new_zealand)");
 }
 
 static bool cmd_kata_set_rule(gtp_engine *e, const gtp_args *a, gtp_text *r)
@@ -567,6 +595,20 @@ static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (!ok)
         return gtp_fail(r, "syntax error");
     set_time_control(e, t);
+    return true;
+}
+
+/* KataGo's kata-time_settings: kgs-time_settings' systems; Fischer clocks are not kept here. */
+static bool cmd_kata_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    if (!strncmp(a->argv[0], "fischer", 7))
+        return gtp_fail(r, "fischer time is not supported (none, absolute, byoyomi, canadian)");
+    return cmd_kgs_time_settings(e, a, r);
+}
+
+static bool cmd_kata_list_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    gtp_text_add(r, "none\nabsolute\nbyoyomi\ncanadian");
     return true;
 }
 
@@ -809,6 +851,7 @@ static const gtp_command commands[] = {
     {"boardsize", cmd_boardsize, 1, 1, false},
     {"clear_board", cmd_clear_board, 0, 0, false},
     {"komi", cmd_komi, 1, 1, false},
+    {"get_komi", cmd_get_komi, 0, 0, false},
     {"play", cmd_play, 2, 2, false},
     {"undo", cmd_undo, 0, 0, false},
     {"fixed_handicap", cmd_fixed_handicap, 1, 1, false},
@@ -822,9 +865,12 @@ static const gtp_command commands[] = {
     {"time_settings", cmd_time_settings, 3, 3, false},
     {"time_left", cmd_time_left, 3, 3, false},
     {"kgs-time_settings", cmd_kgs_time_settings, 1, 4, false},
+    {"kata-time_settings", cmd_kata_time_settings, 1, 5, false},
+    {"kata-list_time_settings", cmd_kata_list_time_settings, 0, 0, false},
     {"kata-get-rules", cmd_kata_get_rules, 0, 0, false},
     {"kata-set-rules", cmd_kata_set_rules, 1, -1, false},
     {"kata-set-rule", cmd_kata_set_rule, 2, 2, false},
+    {"kgs-rules", cmd_kgs_rules, 1, 1, false},
     {"set_position", cmd_set_position, 0, -1, false},
     {"kata-raw-nn", cmd_kata_raw_nn, 0, 3, false},
     {"heatmap", cmd_heatmap, 0, 2, false},
@@ -833,11 +879,16 @@ static const gtp_command commands[] = {
     {"kata-genmove_analyze", gtp_cmd_kata_genmove_analyze, 0, -1, true},
     {"lz-analyze", gtp_cmd_lz_analyze, 0, -1, true},
     {"kata-analyze", gtp_cmd_kata_analyze, 0, -1, true},
+    {"analyze", gtp_cmd_kata_analyze, 0, -1, true},
+    {"genmove_analyze", gtp_cmd_kata_genmove_analyze, 0, -1, true},
     {"stop", gtp_cmd_stop, 0, 0, true},
     {"clear_cache", gtp_cmd_clear_cache, 0, 0, true},
     {"kata-list-params", gtp_cmd_kata_list_params, 0, 0, true},
     {"kata-get-param", gtp_cmd_kata_get_param, 1, 1, true},
     {"kata-set-param", gtp_cmd_kata_set_param, 2, 2, true},
+    {"kata-get-params", gtp_cmd_kata_get_params, 0, 0, true},
+    {"kata-set-params", gtp_cmd_kata_set_params, 1, -1, true},
+    {"kata-get-models", gtp_cmd_kata_get_models, 0, 0, true},
     {"lz-setoption", gtp_cmd_lz_setoption, 4, -1, true},
     {"tsumego_solve", gtp_cmd_tsumego_solve, 0, 3, false},
 };
@@ -1004,11 +1055,12 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
         const gtp_command *cmd = first < argc ? find_command(argv[first]) : NULL;
         gtp_text reply = {0};
         bool ok = false;
-        /* Without a network the search commands do not exist (known_command says false), but
-         * genmove does in tsumego mode. */
-        if (cmd && cmd->needs_net && !command_listed(e, cmd))
-            cmd = NULL;
-        if (!cmd) {
+        /* Without a network the search commands are not listed (known_command says false;
+         * genmove is in tsumego mode), but a user who sends one learns what is missing. */
+        if (cmd && cmd->needs_net && !command_listed(e, cmd)) {
+            gtp_text_printf(&reply, "%s needs a network (start shido gtp with -w FILE)",
+                            cmd->name);
+        } else if (!cmd) {
             gtp_text_add(&reply, "unknown command");
         } else {
             gtp_args a = {argc - first - 1, argv + first + 1, "", id, out};

@@ -10,8 +10,12 @@
  * Commands: the standard GTP 2 set (protocol_version, name, version, known_command,
  * list_commands, quit, boardsize, clear_board, komi, play, undo, fixed_handicap,
  * place_free_handicap, set_free_handicap, loadsgf, printsgf, showboard, final_score,
- * final_status_list, time_settings, time_left), kgs-time_settings, and KataGo's kata-get-rules,
- * kata-set-rules, kata-set-rule and set_position. Without a network, final_score is Tromp-Taylor
+ * final_status_list, time_settings, time_left), kgs-time_settings, kgs-rules, and KataGo's
+ * kata-get-rules, kata-set-rules, kata-set-rule, set_position, get_komi, kata-time_settings and
+ * kata-list_time_settings (no Fischer clock). version answers "0.17 (Leela Zero GTP level; shido
+ * X.Y.Z)" (Lizzie checks the first word as a Leela Zero version); komi takes multiples of 0.5
+ * within [-150, 150] (go_komi_check, as JSON analysis); printsgf - answers the record;
+ * set_free_handicap takes one stone or more. Without a network, final_score is Tromp-Taylor
  * and final_status_list counts every stone alive.
  *
  * With networks loaded (`shido gtp --weights FILE`, repeatable; the first drives play):
@@ -55,6 +59,8 @@
  *     as the next command. minmoves is accepted and has no effect (only visited moves exist).
  *   kata-analyze [COLOR] [INTERVAL] [keys as lz-analyze] [ownership B] [ownershipStdev B]
  *                [movesOwnership B] [pvVisits B] [pvEdgeVisits B] [rootInfo B]
+ *                [noResultValue B]
+ *   analyze / genmove_analyze: KataGo's names for Sabaki, the same as the kata- commands
  *     The same stream with KataGo's floats: "info move V visits N edgeVisits N utility U
  *     winrate W scoreMean S scoreStdev S scoreLead S scoreSelfplay S prior P lcb L utilityLcb U
  *     weight W order K pv V ..." then per move "pvVisits N..", "pvEdgeVisits N..",
@@ -63,7 +69,10 @@
  *     "ownership" (size^2 values, top row first, side to move's view) and "ownershipStdev" (the
  *     visit-weighted spread of the root moves' ownership). All values from the side to move's
  *     view; scoreMean is the score lead, as in KataGo, and scoreSelfplay the self-play mean.
- *     Unknown keys or values answer "? ..." before any stream starts.
+ *     Unknown keys or values answer "? ..." before any stream starts. noResultValue true adds
+ *     "noResultValue F" to every move and to rootInfo (the search's mean no-result probability).
+ *     A visit or playout limit of the params (--visits, maxVisits) ends the search there (its
+ *     last line printed); the stream then stays open until the next line, as KataGo's.
  *     moveFeatures true (shido) adds seed 000's features to each move, before its pv
  *     (teach/features.h): "remiDist D remiDist2 D" (Rémi distance to the last move and to the
  *     one before, -1 when none), "density F" (stones within Rémi distance 8), "scoreLoss F"
@@ -77,7 +86,12 @@
  *     last analysis line, then "play VERTEX" and the empty line.
  *   stop, clear_cache (drops the tree and the network cache)
  *   kata-list-params, kata-get-param NAME, kata-set-param NAME VALUE
- *     mcts_params by name (mcts_param_list; KataGo's camelCase names too, maxTime in seconds).
+ *     mcts_params by name (mcts_param_list; KataGo's camelCase names too, maxTime in seconds),
+ *     the move choice's, and analysisWideRootNoise (the analysis commands' wide_root_noise).
+ *   kata-get-params, kata-set-params {"NAME": VALUE, ...}
+ *     All of them as one JSON object; several set at once, none when any is refused.
+ *   kata-get-models
+ *     The networks as a JSON array (query_models' entries, tools/analysis_json.h).
  *   lz-setoption name NAME value V
  *     Leela Zero's options: Visits, Playouts, Threads, Batch Size, Resign Percentage,
  *     Maximum Memory Use (MiB), Time (seconds); Pondering and Lagbuffer accepted and ignored;
@@ -94,10 +108,11 @@
  *
  * list_commands shows kata-raw-nn once any network is loaded and heatmap once a Leela Zero network
  * is; without one both answer "? no network loaded (start with --weights FILE)". The search
- * commands are unknown (known_command false, "? unknown command") until a network is loaded.
+ * commands are not listed (known_command false) until a network is loaded, and answer
+ * "? NAME needs a network (start shido gtp with -w FILE)".
  *
- * GUIs: Sabaki and LizGoban find kata-analyze in list_commands (engine command
- * `shido gtp -w NET.bin.gz --visits 400`). Lizzie switches to kata-analyze only for engines whose
+ * GUIs: Sabaki finds analyze and LizGoban kata-analyze in list_commands (engine command
+ * `shido gtp -w NET.bin.gz`; with --visits N analysis stops at N visits). Lizzie switches to kata-analyze only for engines whose
  * name starts with "KataGo"; with shido it runs lz-analyze (winrates, visits, pv) unless its
  * engine command is a wrapper that renames the engine.
  */
@@ -139,6 +154,8 @@ typedef struct gtp_engine {
                               fuzz target keeps it short) */
     teach_tsumego *tsumego;  /* the solver (guided by the first network when there is one) */
     line_reader *input;    /* set by gtp_engine_run: lets a running analysis see new input */
+    double analysis_wide_root_noise;   /* KataGo's analysisWideRootNoise: the search's
+                                          wide_root_noise while analysing (not in genmove) */
     bool replied;          /* a streaming command wrote its own answer */
 } gtp_engine;
 

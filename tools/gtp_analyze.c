@@ -1,6 +1,7 @@
 /* tools/gtp_analyze.c -- the streaming analysis commands: lz-analyze, kata-analyze and their
  * genmove variants, in the formats Lizzie, Sabaki and LizGoban parse (see gtp.h). */
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,7 +19,7 @@ typedef struct analyze_req {
     int interval_cs;
     int min_moves, max_moves;
     bool ownership, ownership_stdev, moves_ownership, moves_ownership_stdev, pv_visits,
-        pv_edge_visits, root_info, move_features;
+        pv_edge_visits, root_info, move_features, no_result_value;
     int num_filters;
     mcts_move_filter filters[MCTS_MAX_MOVE_FILTERS];
     bool filter_allow[MCTS_MAX_MOVE_FILTERS];
@@ -119,6 +120,8 @@ static bool parse_request(gtp_engine *e, const gtp_args *a, dialect d, analyze_r
             flag = &q->root_info;
         else if (d == DIALECT_KATA && !strcmp(key, "moveFeatures"))
             flag = &q->move_features;
+        else if (d == DIALECT_KATA && !strcmp(key, "noResultValue"))
+            flag = &q->no_result_value;
         if (num)
             ok = gtp_parse_int(v, num) && *num >= 0;
         else if (flag)
@@ -231,6 +234,8 @@ static void format_line(stream *st, const mcts_analysis *an)
                         mv, (long long)m->visits, (long long)m->visits, m->utility, m->winrate,
                         m->score_lead, m->score_stdev, m->score_lead, m->score_mean, m->prior,
                         m->lcb, m->utility_lcb, (double)m->visits, m->order);
+        if (q->no_result_value)
+            gtp_text_printf(t, " noResultValue %.6f", m->no_result);
         if (features)
             add_features(t, &st->features[k]);
         add_pv(t, size, m);
@@ -257,6 +262,8 @@ static void format_line(stream *st, const mcts_analysis *an)
                         an->root_winrate, an->root_score_lead, an->root_score_stdev,
                         an->root_score_lead, an->root_score_mean, (double)an->root_visits,
                         an->to_move == GO_WHITE ? "W" : "B");
+    if (q->d == DIALECT_KATA && q->root_info && q->no_result_value)
+        gtp_text_printf(t, " noResultValue %.6f", an->root_no_result);
     bool own = q->d == DIALECT_KATA && q->ownership && an->ownership;
     bool own_sd = q->d == DIALECT_KATA && q->ownership_stdev && an->ownership_stdev;
     if ((own || own_sd) && !t->len)
@@ -312,6 +319,8 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     /* The avoid/allow lists hold for this command only. */
     mcts_params params = *teach_engine_params(e->engine);
     params.num_avoid = params.num_allow = 0;
+    if (!genmove)   /* KataGo's analysisWideRootNoise replaces wideRootNoise while analysing */
+        params.wide_root_noise = e->analysis_wide_root_noise;
     for (int i = 0; i < q.num_filters; i++)
         mcts_params_add_move_filter(&params, q.filter_allow[i], q.filters[i].color,
                                     q.filters[i].point, q.filters[i].until_depth);
@@ -345,8 +354,13 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     } else {
         /* Until the next input line; driven in-process (no reader), the params' limits. */
         lim = (mcts_limits){0};
-        if (e->input && e->input->fd >= 0)
-            lim.max_visits = lim.max_playouts = lim.max_time_ms = -1;
+        if (e->input && e->input->fd >= 0) {
+            /* KataGo caps analysis at the visit and playout limits set (--visits, maxVisits);
+             * without one it runs until the next line. Time limits are for moves. */
+            lim.max_visits = params.max_visits > 0 ? params.max_visits : -1;
+            lim.max_playouts = params.max_playouts > 0 ? params.max_playouts : -1;
+            lim.max_time_ms = -1;
+        }
         else if (!params.max_visits && !params.max_playouts && !params.max_time_ms)
             lim.max_visits = TEACH_DEFAULT_VISITS;
     }
@@ -357,13 +371,23 @@ static bool analyze(gtp_engine *e, const gtp_args *a, dialect d, bool genmove, g
     int move = GO_PASS;
     bool ok = gtp_think(e, p, &lim, q.interval_cs > 0 ? on_progress : NULL, &st, !genmove,
                         genmove ? &move : NULL, &why);
-    if (ok && (genmove || st.lines == 0)) {
-        /* A last report: genmove shows what it chose from, and a search shorter than one
-         * interval still shows its candidates. A move the tsumego solver chose has none. */
+    /* the search ended on its own (a visit cap), not on a new line */
+    bool capped = ok && !genmove && e->input && e->input->fd >= 0 &&
+                  !line_reader_pending(e->input);
+    if (ok && (genmove || st.lines == 0 || capped)) {
+        /* A last report: genmove shows what it chose from, a search shorter than one interval
+         * still shows its candidates, a capped one its final state. A move the tsumego solver
+         * chose has none. */
         mcts_analysis an = {0};
         if (teach_player_report(p, &lim.report, &an))
             emit(&st, &an);
         mcts_analysis_free(&an);
+    }
+    /* A search that reached its visit cap keeps the stream open, as KataGo's does, until the
+     * next line arrives: GUIs end an analysis by sending something. */
+    while (capped && !line_reader_pending(e->input)) {
+        struct pollfd pf = {.fd = e->input->fd, .events = POLLIN};
+        poll(&pf, 1, -1);
     }
     if (ok && genmove) {
         char buf[16];

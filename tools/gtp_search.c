@@ -7,9 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include <cjson/cJSON.h>
+
 #include "go/clock.h"
 #include "go/score.h"
 #include "teach/status.h"
+#include "tools/analysis_json.h"
 #include "tools/gtp_internal.h"
 
 /* Progress checks while searching: how often a run looks for new input, in centiseconds. */
@@ -196,7 +199,7 @@ bool gtp_cmd_kata_list_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
     const mcts_param_info *list = mcts_param_list(&n);
     for (int i = 0; i < n; i++)
         gtp_text_printf(r, "%s%s", i ? " " : "", list[i].name);
-    gtp_text_add(r, " maxTime");
+    gtp_text_add(r, " maxTime analysisWideRootNoise");
     list = teach_play_param_list(&n);
     for (int i = 0; i < n; i++)
         gtp_text_printf(r, " %s", list[i].name);
@@ -211,6 +214,10 @@ bool gtp_cmd_kata_get_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
         gtp_text_printf(r, "%g", p->max_time_ms / 1000.0);
         return true;
     }
+    if (mcts_params_name_eq(a->argv[0], "analysisWideRootNoise")) {
+        gtp_text_printf(r, "%g", e->analysis_wide_root_noise);
+        return true;
+    }
     if (!mcts_params_get(p, a->argv[0], buf, sizeof buf) &&
         !teach_play_params_get(teach_engine_play_params(e->engine), a->argv[0], buf, sizeof buf))
         return gtp_fail(r, "unknown parameter");
@@ -223,11 +230,127 @@ bool gtp_cmd_kata_get_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
     return true;
 }
 
+/* analysisWideRootNoise is the GTP front end's (the analysis commands apply it): checked as the
+ * search's wide_root_noise. */
+static bool set_analysis_noise(gtp_engine *e, const char *value, char *err, int err_len)
+{
+    mcts_params p = mcts_params_default();
+    if (!mcts_params_set(&p, "wide_root_noise", value, err, err_len))
+        return false;
+    e->analysis_wide_root_noise = p.wide_root_noise;
+    return true;
+}
+
 bool gtp_cmd_kata_set_param(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     char err[256];
-    if (!teach_engine_set_param(e->engine, a->argv[0], a->argv[1], err, sizeof err))
-        return gtp_fail(r, err);
+    bool ok = mcts_params_name_eq(a->argv[0], "analysisWideRootNoise")
+                  ? set_analysis_noise(e, a->argv[1], err, sizeof err)
+                  : teach_engine_set_param(e->engine, a->argv[0], a->argv[1], err, sizeof err);
+    return ok || gtp_fail(r, err);
+}
+
+/* One tunable's text as JSON: a number or boolean as itself, anything else a string. */
+static cJSON *param_json(const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (!strcmp(text, "true") || !strcmp(text, "false"))
+        return cJSON_CreateBool(text[0] == 't');
+    if (*text && !*end && isfinite(v))
+        return cJSON_CreateNumber(v);
+    return cJSON_CreateString(text);
+}
+
+/* KataGo's kata-get-params: every tunable of kata-list-params as one JSON object. */
+bool gtp_cmd_kata_get_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o != NULL;
+    int n;
+    char buf[64];
+    const mcts_params *p = teach_engine_params(e->engine);
+    const mcts_param_info *list = mcts_param_list(&n);
+    for (int i = 0; ok && i < n; i++)
+        if (mcts_params_get(p, list[i].name, buf, sizeof buf))
+            ok = cJSON_AddItemToObject(o, list[i].name, param_json(buf));
+    ok = ok && cJSON_AddNumberToObject(o, "maxTime", p->max_time_ms / 1000.0) &&
+         cJSON_AddNumberToObject(o, "analysisWideRootNoise", e->analysis_wide_root_noise);
+    const teach_play_params *play = teach_engine_play_params(e->engine);
+    list = teach_play_param_list(&n);
+    for (int i = 0; ok && i < n; i++)
+        if (teach_play_params_get(play, list[i].name, buf, sizeof buf))
+            ok = cJSON_AddItemToObject(o, list[i].name, param_json(buf));
+    char *text = ok ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!text)
+        return gtp_fail(r, "out of memory");
+    gtp_text_add(r, text);
+    cJSON_free(text);
+    return true;
+}
+
+/* KataGo's kata-set-params {"name": value, ...}: all of them or, on any bad one, none. */
+bool gtp_cmd_kata_set_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    cJSON *o = cJSON_Parse(a->raw);
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        return gtp_fail(r, "expected a JSON object of parameter names and values");
+    }
+    mcts_params p = *teach_engine_params(e->engine);
+    teach_play_params play = *teach_engine_play_params(e->engine);
+    double noise = e->analysis_wide_root_noise;
+    char err[256] = "", value[128];
+    bool ok = true;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, o)
+    {
+        if (cJSON_IsNumber(v))
+            snprintf(value, sizeof value, "%.17g", v->valuedouble);
+        else if (cJSON_IsBool(v))
+            snprintf(value, sizeof value, "%s", cJSON_IsTrue(v) ? "true" : "false");
+        else if (cJSON_IsString(v))
+            snprintf(value, sizeof value, "%s", v->valuestring);
+        else
+            snprintf(value, sizeof value, "?");
+        if (mcts_params_name_eq(v->string, "analysisWideRootNoise")) {
+            mcts_params check = mcts_params_default();
+            ok = mcts_params_set(&check, "wide_root_noise", value, err, sizeof err);
+            noise = check.wide_root_noise;
+        } else {
+            ok = teach_set_param(&p, &play, v->string, value, err, sizeof err);
+        }
+        if (!ok)
+            break;
+    }
+    /* checked on copies: now applied, each by name, so that the engine's own rules hold */
+    for (v = o->child; ok && v; v = v->next) {
+        if (cJSON_IsNumber(v))
+            snprintf(value, sizeof value, "%.17g", v->valuedouble);
+        else if (cJSON_IsBool(v))
+            snprintf(value, sizeof value, "%s", cJSON_IsTrue(v) ? "true" : "false");
+        else
+            snprintf(value, sizeof value, "%s", v->valuestring);
+        if (!mcts_params_name_eq(v->string, "analysisWideRootNoise"))
+            ok = teach_engine_set_param(e->engine, v->string, value, err, sizeof err);
+    }
+    if (ok)
+        e->analysis_wide_root_noise = noise;
+    cJSON_Delete(o);
+    return ok || gtp_fail(r, err);
+}
+
+/* KataGo's kata-get-models: the networks loaded, as query_models lists them. */
+bool gtp_cmd_kata_get_models(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    cJSON *models = shido_models_json(e->engine);
+    char *text = models ? cJSON_PrintUnformatted(models) : NULL;
+    cJSON_Delete(models);
+    if (!text)
+        return gtp_fail(r, "out of memory");
+    gtp_text_add(r, text);
+    cJSON_free(text);
     return true;
 }
 

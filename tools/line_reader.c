@@ -27,11 +27,12 @@ void line_reader_free(line_reader *in)
     in->buf = NULL;
 }
 
-/* Length of the unfinished line at the end of the buffer. */
+/* Length of the unfinished line at the end of the buffer. The line handed out last ends in a
+ * NUL instead of its newline: it is no part of the next one. */
 static size_t partial_len(const line_reader *in)
 {
     size_t n = 0;
-    while (n < in->len && in->buf[in->len - 1 - n] != '\n')
+    while (n < in->len && in->buf[in->len - 1 - n] != '\n' && in->buf[in->len - 1 - n] != 0)
         n++;
     return n;
 }

@@ -129,8 +129,14 @@ int main(int argc, char **argv)
         return shido_cmd_review(argc - 1, argv + 1);
     if (!strcmp(cmd, "train-discriminator"))
         return shido_cmd_train_disc(argc - 1, argv + 1);
-    if (!strcmp(cmd, "cuda-info"))
+    if (!strcmp(cmd, "cuda-info")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            printf("usage: shido cuda-info\nDescribes the CUDA devices and self-tests a kernel, "
+                   "cuBLAS and cuDNN against the CPU (builds with -DSHIDO_CUDA=ON)\n");
+            return 0;
+        }
         return cuda_info();
+    }
     fprintf(stderr, "shido: unknown command '%s' (try shido --help)\n", cmd);
     return 2;
 }

@@ -821,8 +821,11 @@ int shido_cmd_tsumego(int argc, char **argv)
         return cmd_solve(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "bench"))
         return cmd_bench(argc - 1, argv + 1);
-    fprintf(stderr, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live]\n"
-                    "       shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) "
-                    "[--time-per-problem S] [--threads N] [--limit N] [--sample N]\n");
-    return 2;
+    bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+    fprintf(help ? stdout : stderr,
+            "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] [-w NET] ...\n"
+            "       shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) "
+            "[--time-per-problem S] [--threads N] [--limit N] [--sample N] ...\n"
+            "(shido tsumego solve --help, shido tsumego bench --help: the options)\n");
+    return help ? 0 : 2;
 }

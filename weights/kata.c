@@ -795,13 +795,11 @@ static nn_kata_desc *parse(const char *path, const unsigned char *buf, size_t le
 
 nn_desc *weights_load_kata(const char *path, char *err, int err_len)
 {
+    /* The name says binary or text where it can; any other name (".gz", none, a download's
+     * own) is read as binary, then as text: the content decides, as weights_is_kata's sniff
+     * already did. */
     bool text = ends_with(path, ".txt") || ends_with(path, ".txt.gz");
     bool either = !text && !ends_with(path, ".bin") && !ends_with(path, ".bin.gz");
-    if (either && !ends_with(path, ".gz")) {
-        snprintf(err, (size_t)err_len,
-                 "%s: file: expected a name ending in .bin.gz, .txt.gz, .gz, .bin or .txt", path);
-        return NULL;
-    }
     size_t len;
     unsigned char *buf = read_file(path, &len, err, err_len);
     if (!buf)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "weights/disc.h"
 #include "weights/kata.h"
@@ -13,6 +14,11 @@ nn_desc *weights_load(const char *path, char *err, int err_len)
 {
     if (!path || !*path) {
         snprintf(err, (size_t)err_len, "%s: no file name given", __func__);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, (size_t)err_len, "%s: is a directory, not a network file", path);
         return NULL;
     }
     if (weights_is_kata(path))

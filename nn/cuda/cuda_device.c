@@ -11,6 +11,22 @@
 
 #include "nn/cuda/kernels/kernels.h"
 
+int nn_cuda_device_probe(char *err, size_t len)
+{
+    int n = 0, driver = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e == cudaSuccess)
+        return n;
+    cudaGetLastError();
+    cudaDriverGetVersion(&driver);
+    /* no device, or no driver library at all (driver version 0): a machine without a GPU */
+    if (e == cudaErrorNoDevice || (e == cudaErrorInsufficientDriver && driver == 0))
+        return 0;
+    snprintf(err, len, "cudaGetDeviceCount: %s (driver %d.%d)", cudaGetErrorString(e),
+             driver / 1000, driver % 1000 / 10);
+    return -1;
+}
+
 int nn_cuda_device_count(void)
 {
     int n = 0;

@@ -10,6 +10,11 @@
 /* Number of usable CUDA devices (0 when there is no driver or no device). */
 int nn_cuda_device_count(void);
 
+/* The same, telling a machine without a GPU from a failing driver: the device count (0 when
+ * there is no device, or no driver installed at all), or -1 with the runtime's error in err
+ * when a driver is installed but cannot report its devices. */
+int nn_cuda_device_probe(char *err, size_t len);
+
 /* Writes a human-readable description of the CUDA runtime, the devices, and the cuBLAS and
  * cuDNN library versions into buf. Returns false when no device can be used (buf then says why). */
 bool nn_cuda_describe(char *buf, size_t len);
