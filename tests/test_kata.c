@@ -19,11 +19,19 @@
 #include "weights/kata.h"
 
 #define B5C192 TEST_WEIGHTS "rand-b5c192nbt-v15.bin.gz"
+#define B10C384H6 TEST_WEIGHTS "b10c384h6nbttflrs.bin.gz"
+
+/* Records of the transformer net the reference checks by default: ~5 s each in Release, so a
+ * 19x19 pair of symmetries, one ko record, and the first 13x13 and 9x9 ones (off-board points
+ * masked by KataGo's 19x19 tensor). SHIDO_TRANSFORMER_VECTORS=all checks all 52. */
+static const int b10c384h6_records[] = {0, 5, 10, 40, 46};
 
 /* ---- vectors ------------------------------------------------------------------------------ */
 
-/* The reference through nn_kata_ref_eval against every record (tolerances in vectors.h). */
-static void check_vectors(const char *weights, const char *vectors)
+/* The reference through nn_kata_ref_eval against every record (tolerances in vectors.h), or
+ * only those of pick[num_pick] when pick is not NULL. */
+static void check_vectors_of(const char *weights, const char *vectors, const int *pick,
+                             int num_pick)
 {
     char err[1024];
     nn_desc *d = weights_load_kata(weights, err, sizeof err);
@@ -34,7 +42,10 @@ static void check_vectors(const char *weights, const char *vectors)
     vec_kata_stats st = {0};
     nn_kata_output *out = malloc(sizeof *out);
     ck_assert(out);
-    for (int r = 0; r < vf.num_records; r += vec_stride()) {
+    int count = pick ? num_pick : (vf.num_records + vec_stride() - 1) / vec_stride();
+    for (int ri = 0; ri < count; ri++) {
+        int r = pick ? pick[ri] : ri * vec_stride();
+        ck_assert_int_lt(r, vf.num_records);
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
         int sym = (int)test_json_num(rec, "symmetry");
@@ -56,6 +67,11 @@ static void check_vectors(const char *weights, const char *vectors)
     nn_desc_free(d);
 }
 
+static void check_vectors(const char *weights, const char *vectors)
+{
+    check_vectors_of(weights, vectors, NULL, 0);
+}
+
 START_TEST(vectors_g170) { check_vectors(TEST_G170, TEST_VECTORS "katago-g170-b6c96.jsonl"); }
 END_TEST
 
@@ -68,6 +84,21 @@ END_TEST
 START_TEST(vectors_b5c192nbt_v15)
 {
     check_vectors(B5C192, TEST_VECTORS "katago-rand-b5c192nbt-v15.jsonl");
+}
+END_TEST
+
+/* KataGo 1.17's transformer net (RMS-norm trunk, attention and feed-forward blocks). Under the
+ * sanitizer (SHIDO_VECTORS_STRIDE > 1) one record: the reference is ~30 times slower there. */
+START_TEST(vectors_b10c384h6_transformer)
+{
+    const char *all = getenv("SHIDO_TRANSFORMER_VECTORS");
+    int n = (int)(sizeof b10c384h6_records / sizeof b10c384h6_records[0]);
+    if (all && !strcmp(all, "all"))
+        check_vectors(B10C384H6, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl");
+    else
+        check_vectors_of(B10C384H6, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl",
+                         vec_stride() > 1 ? b10c384h6_records + 4 : b10c384h6_records,
+                         vec_stride() > 1 ? 1 : n);
 }
 END_TEST
 
@@ -1155,6 +1186,7 @@ Suite *kata_suite(void)
     tcase_add_test(vec, vectors_g170);
     tcase_add_test(vec, vectors_b2c16_v15);
     tcase_add_test(vec, vectors_b5c192nbt_v15);
+    tcase_add_test(vec, vectors_b10c384h6_transformer);
     suite_add_tcase(s, vec);
     return s;
 }

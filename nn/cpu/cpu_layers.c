@@ -162,6 +162,12 @@ static inline float mish_of(float v, float u)
     return v * n / (n + 2.0f);
 }
 
+/* -v clamped for silu_of: below -20 the sigmoid is below 2e-9 (silu ~ 0 either way) */
+static inline float silu_clamp(float v) { return -v < -87.0f ? -87.0f : -v > 20.0f ? 20.0f : -v; }
+
+/* v * sigmoid(v) = v / (1 + e^-v), with e^-v of the clamped u = silu_clamp(v) */
+static inline float silu_of(float v, float u) { return v / (1.0f + exp_core(u)); }
+
 float nn_cpu_activate(nn_activation act, float v)
 {
     switch (act) {
@@ -169,6 +175,8 @@ float nn_cpu_activate(nn_activation act, float v)
         return v > 0.0f ? v : 0.0f;
     case NN_ACT_MISH:
         return mish_of(v, mish_clamp(v));
+    case NN_ACT_SILU:
+        return silu_of(v, silu_clamp(v));
     case NN_ACT_IDENTITY:
         break;
     }
@@ -196,6 +204,12 @@ static inline void finish(nn_activation act, int cb, const float *restrict v,
             u[ch] = mish_clamp(t[ch]);
         for (int ch = 0; ch < cb; ch++)
             dst[ch] = mish_of(t[ch], u[ch]);
+        break;
+    case NN_ACT_SILU:
+        for (int ch = 0; ch < cb; ch++)
+            u[ch] = silu_clamp(t[ch]);
+        for (int ch = 0; ch < cb; ch++)
+            dst[ch] = silu_of(t[ch], u[ch]);
         break;
     case NN_ACT_IDENTITY:
         for (int ch = 0; ch < cb; ch++)
