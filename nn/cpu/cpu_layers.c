@@ -783,6 +783,111 @@ void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *
                 m->c_in, m->w, m->c_out, 1.0f, y, m->c_out);
 }
 
+void nn_cpu_matmul_add(const nn_matmul_desc *m, size_t rows, const float *x, float *y)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, m->c_out, m->c_in, 1.0f, x,
+                m->c_in, m->w, m->c_out, 1.0f, y, m->c_out);
+}
+
+CPU_CLONES
+void nn_cpu_rms_norm(size_t points, int c, float eps, const float *weight, const float *x,
+                     float *y)
+{
+    for (size_t p = 0; p < points; p++) {
+        const float *xp = x + p * c;
+        float *yp = y + p * c;
+        float ss = 0;
+        for (int ch = 0; ch < c; ch++)
+            ss += xp[ch] * xp[ch];
+        float inv = 1.0f / sqrtf(ss / (float)c + eps);
+        for (int ch = 0; ch < c; ch++)
+            yp[ch] = xp[ch] * inv * weight[ch];
+    }
+}
+
+double nn_cpu_sum_squares(size_t len, const float *x)
+{
+    double ss = 0;
+    for (size_t i = 0; i < len; i++)
+        ss += (double)x[i] * x[i];
+    return ss;
+}
+
+CPU_CLONES
+void nn_cpu_swiglu(size_t rows, int ffn, const float *ag, float *h)
+{
+    float u[BLOCK];
+    for (size_t r = 0; r < rows; r++) {
+        const float *a = ag + r * 2 * ffn, *g = a + ffn;
+        float *hr = h + r * ffn;
+        for (int f0 = 0; f0 < ffn; f0 += BLOCK) {
+            int fb = ffn - f0 < BLOCK ? ffn - f0 : BLOCK;
+            for (int f = 0; f < fb; f++)
+                u[f] = silu_clamp(a[f0 + f]);
+            for (int f = 0; f < fb; f++)
+                hr[f0 + f] = silu_of(a[f0 + f], u[f]) * g[f0 + f];
+        }
+    }
+}
+
+void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float *cos_t,
+                 const float *sin_t, float *t)
+{
+    int pairs = q_dim / 2, area = size * size;
+    size_t table = (size_t)pairs * 361;
+    for (int i = 0; i < n; i++)
+        for (int pt = 0; pt < area; pt++) {
+            int at = pt / size * 19 + pt % size;
+            float *tp = t + ((size_t)i * area + pt) * heads * q_dim;
+            for (int h = 0; h < heads; h++) {
+                const float *c = cos_t + (size_t)(h * tables / heads) * table + at;
+                const float *s = sin_t + (size_t)(h * tables / heads) * table + at;
+                float *th = tp + (size_t)h * q_dim;
+                for (int p = 0; p < pairs; p++) {
+                    float v0 = th[2 * p], v1 = th[2 * p + 1], cp = c[p * 361], sp = s[p * 361];
+                    th[2 * p] = v0 * cp - v1 * sp;
+                    th[2 * p + 1] = v0 * sp + v1 * cp;
+                }
+            }
+        }
+}
+
+/* In place: each of `rows` rows of `cols` scores becomes its softmax. */
+CPU_CLONES
+static void softmax_rows(int rows, int cols, float *x)
+{
+    for (int r = 0; r < rows; r++) {
+        float *xr = x + (size_t)r * cols, max = xr[0], sum = 0;
+        for (int j = 1; j < cols; j++)
+            max = xr[j] > max ? xr[j] : max;
+        for (int j = 0; j < cols; j++) {
+            float d = xr[j] - max;
+            xr[j] = d < -87.0f ? -87.0f : d;
+        }
+        for (int j = 0; j < cols; j++)
+            sum += xr[j] = exp_core(xr[j]);
+        float inv = 1.0f / sum;
+        for (int j = 0; j < cols; j++)
+            xr[j] *= inv;
+    }
+}
+
+void nn_cpu_attention(int area, int heads, int kv_heads, int q_dim, int v_dim, const float *q,
+                      const float *k, const float *v, float *scores, float *o)
+{
+    int group = heads / kv_heads, ldq = heads * q_dim, ldk = kv_heads * q_dim;
+    int ldv = kv_heads * v_dim, ldo = heads * v_dim;
+    float scale = 1.0f / sqrtf((float)q_dim);
+    for (int h = 0; h < heads; h++) {
+        int kvh = h / group;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, area, area, q_dim, scale,
+                    q + (size_t)h * q_dim, ldq, k + (size_t)kvh * q_dim, ldk, 0.0f, scores, area);
+        softmax_rows(area, area, scores);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, area, v_dim, area, 1.0f, scores,
+                    area, v + (size_t)kvh * v_dim, ldv, 0.0f, o + (size_t)h * v_dim, ldo);
+    }
+}
+
 CPU_CLONES
 void nn_cpu_kata_pool(int n, int c, int area, const float *x, int value_head, float *out)
 {

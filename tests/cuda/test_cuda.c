@@ -751,8 +751,8 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
 /* Shapes no shared file has: mish, a 5x5 input convolution, flat gpool blocks, version 15
  * heads; and a Leela Zero tower. */
 static const weights_synth_kata_shape synth_shapes[] = {
-    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
-    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
+    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH, 0, 0},
+    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU, 0, 0},
 };
 
 static nn_desc *make_synth(int which)
