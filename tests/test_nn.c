@@ -1073,8 +1073,12 @@ Suite *nn_suite(void)
     TCase *vec = tcase_create("vectors");
     tcase_set_timeout(vec, 1200);
     tcase_add_loop_test(vec, vectors_through_nn_eval, 0, 2 * VEC_NUM_CASES);
-    tcase_add_test(vec, transformer_vectors_cpu);
     suite_add_tcase(s, vec);
+
+    TCase *tf = tcase_create("transformer");
+    tcase_set_timeout(tf, 600);
+    tcase_add_test(tf, transformer_vectors_cpu);
+    suite_add_tcase(s, tf);
     return s;
 }
 

@@ -8,9 +8,9 @@
  * layer for layer, with each batch norm + activation fused into the convolution before it (its
  * output transform) or after it (its input transform, KataGo's pre-activation), and residual
  * adds fused into the convolution closing the block. KataGo 1.17's transformer blocks run on
- * the same NHWC activations as sgemms over every point of the batch (the projections, with the
- * residual add in the last one's beta = 1) and per image and head (scores and their product
- * with the values), the first feed-forward product and its gate as one sgemm. */
+ * the same NHWC activations through the convolutions' GEMM kernels: products over every point
+ * of the batch with weights packed at load (the projections; the first feed-forward product
+ * and its gate as one), and per image and head (scores and their product with the values). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +43,7 @@ typedef struct cpu_weights {
     size_t gemm_scratch;      /* largest nn_cpu_gemm_conv_scratch of one 19x19 position */
     int depth;                /* nesting of KataGo's nested bottleneck blocks (0: none) */
     int max_tf;               /* widest per-point vector of a transformer block (0: none) */
+    size_t att_scratch;       /* largest nn_cpu_attention_scratch on 19x19 */
 } cpu_weights;
 
 typedef struct cpu_level {
@@ -57,7 +58,7 @@ typedef struct cpu_ctx {
     float *scratch;           /* nn_cpu_gemm_conv */
     float *pooled, *bias, *hidden;   /* [max_batch][max_vec] */
     float *tf[4];             /* transformer blocks: [max_batch][361][max_tf] each */
-    float *scores;            /* [361][361]: one head's attention scores */
+    float *att;               /* nn_cpu_attention's scratch */
 } cpu_ctx;
 
 static const cpu_prep *prep_find(const cpu_weights *w, const void *layer)
@@ -163,18 +164,31 @@ static void prep_rope(cpu_weights *w, const nn_kata_attention *a)
             }
 }
 
-/* The first feed-forward product and the gate side by side: [c][2 * ffn_c]. */
+/* A transformer block's matmul packed for nn_cpu_gemm_packed. */
+static void prep_matmul(cpu_weights *w, const nn_matmul_desc *m)
+{
+    cpu_prep *p = prep_add(w, m, nn_cpu_pack_len(m->c_in, m->c_out), 0);
+    if (p)
+        nn_cpu_pack(m->c_in, m->c_out, m->w, (size_t)m->c_out, false, p->a);
+}
+
+/* The first feed-forward product and the gate side by side, [c][2 * ffn_c], packed. */
 static void prep_ffn(cpu_weights *w, const nn_kata_ffn *f)
 {
-    cpu_prep *p = prep_add(w, f, (size_t)f->c * 2 * f->ffn_c, 0);
-    if (!p)
-        return;
-    for (int i = 0; i < f->c; i++) {
-        memcpy(p->a + (size_t)i * 2 * f->ffn_c, f->linear1.w + (size_t)i * f->ffn_c,
-               sizeof(float) * f->ffn_c);
-        memcpy(p->a + ((size_t)i * 2 + 1) * f->ffn_c, f->gate.w + (size_t)i * f->ffn_c,
-               sizeof(float) * f->ffn_c);
+    float *both = malloc(sizeof *both * (size_t)f->c * 2 * f->ffn_c);
+    cpu_prep *p = both ? prep_add(w, f, nn_cpu_pack_len(f->c, 2 * f->ffn_c), 0) : NULL;
+    w->oom |= both == NULL;
+    if (p) {
+        for (int i = 0; i < f->c; i++) {
+            memcpy(both + (size_t)i * 2 * f->ffn_c, f->linear1.w + (size_t)i * f->ffn_c,
+                   sizeof(float) * f->ffn_c);
+            memcpy(both + ((size_t)i * 2 + 1) * f->ffn_c, f->gate.w + (size_t)i * f->ffn_c,
+                   sizeof(float) * f->ffn_c);
+        }
+        nn_cpu_pack(f->c, 2 * f->ffn_c, both, (size_t)2 * f->ffn_c, false, p->a);
     }
+    free(both);
+    prep_matmul(w, &f->linear2);
 }
 
 static void prep_kata_block(cpu_weights *w, const nn_kata_block *b, int depth)
@@ -185,6 +199,12 @@ static void prep_kata_block(cpu_weights *w, const nn_kata_block *b, int depth)
         w->max_c = max_int(w->max_c, a->norm.c);
         w->max_tf = max_int(w->max_tf, max_int(max_int(a->q.c_out, a->k.c_out),
                                                max_int(a->v.c_out, a->out.c_in)));
+        size_t s = nn_cpu_attention_scratch(CPU_MAX_AREA, a->q_dim, a->v_dim);
+        w->att_scratch = s > w->att_scratch ? s : w->att_scratch;
+        prep_matmul(w, &a->q);
+        prep_matmul(w, &a->k);
+        prep_matmul(w, &a->v);
+        prep_matmul(w, &a->out);
         if (a->rope)
             prep_rope(w, a);
         return;
@@ -327,7 +347,7 @@ static void cpu_context_free(void *ctx)
     free(C->hidden);
     for (int i = 0; i < 4; i++)
         free(C->tf[i]);
-    free(C->scores);
+    free(C->att);
     free(C);
 }
 
@@ -361,7 +381,7 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
         size_t tf = (size_t)max_batch * CPU_MAX_AREA * w->max_tf;
         for (int i = 0; i < 4; i++)
             ok = ok && (C->tf[i] = calloc(tf, sizeof(float)));
-        ok = ok && (C->scores = calloc((size_t)CPU_MAX_AREA * CPU_MAX_AREA, sizeof(float)));
+        ok = ok && (C->att = calloc(w->att_scratch, sizeof(float)));
     }
     if (!ok) {
         snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory for a batch of %d",
@@ -415,9 +435,9 @@ static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int si
     size_t area = (size_t)size * size, rows = (size_t)n * area;
     float *q = C->tf[0], *k = C->tf[1], *v = C->tf[2], *o = C->tf[3];
     nn_cpu_rms_norm(rows, a->norm.c, a->norm.eps, a->norm.weight, x, u);
-    nn_cpu_matmul_batch(&a->q, (int)rows, u, q);
-    nn_cpu_matmul_batch(&a->k, (int)rows, u, k);
-    nn_cpu_matmul_batch(&a->v, (int)rows, u, v);
+    nn_cpu_gemm_packed(a->q.c_in, a->q.c_out, prep_find(C->w, &a->q)->a, rows, u, false, q);
+    nn_cpu_gemm_packed(a->k.c_in, a->k.c_out, prep_find(C->w, &a->k)->a, rows, u, false, k);
+    nn_cpu_gemm_packed(a->v.c_in, a->v.c_out, prep_find(C->w, &a->v)->a, rows, u, false, v);
     if (a->rope) {
         const cpu_prep *p = prep_find(C->w, a);
         int tables = a->learnable_rope ? a->kv_heads : 1;
@@ -427,8 +447,8 @@ static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int si
     for (int i = 0; i < n; i++)
         nn_cpu_attention((int)area, a->heads, a->kv_heads, a->q_dim, a->v_dim,
                          q + i * area * a->q.c_out, k + i * area * a->k.c_out,
-                         v + i * area * a->v.c_out, C->scores, o + i * area * a->out.c_in);
-    nn_cpu_matmul_add(&a->out, rows, o, x);
+                         v + i * area * a->v.c_out, C->att, o + i * area * a->out.c_in);
+    nn_cpu_gemm_packed(a->out.c_in, a->out.c_out, prep_find(C->w, &a->out)->a, rows, o, true, x);
 }
 
 /* x += SwiGLU feed-forward of rms_norm(x); u is scratch of x's size. */
@@ -436,10 +456,9 @@ static void kata_ffn(cpu_ctx *C, const nn_kata_ffn *f, int n, int size, float *u
 {
     size_t rows = (size_t)n * size * size;
     nn_cpu_rms_norm(rows, f->c, f->norm.eps, f->norm.weight, x, u);
-    nn_matmul_desc both = {.c_in = f->c, .c_out = 2 * f->ffn_c, .w = prep_find(C->w, f)->a};
-    nn_cpu_matmul_batch(&both, (int)rows, u, C->tf[0]);
+    nn_cpu_gemm_packed(f->c, 2 * f->ffn_c, prep_find(C->w, f)->a, rows, u, false, C->tf[0]);
     nn_cpu_swiglu(rows, f->ffn_c, C->tf[0], C->tf[1]);
-    nn_cpu_matmul_add(&f->linear2, rows, C->tf[1], x);
+    nn_cpu_gemm_packed(f->ffn_c, f->c, prep_find(C->w, &f->linear2)->a, rows, C->tf[1], true, x);
 }
 
 /* In place: the RMS-norm trunk tip, x = act(x / rms * gamma + beta) per image (spatial) or per
@@ -601,10 +620,12 @@ static void lz_forward(cpu_ctx *C, const struct nn_lz_desc *lz, const nn_backend
 static bool cpu_forward(void *ctx, const nn_backend_batch *b, char *err, int err_len)
 {
     cpu_ctx *C = ctx;
+    unsigned fp_state = nn_cpu_denormals_off();
     if (C->w->d->family == NN_FAMILY_KATA)
         kata_forward(C, C->w->d->kata, b);
     else
         lz_forward(C, C->w->d->lz, b);
+    nn_cpu_denormals_restore(fp_state);
     return true;
 }
 

@@ -783,12 +783,6 @@ void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *
                 m->c_in, m->w, m->c_out, 1.0f, y, m->c_out);
 }
 
-void nn_cpu_matmul_add(const nn_matmul_desc *m, size_t rows, const float *x, float *y)
-{
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, m->c_out, m->c_in, 1.0f, x,
-                m->c_in, m->w, m->c_out, 1.0f, y, m->c_out);
-}
-
 CPU_CLONES
 void nn_cpu_rms_norm(size_t points, int c, float eps, const float *weight, const float *x,
                      float *y)
@@ -805,11 +799,11 @@ void nn_cpu_rms_norm(size_t points, int c, float eps, const float *weight, const
     }
 }
 
-double nn_cpu_sum_squares(size_t len, const float *x)
+float nn_cpu_sum_squares(size_t len, const float *x)
 {
-    double ss = 0;
+    float ss = 0;
     for (size_t i = 0; i < len; i++)
-        ss += (double)x[i] * x[i];
+        ss += x[i] * x[i];
     return ss;
 }
 
@@ -852,39 +846,119 @@ void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float 
         }
 }
 
-/* In place: each of `rows` rows of `cols` scores becomes its softmax. */
+/* Scores this far below a row's maximum weigh 0: e^-30 ~ 1e-13 is far below float's rounding of
+ * the sum (which holds the maximum's 1), and the exact tiny weights would make denormal
+ * products with the values (each costing a microcode assist: a real net's peaked attention
+ * ran 15x slower). */
+#define SOFTMAX_CUTOFF (-30.0f)
+
+/* In place: each of `rows` rows of `cols` values x becomes softmax(x * scale). */
 CPU_CLONES
-static void softmax_rows(int rows, int cols, float *x)
+static void softmax_rows(int rows, int cols, float scale, float *x)
 {
     for (int r = 0; r < rows; r++) {
-        float *xr = x + (size_t)r * cols, max = xr[0], sum = 0;
-        for (int j = 1; j < cols; j++)
+        float *xr = x + (size_t)r * cols, max = xr[0] * scale, sum = 0;
+        for (int j = 0; j < cols; j++) {
+            xr[j] *= scale;
             max = xr[j] > max ? xr[j] : max;
+        }
         for (int j = 0; j < cols; j++) {
             float d = xr[j] - max;
-            xr[j] = d < -87.0f ? -87.0f : d;
+            xr[j] = d < SOFTMAX_CUTOFF ? SOFTMAX_CUTOFF : d;
         }
-        for (int j = 0; j < cols; j++)
-            sum += xr[j] = exp_core(xr[j]);
+        for (int j = 0; j < cols; j++) {
+            float e = exp_core(xr[j]);
+            sum += xr[j] = xr[j] == SOFTMAX_CUTOFF ? 0.0f : e;
+        }
         float inv = 1.0f / sum;
         for (int j = 0; j < cols; j++)
             xr[j] *= inv;
     }
 }
 
+unsigned nn_cpu_denormals_off(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    unsigned old = _mm_getcsr();
+    _mm_setcsr(old | 0x8040);   /* flush to zero (bit 15), denormals are zero (bit 6) */
+    return old;
+#else
+    return 0;
+#endif
+}
+
+void nn_cpu_denormals_restore(unsigned state)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    _mm_setcsr(state);
+#else
+    (void)state;
+#endif
+}
+
+size_t nn_cpu_pack_len(int k, int n) { return (size_t)wino_panels(n) * k * NN_WINO_NR; }
+
+void nn_cpu_pack(int k, int n, const float *b, size_t ldb, bool transposed, float *packed)
+{
+    for (int jb = 0; jb < wino_panels(n); jb++)
+        for (int i = 0; i < k; i++) {
+            float *dst = packed + ((size_t)jb * k + i) * NN_WINO_NR;
+            for (int q = 0; q < NN_WINO_NR; q++) {
+                int j = jb * NN_WINO_NR + q;
+                dst[q] = j >= n ? 0.0f : transposed ? b[(size_t)j * ldb + i] : b[(size_t)i * ldb + j];
+            }
+        }
+}
+
+void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const float *a, bool add,
+                        float *c)
+{
+    nn_cpu_init();
+    if (!add) {
+        panel_gemm(k, n, packed, rows, a, c);
+        return;
+    }
+    /* a few rows at a time through a stack buffer, added while they are in cache */
+    float part[16384];
+    size_t chunk = sizeof part / sizeof part[0] / (size_t)n;
+    for (size_t r = 0; r < rows; r += chunk) {
+        size_t m = rows - r < chunk ? rows - r : chunk;
+        panel_gemm(k, n, packed, m, a + r * k, part);
+        float *cr = c + r * n;
+        for (size_t i = 0; i < m * (size_t)n; i++)
+            cr[i] += part[i];
+    }
+}
+
+size_t nn_cpu_attention_scratch(int area, int q_dim, int v_dim)
+{
+    return (size_t)area * area + (size_t)area * (q_dim + v_dim) + nn_cpu_pack_len(q_dim, area) +
+           nn_cpu_pack_len(area, v_dim);
+}
+
 void nn_cpu_attention(int area, int heads, int kv_heads, int q_dim, int v_dim, const float *q,
-                      const float *k, const float *v, float *scores, float *o)
+                      const float *k, const float *v, float *scratch, float *o)
 {
     int group = heads / kv_heads, ldq = heads * q_dim, ldk = kv_heads * q_dim;
     int ldv = kv_heads * v_dim, ldo = heads * v_dim;
+    float *scores = scratch, *qh = scores + (size_t)area * area, *oh = qh + (size_t)area * q_dim;
+    float *kp = oh + (size_t)area * v_dim, *vp = kp + nn_cpu_pack_len(q_dim, area);
     float scale = 1.0f / sqrtf((float)q_dim);
     for (int h = 0; h < heads; h++) {
         int kvh = h / group;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, area, area, q_dim, scale,
-                    q + (size_t)h * q_dim, ldq, k + (size_t)kvh * q_dim, ldk, 0.0f, scores, area);
-        softmax_rows(area, area, scores);
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, area, v_dim, area, 1.0f, scores,
-                    area, v + (size_t)kvh * v_dim, ldv, 0.0f, o + (size_t)h * v_dim, ldo);
+        if (h % group == 0) {
+            nn_cpu_pack(q_dim, area, k + (size_t)kvh * q_dim, (size_t)ldk, true, kp);
+            nn_cpu_pack(area, v_dim, v + (size_t)kvh * v_dim, (size_t)ldv, false, vp);
+        }
+        for (int i = 0; i < area; i++)
+            memcpy(qh + (size_t)i * q_dim, q + (size_t)i * ldq + (size_t)h * q_dim,
+                   sizeof *qh * q_dim);
+        nn_cpu_gemm_packed(q_dim, area, kp, (size_t)area, qh, false, scores);
+        softmax_rows(area, area, scale, scores);
+        nn_cpu_gemm_packed(area, v_dim, vp, (size_t)area, scores, false, oh);
+        for (int i = 0; i < area; i++)
+            memcpy(o + (size_t)i * ldo + (size_t)h * v_dim, oh + (size_t)i * v_dim,
+                   sizeof *oh * v_dim);
     }
 }
 
