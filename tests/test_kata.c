@@ -1401,8 +1401,12 @@ Suite *kata_suite(void)
     tcase_add_test(vec, vectors_g170);
     tcase_add_test(vec, vectors_b2c16_v15);
     tcase_add_test(vec, vectors_b5c192nbt_v15);
-    tcase_add_test(vec, vectors_b10c384h6_transformer);
     suite_add_tcase(s, vec);
+
+    TCase *tf = tcase_create("transformer");
+    tcase_set_timeout(tf, 600);
+    tcase_add_test(tf, vectors_b10c384h6_transformer);
+    suite_add_tcase(s, tf);
     return s;
 }
 

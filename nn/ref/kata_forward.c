@@ -214,12 +214,17 @@ static void run_ffn(kata_pass *P, const nn_kata_ffn *f, float *x)
     free(g);
 }
 
-/* In place: x = act(x / rms * gamma + beta), the trunk tip of an RMS-norm trunk. */
+/* In place: x = act(x / rms * gamma + beta), the trunk tip of an RMS-norm trunk. The one sum
+ * the reference takes in float, not double: over the whole board (~138,000 squares at 384
+ * channels) KataGo's float sum in point-then-channel order rounds the normaliser by ~1e-5,
+ * which moves its score outputs by more than the vectors' tolerances; summing as it does
+ * reproduces it (the cpu backend does the same). */
 static void run_tip_rms(const kata_pass *P, const nn_kata_tip_rms *r, nn_activation act, float *x)
 {
-    double ss = 0;
-    for (size_t i = 0; i < (size_t)r->c * P->area; i++)
-        ss += (double)x[i] * x[i];
+    float ss = 0;
+    for (int i = 0; i < P->area; i++)
+        for (int c = 0; c < r->c; c++)
+            ss += x[(size_t)c * P->area + i] * x[(size_t)c * P->area + i];
     double inv_all = 1.0 / sqrt(ss / ((double)r->c * P->area) + r->eps);
     for (int i = 0; i < P->area; i++) {
         double inv = inv_all;
