@@ -590,15 +590,16 @@ static void wino_kernel_avx512(int k, const float *a, size_t lda, int rows, cons
 #endif
 
 /* m[rows][c_out] = a[rows][c_in] . the packed panels u ([panel][c_in][NN_WINO_NR]): the
- * products of one Winograd point, and the im2col and 1x1 convolutions. */
+ * products of one Winograd point, and the im2col and 1x1 convolutions. split: c_in of 32 or
+ * more summed in two halves (below). */
 static void panel_gemm(int c_in, int c_out, const float *u, size_t rows_all, const float *a_all,
-                       float *m)
+                       float *m, bool split)
 {
     int panels = wino_panels(c_out), mr = wino_mr;
     wino_kernel_fn kernel = wino_kernel;
     /* two half sums added at the end: half the rounding error of one long sum, which the
      * Leela Zero vectors' 2e-5 on the policy needed */
-    int half = c_in >= 32 ? c_in / 2 : c_in;
+    int half = split && c_in >= 32 ? c_in / 2 : c_in;
     for (size_t p = 0; p < rows_all; p += (size_t)mr) {
         /* the rows (6 or 8 x c_in floats) stay in L1 while the panels pass by */
         int rows = rows_all - p < (size_t)mr ? (int)(rows_all - p) : mr;
@@ -641,7 +642,7 @@ static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const f
     for (int k = 0; k < NN_WINO_POINTS; k++)
         panel_gemm(c_in, c_out, u + k * panel_floats, tiles,
                    v + (size_t)k * wino_plane(tiles, c_in),
-                   m + (size_t)k * wino_plane(tiles, c_out));
+                   m + (size_t)k * wino_plane(tiles, c_out), true);
 }
 
 void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
@@ -758,7 +759,7 @@ void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, co
     /* out[rows][c_out] = col[rows][k] . the panels of w, then the epilogue writes y, so the
      * residual may be y itself */
     nn_cpu_init();
-    panel_gemm(k, c->c_out, w, rows, one ? x : col, out);
+    panel_gemm(k, c->c_out, w, rows, one ? x : col, out, true);
     for (int i = 0; i < n; i++) {
         size_t at = (size_t)i * area * c->c_out;
         epilogue_rows(e, i, c->c_out, area, out + at, y + at, e->residual ? e->residual + at : NULL);
@@ -851,25 +852,46 @@ void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float 
  * products with the values (each costing a microcode assist: a real net's peaked attention
  * ran 15x slower). */
 #define SOFTMAX_CUTOFF (-30.0f)
+#define SOFTMAX_FLOOR 1e-13f    /* above e^-30 ~ 9.4e-14, below e^-29.9 */
 
-/* In place: each of `rows` rows of `cols` values x becomes softmax(x * scale). */
+/* Lanes of the softmax's max and sum: float reductions in C's order do not vectorise (GCC keeps
+ * their rounding without -ffast-math), so each lane keeps its own. */
+#define SOFTMAX_LANES 16
+
+/* In place: each of `rows` rows of `cols` values becomes its softmax. */
 CPU_CLONES
-static void softmax_rows(int rows, int cols, float scale, float *x)
+static void softmax_rows(int rows, int cols, float *x)
 {
     for (int r = 0; r < rows; r++) {
-        float *xr = x + (size_t)r * cols, max = xr[0] * scale, sum = 0;
-        for (int j = 0; j < cols; j++) {
-            xr[j] *= scale;
+        float *xr = x + (size_t)r * cols, lane[SOFTMAX_LANES];
+        int j0 = cols - cols % SOFTMAX_LANES;
+        float max = xr[0], sum = 0;
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            lane[l] = max;
+        for (int j = 0; j < j0; j += SOFTMAX_LANES)
+            for (int l = 0; l < SOFTMAX_LANES; l++)
+                lane[l] = xr[j + l] > lane[l] ? xr[j + l] : lane[l];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            max = lane[l] > max ? lane[l] : max;
+        for (int j = j0; j < cols; j++)
             max = xr[j] > max ? xr[j] : max;
-        }
         for (int j = 0; j < cols; j++) {
             float d = xr[j] - max;
             xr[j] = d < SOFTMAX_CUTOFF ? SOFTMAX_CUTOFF : d;
         }
-        for (int j = 0; j < cols; j++) {
-            float e = exp_core(xr[j]);
-            sum += xr[j] = xr[j] == SOFTMAX_CUTOFF ? 0.0f : e;
-        }
+        for (int j = 0; j < cols; j++)
+            xr[j] = exp_core(xr[j]);
+        for (int j = 0; j < cols; j++)   /* e^cutoff itself: 0 */
+            xr[j] = xr[j] <= SOFTMAX_FLOOR ? 0.0f : xr[j];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            lane[l] = 0;
+        for (int j = 0; j < j0; j += SOFTMAX_LANES)
+            for (int l = 0; l < SOFTMAX_LANES; l++)
+                lane[l] += xr[j + l];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            sum += lane[l];
+        for (int j = j0; j < cols; j++)
+            sum += xr[j];
         float inv = 1.0f / sum;
         for (int j = 0; j < cols; j++)
             xr[j] *= inv;
@@ -915,7 +937,7 @@ void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const fl
 {
     nn_cpu_init();
     if (!add) {
-        panel_gemm(k, n, packed, rows, a, c);
+        panel_gemm(k, n, packed, rows, a, c, k > 64);
         return;
     }
     /* a few rows at a time through a stack buffer, added while they are in cache */
@@ -923,7 +945,7 @@ void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const fl
     size_t chunk = sizeof part / sizeof part[0] / (size_t)n;
     for (size_t r = 0; r < rows; r += chunk) {
         size_t m = rows - r < chunk ? rows - r : chunk;
-        panel_gemm(k, n, packed, m, a + r * k, part);
+        panel_gemm(k, n, packed, m, a + r * k, part, k > 64);
         float *cr = c + r * n;
         for (size_t i = 0; i < m * (size_t)n; i++)
             cr[i] += part[i];
@@ -950,11 +972,11 @@ void nn_cpu_attention(int area, int heads, int kv_heads, int q_dim, int v_dim, c
             nn_cpu_pack(q_dim, area, k + (size_t)kvh * q_dim, (size_t)ldk, true, kp);
             nn_cpu_pack(area, v_dim, v + (size_t)kvh * v_dim, (size_t)ldv, false, vp);
         }
-        for (int i = 0; i < area; i++)
-            memcpy(qh + (size_t)i * q_dim, q + (size_t)i * ldq + (size_t)h * q_dim,
-                   sizeof *qh * q_dim);
+        for (int i = 0; i < area; i++)   /* the scale on the way */
+            for (int d = 0; d < q_dim; d++)
+                qh[(size_t)i * q_dim + d] = q[(size_t)i * ldq + (size_t)h * q_dim + d] * scale;
         nn_cpu_gemm_packed(q_dim, area, kp, (size_t)area, qh, false, scores);
-        softmax_rows(area, area, scale, scores);
+        softmax_rows(area, area, scores);
         nn_cpu_gemm_packed(area, v_dim, vp, (size_t)area, scores, false, oh);
         for (int i = 0; i < area; i++)
             memcpy(o + (size_t)i * ldo + (size_t)h * v_dim, oh + (size_t)i * v_dim,

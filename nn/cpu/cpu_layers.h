@@ -145,7 +145,9 @@ void nn_cpu_denormals_restore(unsigned state);
 /* Matrix products on the convolutions' GEMM kernels (the system's OpenBLAS may run a generic
  * x86-64 kernel: an SSE3 one on this project's machines, 10x slower than these): b[k][n], its
  * element (i, j) at b[i * ldb + j] (or b[j * ldb + i] when transposed), packed into
- * nn_cpu_pack_len(k, n) floats of panels; then c[rows][n] = a[rows][k] . b, c += with add. */
+ * nn_cpu_pack_len(k, n) floats of panels; then c[rows][n] = a[rows][k] . b, c += with add
+ * (k over 64 summed in two halves as the convolutions are; short sums, the attention scores',
+ * in one pass). */
 size_t nn_cpu_pack_len(int k, int n);
 void nn_cpu_pack(int k, int n, const float *b, size_t ldb, bool transposed, float *packed);
 void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const float *a, bool add,
