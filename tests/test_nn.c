@@ -231,6 +231,43 @@ START_TEST(synthetic_cpu_matches_ref)
 }
 END_TEST
 
+/* The tiny version 16 and 17 files of tests/data/kata (test_kata's writer): grouped-query
+ * attention (2 heads over 1 key/value head), learned and theta rotary encodings, RMS tips per
+ * board and per point, 4 and 2 policy channels. cpu against ref, boards 19, 9 and 2. */
+START_TEST(tiny_v16_v17_files_cpu_matches_ref)
+{
+    char err[1024], path[512];
+    snprintf(path, sizeof path, "%s/kata/synthetic-v%d.txt", SHIDO_TEST_DATA, 16 + _i);
+    nn_model *m[2] = {test_model_load(path, "cpu"), test_model_load(path, "ref")};
+    nn_context *c[2] = {nn_context_new(m[0], 3, err, sizeof err),
+                        nn_context_new(m[1], 3, err, sizeof err)};
+    ck_assert(c[0] && c[1]);
+    go_game g[3];
+    nn_query q[3];
+    static const int sizes[] = {19, 9, 2};
+    for (int i = 0; i < 3; i++) {
+        test_game_random(&g[i], sizes[i], 4 + i, (unsigned)i);
+        q[i] = (nn_query){&g[i], (3 * i + 2) % 8, 0.2, NULL, 0};
+    }
+    nn_result *r = malloc(sizeof *r * 6);
+    ck_assert(r);
+    ck_assert_msg(nn_eval(c[0], 3, q, r, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(c[1], 3, q, r + 3, err, sizeof err), "%s", err);
+    for (int i = 0; i < 3; i++) {
+        double d = max_diff(&r[i], &r[3 + i]);
+        printf("tiny v%d position %d: cpu - ref max |diff| %.3g\n", 16 + _i, i, d);
+        ck_assert_msg(d <= TEST_FP32_TOL, "v%d position %d: cpu differs from ref by %g", 16 + _i,
+                      i, d);
+        go_game_free(&g[i]);
+    }
+    free(r);
+    for (int b = 0; b < 2; b++) {
+        nn_context_free(c[b]);
+        nn_model_free(m[b]);
+    }
+}
+END_TEST
+
 /* nn_eval_average is the mean of the single evaluations of the chosen symmetries. */
 START_TEST(average_is_mean)
 {
@@ -1061,6 +1098,7 @@ Suite *nn_suite(void)
     tcase_add_loop_test(eval, batch_equals_single, 0, 6);
     tcase_add_test(eval, average_is_mean);
     tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 5);
+    tcase_add_loop_test(eval, tiny_v16_v17_files_cpu_matches_ref, 0, 2);
     tcase_add_test(eval, eval_errors);
     tcase_add_test(eval, forward_again);
     tcase_add_test(eval, bench_workers_start_together);
