@@ -1,4 +1,4 @@
-/* tests/test_kata.c -- the KataGo family: loading model files (binary and text, versions 3..15,
+/* tests/test_kata.c -- the KataGo family: loading model files (binary and text, versions 3..17,
  * corrupt files refused cleanly), input features, and the reference forward pass reproducing
  * KataGo 1.17's kata-raw-nn outputs in ../shared/vectors. */
 #include <check.h>
