@@ -86,6 +86,8 @@ static void *model_load_from(nn_model *m, int first, bool any_after, const char 
         void *w = b->load(m->desc, i == first ? options : NULL, err, err_len);
         if (w || !any_after)
             return w;
+        if (backends[i + 1])   /* e.g. cuda without kernels for this net's layers */
+            fprintf(stderr, "nn: %s; trying backend %s\n", err, backends[i + 1]->name);
     }
     return NULL;
 }

@@ -495,6 +495,33 @@ START_TEST(test_search_in_process)
 }
 END_TEST
 
+/* KaTrain 1.20's own net (KataGo 1.17: RMS-norm trunk, transformer blocks) with the default
+ * backend choice (in a CUDA build the cuda backend refuses it and cpu takes it): kata-raw-nn
+ * reproduces KataGo's numbers, kata-analyze streams, genmove plays. */
+START_TEST(test_transformer_net_plays)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_WEIGHTS "b10c384h6nbttflrs.bin.gz", "--visits", "8",
+                    "--threads", "1"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 7, argv, err, sizeof err) == 0, "%s", err);
+    int n = check_file(&e, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl", "", false);
+    ck_assert_int_ge(n, 1);
+    expect_ok(&e, "boardsize 9\nclear_board\nkomi 7");
+    char *got = test_gtp_feed(&e, "kata-analyze 1 rootInfo true ownership true", false);
+    ck_assert_msg(!strncmp(got, "=\ninfo move ", 12) && strstr(got, " rootInfo visits ") &&
+                      strstr(got, " ownership "),
+                  "%s", got);
+    free(got);
+    got = test_gtp_feed(&e, "genmove b", false);
+    ck_assert_msg(got[0] == '=' && got[2] >= 'A' && got[2] <= 'J', "%s", got);
+    free(got);
+    ck_assert_int_eq(e.game.num_moves, 1);
+    gtp_engine_free(&e);
+}
+END_TEST
+
 static Suite *gtp_nn_suite(void)
 {
     Suite *s = suite_create("gtp_nn");
@@ -513,6 +540,10 @@ static Suite *gtp_nn_suite(void)
     tcase_add_test(tc, test_binary_bad_weights);
     tcase_add_test(tc, test_search_in_process);
     tcase_add_test(tc, test_tsumego_genmove_with_network);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("transformer");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_transformer_net_plays);
     suite_add_tcase(s, tc);
     return s;
 }

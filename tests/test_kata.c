@@ -1,4 +1,4 @@
-/* tests/test_kata.c -- the KataGo family: loading model files (binary and text, versions 3..15,
+/* tests/test_kata.c -- the KataGo family: loading model files (binary and text, versions 3..17,
  * corrupt files refused cleanly), input features, and the reference forward pass reproducing
  * KataGo 1.17's kata-raw-nn outputs in ../shared/vectors. */
 #include <check.h>
@@ -20,11 +20,19 @@
 #include "weights/kata.h"
 
 #define B5C192 TEST_WEIGHTS "rand-b5c192nbt-v15.bin.gz"
+#define B10C384H6 TEST_WEIGHTS "b10c384h6nbttflrs.bin.gz"
+
+/* Records of the transformer net the reference checks by default (~5 s a 19x19 record in
+ * Release): a 19x19 ko position and the first 9x9 one (off-board points masked in KataGo's 19x19
+ * tensor); the sanitizer run checks the 9x9 one. SHIDO_TRANSFORMER_VECTORS=all checks all 52. */
+static const int b10c384h6_records[] = {10, 46};
 
 /* ---- vectors ------------------------------------------------------------------------------ */
 
-/* The reference through nn_kata_ref_eval against every record (tolerances in vectors.h). */
-static void check_vectors(const char *weights, const char *vectors)
+/* The reference through nn_kata_ref_eval against every record (tolerances in vectors.h), or
+ * only those of pick[num_pick] when pick is not NULL. */
+static void check_vectors_of(const char *weights, const char *vectors, const int *pick,
+                             int num_pick)
 {
     char err[1024];
     nn_desc *d = weights_load_kata(weights, err, sizeof err);
@@ -35,7 +43,10 @@ static void check_vectors(const char *weights, const char *vectors)
     vec_kata_stats st = {0};
     nn_kata_output *out = malloc(sizeof *out);
     ck_assert(out);
-    for (int r = 0; r < vf.num_records; r += vec_stride()) {
+    int count = pick ? num_pick : (vf.num_records + vec_stride() - 1) / vec_stride();
+    for (int ri = 0; ri < count; ri++) {
+        int r = pick ? pick[ri] : ri * vec_stride();
+        ck_assert_int_lt(r, vf.num_records);
         const cJSON *rec = vf.records[r];
         const char *id = cJSON_GetObjectItemCaseSensitive(rec, "id")->valuestring;
         int sym = (int)test_json_num(rec, "symmetry");
@@ -57,6 +68,11 @@ static void check_vectors(const char *weights, const char *vectors)
     nn_desc_free(d);
 }
 
+static void check_vectors(const char *weights, const char *vectors)
+{
+    check_vectors_of(weights, vectors, NULL, 0);
+}
+
 START_TEST(vectors_g170) { check_vectors(TEST_G170, TEST_VECTORS "katago-g170-b6c96.jsonl"); }
 END_TEST
 
@@ -69,6 +85,21 @@ END_TEST
 START_TEST(vectors_b5c192nbt_v15)
 {
     check_vectors(B5C192, TEST_VECTORS "katago-rand-b5c192nbt-v15.jsonl");
+}
+END_TEST
+
+/* KataGo 1.17's transformer net (RMS-norm trunk, attention and feed-forward blocks). Under the
+ * sanitizer (SHIDO_VECTORS_STRIDE > 1) one record: the reference is ~30 times slower there. */
+START_TEST(vectors_b10c384h6_transformer)
+{
+    const char *all = getenv("SHIDO_TRANSFORMER_VECTORS");
+    int n = (int)(sizeof b10c384h6_records / sizeof b10c384h6_records[0]);
+    if (all && !strcmp(all, "all"))
+        check_vectors(B10C384H6, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl");
+    else
+        check_vectors_of(B10C384H6, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl",
+                         vec_stride() > 1 ? b10c384h6_records + 1 : b10c384h6_records,
+                         vec_stride() > 1 ? 1 : n);
 }
 END_TEST
 
@@ -189,7 +220,8 @@ static void w_bn(writer *w, const nn_bn_desc *b)
 
 static void w_act(writer *w, nn_activation a)
 {
-    static const char *kind[] = {"ACTIVATION_IDENTITY", "ACTIVATION_RELU", "ACTIVATION_MISH"};
+    static const char *kind[] = {"ACTIVATION_IDENTITY", "ACTIVATION_RELU", "ACTIVATION_MISH",
+                                 "ACTIVATION_SILU"};
     fprintf(w->f, "act\n");
     if (w->version >= 11)
         fprintf(w->f, "%s\n", kind[a]);
@@ -206,10 +238,52 @@ static void w_matmul(writer *w, const nn_matmul_desc *m)
     }
 }
 
+static void w_rms(writer *w, const nn_kata_rms_norm *r)
+{
+    fprintf(w->f, "%s\n%d\n%.9g\n", r->name, r->c, (double)r->eps);
+    w_floats(w, r->weight, (size_t)r->c);
+}
+
+static void w_attention(writer *w, const nn_kata_attention *a)
+{
+    fprintf(w->f, "%d\n%d\n%d\n%d\n%d\n%d\n", a->heads, a->kv_heads, a->q_dim, a->v_dim, a->rope,
+            a->learnable_rope);
+    w_rms(w, &a->norm);
+    w_matmul(w, &a->q);
+    w_matmul(w, &a->k);
+    w_matmul(w, &a->v);
+    w_matmul(w, &a->out);
+    if (a->rope && a->learnable_rope) {
+        fprintf(w->f, "rope_freqs\n%d\n%d\n2\n", a->kv_heads, a->q_dim / 2);
+        w_floats(w, a->rope_freqs, (size_t)a->kv_heads * a->q_dim);
+    } else if (a->rope) {
+        fprintf(w->f, "rope_theta\n%.9g\n", (double)a->rope_theta);
+    }
+}
+
+static void w_ffn(writer *w, const nn_kata_ffn *f)
+{
+    fprintf(w->f, "%d\n%d\n%d\n", f->c, f->ffn_c, f->swiglu);
+    w_rms(w, &f->norm);
+    w_matmul(w, &f->linear1);
+    if (f->swiglu)
+        w_matmul(w, &f->gate);
+    w_matmul(w, &f->linear2);
+}
+
 static void w_block(writer *w, const nn_kata_block *b)
 {
-    static const char *kind[] = {"ordinary_block", "gpool_block", "nested_bottleneck_block"};
+    static const char *kind[] = {"ordinary_block", "gpool_block", "nested_bottleneck_block",
+                                 "transformer_attention_block", "transformer_ffn_block"};
     fprintf(w->f, "%s\n%s\n", kind[b->kind], b->name);
+    if (b->kind == NN_KATA_BLOCK_ATTENTION) {
+        w_attention(w, &b->attn);
+        return;
+    }
+    if (b->kind == NN_KATA_BLOCK_FFN) {
+        w_ffn(w, &b->ffn);
+        return;
+    }
     if (b->kind == NN_KATA_BLOCK_NESTED)
         fprintf(w->f, "%d\n", b->num_inner);
     w_bn(w, &b->bn1);
@@ -239,12 +313,13 @@ static void write_desc(const char *path, const nn_kata_desc *k, bool binary)
                 pp->score_stdev, pp->lead, pp->variance_time, pp->shortterm_value_error,
                 pp->shortterm_score_error);
     if (k->version >= 15)
-        fprintf(w.f, "%d\n0\n0\n0\n0\n0\n0\n0\n", k->meta_encoder_version);
+        fprintf(w.f, "%d\n%d\n0\n0\n0\n0\n0\n0\n", k->meta_encoder_version,
+                k->prefer_pass_alive_suicide);
     const nn_kata_trunk *t = &k->trunk;
     fprintf(w.f, "%s\n%d\n%d\n%d\n%d\n%d\n%d\n", t->name, t->num_blocks, t->trunk_channels,
             t->mid_channels, t->regular_channels, t->gpool_channels, t->gpool_channels);
     if (k->version >= 15)
-        fprintf(w.f, "0\n0\n0\n0\n0\n0\n");
+        fprintf(w.f, "%d\n0\n0\n0\n0\n0\n", t->norm_kind);
     w_conv(&w, &t->initial_conv);
     w_matmul(&w, &t->initial_matmul);
     if (k->meta_encoder_version) {
@@ -257,10 +332,19 @@ static void write_desc(const char *path, const nn_kata_desc *k, bool binary)
     }
     for (int i = 0; i < t->num_blocks; i++)
         w_block(&w, &t->blocks[i]);
-    w_bn(&w, &t->tip_bn);
+    if (t->norm_kind == 1) {
+        const nn_kata_tip_rms *r = &t->tip_rms;
+        fprintf(w.f, "%s\n%d\n%.9g\n%d\n0\n", r->name, r->c, (double)r->eps, r->spatial);
+        w_floats(&w, r->gamma, (size_t)r->c);
+        w_floats(&w, r->beta, (size_t)r->c);
+    } else {
+        w_bn(&w, &t->tip_bn);
+    }
     w_act(&w, t->tip_act);
     const nn_kata_policy_head *p = &k->policy;
     fprintf(w.f, "%s\n", p->name);
+    if (k->version >= 17)
+        fprintf(w.f, "%d\n0\n0\n0\n", p->out_channels);
     w_conv(&w, &p->p1_conv);
     w_conv(&w, &p->g1_conv);
     w_bn(&w, &p->g1_bn);
@@ -276,6 +360,8 @@ static void write_desc(const char *path, const nn_kata_desc *k, bool binary)
     }
     const nn_kata_value_head *v = &k->value;
     fprintf(w.f, "%s\n", v->name);
+    if (k->version >= 17)
+        fprintf(w.f, "0\n0\n0\n");
     w_conv(&w, &v->v1_conv);
     w_bn(&w, &v->v1_bn);
     w_act(&w, v->v1_act);
@@ -317,8 +403,30 @@ static bool same_matmul(const nn_matmul_desc *a, const nn_matmul_desc *b)
            same_floats(a->bias, b->bias, (size_t)a->c_out);
 }
 
+static bool same_rms(const nn_kata_rms_norm *a, const nn_kata_rms_norm *b)
+{
+    return a->c == b->c && a->eps == b->eps && same_floats(a->weight, b->weight, (size_t)a->c);
+}
+
 static bool same_block(const nn_kata_block *a, const nn_kata_block *b)
 {
+    if (a->kind == NN_KATA_BLOCK_ATTENTION || b->kind == NN_KATA_BLOCK_ATTENTION) {
+        const nn_kata_attention *x = &a->attn, *y = &b->attn;
+        return a->kind == b->kind && x->heads == y->heads && x->kv_heads == y->kv_heads &&
+               x->q_dim == y->q_dim && x->v_dim == y->v_dim && x->rope == y->rope &&
+               x->learnable_rope == y->learnable_rope && same_rms(&x->norm, &y->norm) &&
+               same_matmul(&x->q, &y->q) && same_matmul(&x->k, &y->k) &&
+               same_matmul(&x->v, &y->v) && same_matmul(&x->out, &y->out) &&
+               x->rope_theta == y->rope_theta &&
+               same_floats(x->rope_freqs, y->rope_freqs, (size_t)x->kv_heads * x->q_dim);
+    }
+    if (a->kind == NN_KATA_BLOCK_FFN || b->kind == NN_KATA_BLOCK_FFN) {
+        const nn_kata_ffn *x = &a->ffn, *y = &b->ffn;
+        return a->kind == b->kind && x->c == y->c && x->ffn_c == y->ffn_c &&
+               x->swiglu == y->swiglu && same_rms(&x->norm, &y->norm) &&
+               same_matmul(&x->linear1, &y->linear1) && same_matmul(&x->gate, &y->gate) &&
+               same_matmul(&x->linear2, &y->linear2);
+    }
     bool ok = a->kind == b->kind && a->num_inner == b->num_inner && same_bn(&a->bn1, &b->bn1) &&
               a->act1 == b->act1 && same_conv(&a->conv1, &b->conv1) &&
               same_bn(&a->bn2, &b->bn2) && a->act2 == b->act2 && same_conv(&a->conv2, &b->conv2);
@@ -348,7 +456,14 @@ static void assert_same_desc(const nn_kata_desc *a, const nn_kata_desc *b)
     ck_assert(same_matmul(&s->initial_matmul, &t->initial_matmul));
     for (int i = 0; i < s->num_blocks; i++)
         ck_assert_msg(same_block(&s->blocks[i], &t->blocks[i]), "block %d differs", i);
-    ck_assert(same_bn(&s->tip_bn, &t->tip_bn) && s->tip_act == t->tip_act);
+    ck_assert(s->norm_kind == t->norm_kind && same_bn(&s->tip_bn, &t->tip_bn) &&
+              s->tip_act == t->tip_act);
+    if (s->norm_kind == 1)
+        ck_assert(s->tip_rms.c == t->tip_rms.c && s->tip_rms.eps == t->tip_rms.eps &&
+                  s->tip_rms.spatial == t->tip_rms.spatial &&
+                  same_floats(s->tip_rms.gamma, t->tip_rms.gamma, (size_t)s->tip_rms.c) &&
+                  same_floats(s->tip_rms.beta, t->tip_rms.beta, (size_t)s->tip_rms.c));
+    ck_assert(a->prefer_pass_alive_suicide == b->prefer_pass_alive_suicide);
     const nn_kata_policy_head *p = &a->policy, *q = &b->policy;
     ck_assert(p->out_channels == q->out_channels && p->has_pass2 == q->has_pass2);
     ck_assert(same_conv(&p->p1_conv, &q->p1_conv) && same_conv(&p->g1_conv, &q->g1_conv) &&
@@ -413,6 +528,54 @@ static void mk_matmul(nn_matmul_desc *m, const char *name, int c_in, int c_out, 
     m->bias = bias ? rnd_array((size_t)c_out, 0.2f, 0) : NULL;
 }
 
+static bool mk_learned_rope;   /* make_net's attention block: learned frequencies, or theta's */
+
+static void mk_rms(nn_kata_rms_norm *r, int c)
+{
+    snprintf(r->name, sizeof r->name, "norm");
+    r->c = c;
+    r->eps = 1e-6f;
+    r->weight = rnd_array((size_t)c, 0.3f, 1.0f);
+}
+
+/* Attention on c channels: 2 heads over 1 key/value head of 2 channels each, rotary encodings
+ * learned (learned) or from theta. */
+static void mk_attention(nn_kata_block *b, int c, bool learned)
+{
+    b->kind = NN_KATA_BLOCK_ATTENTION;
+    snprintf(b->name, sizeof b->name, "attention");
+    nn_kata_attention *a = &b->attn;
+    a->heads = 2;
+    a->kv_heads = 1;
+    a->q_dim = 4;
+    a->v_dim = 2;
+    a->rope = true;
+    a->learnable_rope = learned;
+    mk_rms(&a->norm, c);
+    mk_matmul(&a->q, "q", c, 8, false);
+    mk_matmul(&a->k, "k", c, 4, false);
+    mk_matmul(&a->v, "v", c, 2, false);
+    mk_matmul(&a->out, "out", 4, c, false);
+    if (learned)
+        a->rope_freqs = rnd_array(4, 1.0f, 0);
+    else
+        a->rope_theta = 100;
+}
+
+static void mk_ffn(nn_kata_block *b, int c)
+{
+    b->kind = NN_KATA_BLOCK_FFN;
+    snprintf(b->name, sizeof b->name, "ffn");
+    nn_kata_ffn *f = &b->ffn;
+    f->c = c;
+    f->ffn_c = 5;
+    f->swiglu = true;
+    mk_rms(&f->norm, c);
+    mk_matmul(&f->linear1, "linear1", c, 5, false);
+    mk_matmul(&f->gate, "gate", c, 5, false);
+    mk_matmul(&f->linear2, "linear2", 5, c, false);
+}
+
 static void mk_block(nn_kata_block *b, nn_kata_block_kind kind, int channels, nn_activation act)
 {
     static int count;
@@ -428,7 +591,14 @@ static void mk_block(nn_kata_block *b, nn_kata_block_kind kind, int channels, nn
         b->gpool_act = act;
         mk_matmul(&b->gpool_to_bias, "gpool_to_bias", 6, mid, false);
     }
-    if (kind == NN_KATA_BLOCK_NESTED) {
+    if (kind == NN_KATA_BLOCK_NESTED && act == NN_ACT_SILU) {
+        /* KataGo 1.17's shape: attention and feed-forward inside the bottleneck */
+        b->num_inner = 3;
+        b->inner = calloc(3, sizeof *b->inner);
+        mk_attention(&b->inner[0], mid, mk_learned_rope);
+        mk_ffn(&b->inner[1], mid);
+        mk_block(&b->inner[2], NN_KATA_BLOCK_GPOOL, mid, act);
+    } else if (kind == NN_KATA_BLOCK_NESTED) {
         b->num_inner = 2;
         b->inner = calloc(2, sizeof *b->inner);
         mk_block(&b->inner[0], NN_KATA_BLOCK_ORDINARY, mid, act);
@@ -440,7 +610,9 @@ static void mk_block(nn_kata_block *b, nn_kata_block_kind kind, int channels, nn
 }
 
 /* A tiny random net of the given model version, with every block kind and, from version 11,
- * mish and identity activations; version 15 optionally with a metadata encoder. */
+ * mish and identity activations; version 15 optionally with a metadata encoder; versions 16 and
+ * 17 KataGo 1.17's: SiLU, attention and feed-forward blocks in the nested one, an RMS-norm tip
+ * (over the board in 16, per point in 17) and 4 (16) or 2 (17) policy channels. */
 static nn_kata_desc *make_net(int version, bool meta)
 {
     nn_kata_desc *k = calloc(1, sizeof *k);
@@ -456,7 +628,8 @@ static nn_kata_desc *make_net(int version, bool meta)
     k->post = (nn_kata_postprocess){20, 20, 20, 20, 40, 0.25, 30};
     if (version >= 13)
         k->post.shortterm_score_error = 150;
-    nn_activation act = version >= 11 ? NN_ACT_MISH : NN_ACT_RELU;
+    nn_activation act = version >= 16 ? NN_ACT_SILU : version >= 11 ? NN_ACT_MISH : NN_ACT_RELU;
+    mk_learned_rope = version == 17;
     int c = 5;
     nn_kata_trunk *t = &k->trunk;
     snprintf(t->name, sizeof t->name, "trunk");
@@ -481,11 +654,22 @@ static nn_kata_desc *make_net(int version, bool meta)
     mk_block(&t->blocks[0], NN_KATA_BLOCK_ORDINARY, c, act);
     mk_block(&t->blocks[1], NN_KATA_BLOCK_GPOOL, c, act);
     mk_block(&t->blocks[2], NN_KATA_BLOCK_NESTED, c, act);
-    mk_bn(&t->tip_bn, "tip", c, true);
+    if (version >= 16) {
+        t->norm_kind = 1;
+        nn_kata_tip_rms *r = &t->tip_rms;
+        snprintf(r->name, sizeof r->name, "tip");
+        r->c = c;
+        r->eps = 1e-6f;
+        r->spatial = version == 16;
+        r->gamma = rnd_array((size_t)c, 0.3f, 1.0f);
+        r->beta = rnd_array((size_t)c, 0.2f, 0);
+    } else {
+        mk_bn(&t->tip_bn, "tip", c, true);
+    }
     t->tip_act = act;
     nn_kata_policy_head *p = &k->policy;
     snprintf(p->name, sizeof p->name, "policy");
-    p->out_channels = version >= 12 ? 2 : 1;
+    p->out_channels = version == 16 ? 4 : version >= 12 ? 2 : 1;
     p->has_pass2 = version >= 15;
     mk_conv(&p->p1_conv, "p1", 1, c, 3);
     mk_conv(&p->g1_conv, "g1", 1, c, 2);
@@ -726,7 +910,7 @@ END_TEST
 START_TEST(unsupported_versions_refused)
 {
     static const struct { const char *to, *want; } cases[] = {
-        {"\n16\n", "unsupported model version 16"}, {"\n17\n", "unsupported model version 17"},
+        {"\n18\n", "unsupported model version 18"},
         {"\n99\n", "unsupported model version 99"}, {"\n2\n", "unsupported model version 2"},
         {"\n-1\n", "unsupported model version -1"}, {"\nv15\n", "expected the model version"},
     };
@@ -767,17 +951,20 @@ START_TEST(corrupt_headers_refused)
         {"\n20.0\n", "\nnan\n", "td score multiplier is nan"},
         {"\n20.0\n", "\ntwenty\n", "a decimal float"},
         {"150.0\n0\n", "150.0\n2\n", "metadata encoder version in 0..1, got 2"},
-        {"150.0\n0\n0\n", "150.0\n0\n7\n", "unused model option"},
+        {"150.0\n0\n0\n", "150.0\n0\n7\n", "pass-alive-under-suicide flag (0 or 1) in 0..1, got 7"},
+        {"150.0\n0\n0\n0\n", "150.0\n0\n0\n5\n", "unused model option C (0) in 0..0, got 5"},
         {"trunk\n2\n", "trunk\n0\n", "number of blocks in 1.."},
         {"trunk\n2\n", "trunk\n3\n", "'model.norm_trunkfinal'"},
-        {"\n8\n8\n8\n0\n", "\n8\n8\n8\n1\n", "trunk norm kind"},
+        {"\n8\n8\n8\n0\n", "\n8\n8\n8\n2\n", "trunk norm kind (0 batch norm, 1 RMS norm) in 0..1"},
+        {"\n8\n8\n8\n0\n0\n", "\n8\n8\n8\n0\n3\n", "unused trunk option B (0) in 0..0, got 3"},
+        {"\n8\n8\n8\n0\n", "\n8\n8\n8\n1\n", "'model.norm_trunkfinal': expected channel group size"},
         {"spatial\n3\n3\n", "spatial\n2\n3\n", "odd kernel sizes"},
         {"spatial\n3\n3\n22\n16\n", "spatial\n3\n3\n22\n0\n", "output channels in 1.."},
         {"spatial\n3\n3\n22\n16\n", "spatial\n3\n3\n21\n16\n", "input channels (21) != spatial"},
         {"16\n1\n1\n@BIN@", "16\n0\n1\n@BIN@", "dilation y in 1.."},
         {"@BIN@", "@BIX@", "expected \"@BIN@\""},
         {"ordinary_block", "dilated_block", "expected ordinary_block, gpool_block"},
-        {"ACTIVATION_RELU", "ACTIVATION_SILU", "expected ACTIVATION_IDENTITY"},
+        {"ACTIVATION_RELU", "ACTIVATION_GELU", "expected ACTIVATION_IDENTITY"},
         {"norm\n16\n1e-20\n0\n1\n", "norm\n16\n1e-20\n2\n1\n", "has-scale flag in 0..1, got 2"},
         {"norm\n16\n1e-20\n", "norm\n16\n0\n", "epsilon > 0"},
         {"norm\n16\n1e-20\n", "norm\n16\n-1e-20\n", "epsilon > 0"},
@@ -803,6 +990,64 @@ START_TEST(corrupt_headers_refused)
     expect_fail(bad, n, "nested.bin", "number of inner blocks in 1..");
     free(bad);
     free(buf);
+}
+END_TEST
+
+/* The fields of KataGo 1.17's blocks, tip and heads, damaged in text files of the synthetic
+ * version 16 and 17 nets. */
+START_TEST(transformer_fields_refused)
+{
+    static const struct { int version; const char *from, *to, *want; } cases[] = {
+        {17, "attention\n2\n1\n4\n", "attention\n3\n2\n4\n",
+         "heads (3) must be a multiple of key/value heads (2)"},
+        {17, "attention\n2\n1\n4\n", "attention\n0\n1\n4\n", "number of heads in 1.."},
+        {17, "attention\n2\n1\n4\n", "attention\n2\n1\n3\n",
+         "head dimension (3) must be even with rotary encoding"},
+        {17, "attention\n2\n1\n4\n", "attention\n1\n1\n4\n",
+         "q_proj output channels (8) != heads * query head dimension (4)"},
+        {17, "attention\n2\n1\n4\n2\n", "attention\n2\n1\n4\n3\n",
+         "v_proj output channels (2) != key/value heads * value head dimension (3)"},
+        {17, "rope_freqs\n1\n2\n2\n", "rope_freqs\n2\n2\n2\n", "key/value heads in 1..1, got 2"},
+        {17, "rope_freqs\n1\n2\n2\n", "rope_freqs\n1\n3\n2\n",
+         "frequency pairs (query/key head dimension / 2) in 2..2, got 3"},
+        {17, "rope_freqs\n1\n2\n2\n", "rope_freqs\n1\n2\n1\n", "per pair (x, y) in 2..2"},
+        {16, "rope_theta\n100\n", "rope_theta\n-1\n", "expected theta > 0"},
+        {16, "rope_theta\n100\n", "rope_theta\nnan\n", "rotary encoding theta is nan"},
+        {17, "attention\n2\n1\n4\n2\n1\n1\nnorm\n3\n9.99999997e-07\n",
+         "attention\n2\n1\n4\n2\n1\n1\nnorm\n3\n2\n", "expected epsilon in (0, 1], got 2"},
+        {17, "attention\n2\n1\n4\n2\n1\n1\nnorm\n3\n",
+         "attention\n2\n1\n4\n2\n1\n1\nnorm\n4\n", "'norm'"},
+        {17, "ffn\n3\n5\n1\n", "ffn\n3\n6\n1\n",
+         "linear1 output channels (5) != feed-forward channels (6)"},
+        {17, "ffn\n3\n5\n1\n", "ffn\n4\n5\n1\n", "linear1 input channels (3) != channels (4)"},
+        {17, "ffn\n3\n5\n1\n", "ffn\n3\n5\n0\n", "linear2 input channels (3)"},
+        {17, "transformer_ffn_block", "transformer_moe_block", "transformer_attention_block or"},
+        {17, "tip\n5\n9.99999997e-07\n0\n0\n", "tip\n5\n9.99999997e-07\n0\n4\n",
+         "channel group size (0: grouped RMS norms are not supported) in 0..0, got 4"},
+        {16, "tip\n5\n9.99999997e-07\n1\n0\n", "tip\n5\n0\n1\n0\n", "'tip': expected epsilon in (0, 1]"},
+        {17, "policy\n2\n0\n0\n0\n", "policy\n3\n0\n0\n0\n",
+         "expected 2 or 4 policy output channels, got 3"},
+        {17, "policy\n2\n0\n0\n0\n", "policy\n5\n0\n0\n0\n", "policy output channels in 2..4"},
+        {17, "policy\n2\n0\n0\n0\n", "policy\n4\n0\n0\n0\n",
+         "p2_conv output channels (2) != policy outputs (4)"},
+        {17, "policy\n2\n0\n0\n0\n", "policy\n2\n0\n1\n0\n", "unused policy option B (0)"},
+        {17, "value\n0\n0\n0\n", "value\n0\n0\n9\n", "unused value option C (0) in 0..0, got 9"},
+        {17, "ACTIVATION_SILU", "ACTIVATION_SWISH", "or ACTIVATION_SILU, got 'ACTIVATION_SWISH'"},
+    };
+    char path[160];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        nn_kata_desc *k = make_net(cases[i].version, false);
+        snprintf(path, sizeof path, "%s/net.txt", tmpdir);
+        write_desc(path, k, false);
+        nn_kata_desc_free(k);
+        size_t len, n;
+        unsigned char *buf = test_read_file(path, &len);
+        unlink(path);
+        unsigned char *bad = replaced(buf, len, cases[i].from, cases[i].to, &n);
+        expect_fail(bad, n, "transformer.txt", cases[i].want);
+        free(bad);
+        free(buf);
+    }
 }
 END_TEST
 
@@ -1150,6 +1395,7 @@ Suite *kata_suite(void)
     tcase_add_test(bad, unsupported_versions_refused);
     tcase_add_test(bad, truncated_files_refused);
     tcase_add_test(bad, corrupt_headers_refused);
+    tcase_add_test(bad, transformer_fields_refused);
     tcase_add_test(bad, non_finite_floats_refused);
     tcase_add_test(bad, random_damage_is_clean);
     tcase_add_test(bad, truncated_gzip_and_g170_refused);
@@ -1170,6 +1416,11 @@ Suite *kata_suite(void)
     tcase_add_test(vec, vectors_b2c16_v15);
     tcase_add_test(vec, vectors_b5c192nbt_v15);
     suite_add_tcase(s, vec);
+
+    TCase *tf = tcase_create("transformer");
+    tcase_set_timeout(tf, 600);
+    tcase_add_test(tf, vectors_b10c384h6_transformer);
+    suite_add_tcase(s, tf);
     return s;
 }
 

@@ -1212,7 +1212,7 @@ START_TEST(human_sl_profile)
     ck_assert_str_eq(p.human_sl_profile, "");
 
     nn_desc *d = weights_synth_kata(&(weights_synth_kata_shape){15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16,
-                                               NN_ACT_MISH}, 5);
+                                               NN_ACT_MISH, 0, 0}, 5);
     ck_assert(d && weights_synth_kata_add_meta(d, 16, 77));
     nn_model *m = nn_model_from_desc(d, "cpu", err, sizeof err);
     ck_assert_msg(m, "%s", err);

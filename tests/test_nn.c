@@ -40,22 +40,18 @@ static bool sanitizer_skip(double macs)
 
 #define VEC_BATCH 7
 
-/* _i = case * 2 + backend. Records go through nn_eval VEC_BATCH at a time. */
-START_TEST(vectors_through_nn_eval)
+/* The records of vectors (every vec_stride()-th) through nn_eval of backend on weights,
+ * VEC_BATCH at a time, against the tolerances of vectors.h. */
+static void check_through_nn_eval(const char *backend, const char *weights, const char *vectors,
+                                  bool kata)
 {
-    const char *backend = backends[_i % 2];
-    int ci = _i / 2;
     char err[2048], path[1024], label[256];
-    /* test_kata and test_lz run the reference on every vector; here nn.c's batching is the
-     * point, which the cpu backend exercises as well */
-    if (!strcmp(backend, "ref") && sanitizer_skip(1e9))
-        return;
-    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, vec_cases[ci].weights);
+    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, weights);
     nn_model *m = test_model_load(path, backend);
     ck_assert_str_eq(nn_model_backend(m), backend);
     nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
     ck_assert_msg(c, "%s", err);
-    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vec_cases[ci].vectors);
+    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
     ck_assert_int_gt(vf.num_records, 0);
@@ -80,7 +76,7 @@ START_TEST(vectors_through_nn_eval)
         for (int i = 0; i < n; i++) {
             const nn_result *o = &out[i];
             ck_assert_int_eq(o->size, games[i].board.size);
-            if (vec_cases[ci].kata) {
+            if (kata) {
                 vec_kata_got got = vec_kata_got_of(o, o->policy, o->white_ownership);
                 vec_kata_compare(recs[i], o->size, &got, &st);
             } else {
@@ -91,8 +87,8 @@ START_TEST(vectors_through_nn_eval)
         }
         n = 0;
     }
-    snprintf(label, sizeof label, "%s %s", backend, vec_cases[ci].vectors);
-    if (vec_cases[ci].kata)
+    snprintf(label, sizeof label, "%s %s", backend, vectors);
+    if (kata)
         vec_kata_finish(label, vf.num_records, &st);
     else
         printf("%s: max |policy error| %.3g, max |winrate error| %.3g\n", label, max_policy,
@@ -101,6 +97,28 @@ START_TEST(vectors_through_nn_eval)
     vec_file_free(&vf);
     nn_context_free(c);
     nn_model_free(m);
+}
+
+/* _i = case * 2 + backend. */
+START_TEST(vectors_through_nn_eval)
+{
+    const char *backend = backends[_i % 2];
+    int ci = _i / 2;
+    /* test_kata and test_lz run the reference on every vector; here nn.c's batching is the
+     * point, which the cpu backend exercises as well */
+    if (!strcmp(backend, "ref") && sanitizer_skip(1e9))
+        return;
+    check_through_nn_eval(backend, vec_cases[ci].weights, vec_cases[ci].vectors,
+                          vec_cases[ci].kata);
+}
+END_TEST
+
+/* KataGo 1.17's transformer net on the cpu backend, every record (test_kata runs the reference
+ * on a few: it takes seconds a position). */
+START_TEST(transformer_vectors_cpu)
+{
+    check_through_nn_eval("cpu", "b10c384h6nbttflrs.bin.gz", "katago-b10c384h6nbttflrs.jsonl",
+                          true);
 }
 END_TEST
 
@@ -163,11 +181,15 @@ START_TEST(batch_equals_single)
 }
 END_TEST
 
-/* Shapes no shared file has (mish, 5x5 input convolution, version 15 heads) as small synthetic
- * nets: the cpu backend against the reference through nn_eval, boards 19, 9 and 2. */
+/* Shapes no shared file has (mish, 5x5 input convolution, version 15 heads; KataGo 1.17's
+ * transformer blocks with version 16 and 17 heads) as small synthetic nets: the cpu backend
+ * against the reference through nn_eval, boards 19, 9 and 2. _i = 2 is the Leela Zero net. */
 static const weights_synth_kata_shape synth_shapes[] = {
-    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
-    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
+    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH, 0, 0},
+    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU, 0, 0},
+    {0},
+    {16, true, 2, 32, 16, 8, 8, 0, 3, 8, 8, 8, 16, NN_ACT_SILU, 2, 24},
+    {17, true, 1, 24, 12, 8, 8, 0, 3, 8, 8, 8, 16, NN_ACT_SILU, 3, 20},
 };
 
 START_TEST(synthetic_cpu_matches_ref)
@@ -200,6 +222,43 @@ START_TEST(synthetic_cpu_matches_ref)
         printf("synthetic %d position %d: cpu - ref max |diff| %.3g\n", _i, i, d);
         ck_assert_msg(d <= TEST_FP32_TOL,
                       "synthetic net %d position %d: cpu differs from ref by %g", _i, i, d);
+        go_game_free(&g[i]);
+    }
+    free(r);
+    for (int b = 0; b < 2; b++) {
+        nn_context_free(c[b]);
+        nn_model_free(m[b]);
+    }
+}
+END_TEST
+
+/* The tiny version 16 and 17 files of tests/data/kata (test_kata's writer): grouped-query
+ * attention (2 heads over 1 key/value head), learned and theta rotary encodings, RMS tips per
+ * board and per point, 4 and 2 policy channels. cpu against ref, boards 19, 9 and 2. */
+START_TEST(tiny_v16_v17_files_cpu_matches_ref)
+{
+    char err[1024], path[512];
+    snprintf(path, sizeof path, "%s/kata/synthetic-v%d.txt", SHIDO_TEST_DATA, 16 + _i);
+    nn_model *m[2] = {test_model_load(path, "cpu"), test_model_load(path, "ref")};
+    nn_context *c[2] = {nn_context_new(m[0], 3, err, sizeof err),
+                        nn_context_new(m[1], 3, err, sizeof err)};
+    ck_assert(c[0] && c[1]);
+    go_game g[3];
+    nn_query q[3];
+    static const int sizes[] = {19, 9, 2};
+    for (int i = 0; i < 3; i++) {
+        test_game_random(&g[i], sizes[i], 4 + i, (unsigned)i);
+        q[i] = (nn_query){.game = &g[i], .symmetry = (3 * i + 2) % 8, .policy_optimism = 0.2};
+    }
+    nn_result *r = malloc(sizeof *r * 6);
+    ck_assert(r);
+    ck_assert_msg(nn_eval(c[0], 3, q, r, err, sizeof err), "%s", err);
+    ck_assert_msg(nn_eval(c[1], 3, q, r + 3, err, sizeof err), "%s", err);
+    for (int i = 0; i < 3; i++) {
+        double d = max_diff(&r[i], &r[3 + i]);
+        printf("tiny v%d position %d: cpu - ref max |diff| %.3g\n", 16 + _i, i, d);
+        ck_assert_msg(d <= TEST_FP32_TOL, "v%d position %d: cpu differs from ref by %g", 16 + _i,
+                      i, d);
         go_game_free(&g[i]);
     }
     free(r);
@@ -1042,7 +1101,8 @@ Suite *nn_suite(void)
     tcase_set_timeout(eval, 600);
     tcase_add_loop_test(eval, batch_equals_single, 0, 6);
     tcase_add_test(eval, average_is_mean);
-    tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 3);
+    tcase_add_loop_test(eval, synthetic_cpu_matches_ref, 0, 5);
+    tcase_add_loop_test(eval, tiny_v16_v17_files_cpu_matches_ref, 0, 2);
     tcase_add_test(eval, eval_errors);
     tcase_add_test(eval, forward_again);
     tcase_add_test(eval, bench_workers_start_together);
@@ -1056,6 +1116,11 @@ Suite *nn_suite(void)
     tcase_set_timeout(vec, 1200);
     tcase_add_loop_test(vec, vectors_through_nn_eval, 0, 2 * VEC_NUM_CASES);
     suite_add_tcase(s, vec);
+
+    TCase *tf = tcase_create("transformer");
+    tcase_set_timeout(tf, 600);
+    tcase_add_test(tf, transformer_vectors_cpu);
+    suite_add_tcase(s, tf);
     return s;
 }
 

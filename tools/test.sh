@@ -33,7 +33,8 @@ fi
 echo "== fuzz targets (clang libFuzzer, smoke run)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSHIDO_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j"$SHIDO_JOBS" >/dev/null
-# Seeds: the project's own sample files, plus small networks from ../shared copied into the
+# Seeds: the project's own sample files (tests/data/kata: tiny KataGo 1.17 nets, versions 16
+# and 17, written by test_kata's writer), plus small networks from ../shared copied into the
 # build tree (never into the project).
 mkdir -p build-fuzz/seeds/lz build-fuzz/seeds/kata
 [ -f ../shared/weights/lz-0k.txt ] && cp ../shared/weights/lz-0k.txt build-fuzz/seeds/lz/
@@ -54,7 +55,7 @@ mkdir -p build-fuzz/seeds/disc
 mkdir -p build-fuzz/seeds/records  # a hand-made 9x9 record (white's straight three)
 printf '%s\n' '{"id":"s3","size":9,"to_play":"B","comment":"Black to kill","AW":["da","ab","bb","cb","db"],"AB":["ea","eb","ec","ad","bd","cd","dd","ed"],"solutions":["ba"]}' >build-fuzz/seeds/records/straight-three
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
-                  [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]=build-fuzz/seeds/kata
+                  [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]="build-fuzz/seeds/kata tests/data/kata"
                   [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego
     # the CUDA suites (skipping their GPU tests without a device), test_nn, whose default
     # backend must fall back from cuda to cpu here, and test_train (the GPU trainer's check)

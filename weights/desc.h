@@ -26,6 +26,7 @@ typedef enum {
     NN_ACT_IDENTITY = 0,
     NN_ACT_RELU,
     NN_ACT_MISH,
+    NN_ACT_SILU,      /* x * sigmoid(x): KataGo 1.17's transformer-era nets */
 } nn_activation;
 
 /* A 2-D convolution, "same" padding, stride 1. bias may be NULL. */

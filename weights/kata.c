@@ -39,8 +39,27 @@ typedef struct kata_reader {
 
 /* ---- freeing ---------------------------------------------------------------------------- */
 
+static void rms_free(nn_kata_rms_norm *r)
+{
+    free(r->weight);
+    r->weight = NULL;
+}
+
 static void block_free(nn_kata_block *b)
 {
+    nn_kata_attention *a = &b->attn;
+    rms_free(&a->norm);
+    nn_matmul_free(&a->q);
+    nn_matmul_free(&a->k);
+    nn_matmul_free(&a->v);
+    nn_matmul_free(&a->out);
+    free(a->rope_freqs);
+    a->rope_freqs = NULL;
+    nn_kata_ffn *f = &b->ffn;
+    rms_free(&f->norm);
+    nn_matmul_free(&f->linear1);
+    nn_matmul_free(&f->gate);
+    nn_matmul_free(&f->linear2);
     nn_bn_free(&b->bn1);
     nn_conv_free(&b->conv1);
     nn_conv_free(&b->gpool_conv);
@@ -69,6 +88,8 @@ void nn_kata_desc_free(struct nn_kata_desc *k)
         block_free(&t->blocks[i]);
     free(t->blocks);
     nn_bn_free(&t->tip_bn);
+    free(t->tip_rms.gamma);
+    free(t->tip_rms.beta);
     nn_kata_policy_head *p = &k->policy;
     nn_conv_free(&p->p1_conv);
     nn_conv_free(&p->g1_conv);
@@ -349,9 +370,12 @@ static bool read_act(kata_reader *r, const char *role, nn_activation *a)
         *a = NN_ACT_IDENTITY;
     else if (!strcmp(tok, "ACTIVATION_MISH"))
         *a = NN_ACT_MISH;
+    else if (!strcmp(tok, "ACTIVATION_SILU"))
+        *a = NN_ACT_SILU;
     else if (strcmp(tok, "ACTIVATION_RELU"))
         return fail(r, label,
-                    "expected ACTIVATION_IDENTITY, ACTIVATION_RELU or ACTIVATION_MISH, got '%.40s'",
+                    "expected ACTIVATION_IDENTITY, ACTIVATION_RELU, ACTIVATION_MISH or "
+                    "ACTIVATION_SILU, got '%.40s'",
                     tok);
     return true;
 }
@@ -382,6 +406,42 @@ static bool read_matbias(kata_reader *r, const char *role, nn_matmul_desc *m)
     return (m->bias = read_floats(r, label, (size_t)c)) != NULL;
 }
 
+/* KataGo's epsilon of an RMS norm: > 0 and <= 1. */
+static bool read_rms_eps(kata_reader *r, const char *label, float *eps)
+{
+    if (!read_float(r, label, "epsilon", eps))
+        return false;
+    if (!(*eps > 0) || *eps > 1.0f)
+        return fail(r, label, "expected epsilon in (0, 1], got %g", (double)*eps);
+    return true;
+}
+
+/* A transformer block's RMS norm: name, channels, epsilon, weight[c]. */
+static bool read_rms_norm(kata_reader *r, const char *role, nn_kata_rms_norm *n)
+{
+    char label[KATA_ROLE_LEN];
+    return read_name(r, role, n->name, label) &&
+           read_int(r, label, "channels", 1, INT_MAX, &n->c) && read_rms_eps(r, label, &n->eps) &&
+           (n->weight = read_floats(r, label, (size_t)n->c)) != NULL;
+}
+
+/* The trunk tip of an RMS-norm trunk: name, channels, epsilon, spatial (0/1), channel group
+ * size (KataGo takes only 0), gamma[c], beta[c]. */
+static bool read_tip_rms(kata_reader *r, const char *role, nn_kata_tip_rms *n)
+{
+    char label[KATA_ROLE_LEN];
+    int spatial, group;
+    if (!read_name(r, role, n->name, label) ||
+        !read_int(r, label, "channels", 1, INT_MAX, &n->c) || !read_rms_eps(r, label, &n->eps) ||
+        !read_int(r, label, "spatial flag", INT_MIN, INT_MAX, &spatial) ||
+        !read_int(r, label, "channel group size (0: grouped RMS norms are not supported)", 0, 0,
+                  &group))
+        return false;
+    n->spatial = spatial != 0;
+    return (n->gamma = read_floats(r, label, (size_t)n->c)) != NULL &&
+           (n->beta = read_floats(r, label, (size_t)n->c)) != NULL;
+}
+
 /* Checks that a == b for two channel counts of one layer group. */
 static bool same(kata_reader *r, const char *layer, const char *what_a, int a, const char *what_b,
                  int b)
@@ -404,6 +464,105 @@ static char *role_of(char *buf, const char *parent, const char *part)
 static bool read_block_stack(kata_reader *r, const char *role, int depth, int channels, int num,
                              nn_kata_block **out, int *num_out);
 
+/* A transformer attention block after its name (format in kata.h), on `channels` channels. */
+static bool read_attention(kata_reader *r, const char *label, int channels, nn_kata_attention *a)
+{
+    char sub[KATA_ROLE_LEN];
+    int rope, learnable;
+    if (!read_int(r, label, "number of heads", 1, INT_MAX, &a->heads) ||
+        !read_int(r, label, "number of key/value heads", 1, INT_MAX, &a->kv_heads) ||
+        !read_int(r, label, "query/key head dimension", 1, INT_MAX, &a->q_dim) ||
+        !read_int(r, label, "value head dimension", 1, INT_MAX, &a->v_dim) ||
+        !read_int(r, label, "rotary encoding flag", INT_MIN, INT_MAX, &rope) ||
+        !read_int(r, label, "learnable rotary encoding flag", INT_MIN, INT_MAX, &learnable))
+        return false;
+    a->rope = rope != 0;
+    a->learnable_rope = learnable != 0;
+    if (a->heads % a->kv_heads)
+        return fail(r, label, "heads (%d) must be a multiple of key/value heads (%d)", a->heads,
+                    a->kv_heads);
+    if (a->rope && a->q_dim % 2)
+        return fail(r, label, "query/key head dimension (%d) must be even with rotary encoding",
+                    a->q_dim);
+    if ((long long)a->heads * a->q_dim > INT_MAX || (long long)a->heads * a->v_dim > INT_MAX)
+        return fail(r, label, "%d heads of %d and %d channels overflow", a->heads, a->q_dim,
+                    a->v_dim);
+    if (!read_rms_norm(r, role_of(sub, label, "norm"), &a->norm) ||
+        !read_matmul(r, role_of(sub, label, "q_proj"), &a->q) ||
+        !read_matmul(r, role_of(sub, label, "k_proj"), &a->k) ||
+        !read_matmul(r, role_of(sub, label, "v_proj"), &a->v) ||
+        !read_matmul(r, role_of(sub, label, "out_proj"), &a->out))
+        return false;
+    if (!same(r, label, "q_proj output channels", a->q.c_out, "heads * query head dimension",
+              a->heads * a->q_dim) ||
+        !same(r, label, "k_proj output channels", a->k.c_out,
+              "key/value heads * query head dimension", a->kv_heads * a->q_dim) ||
+        !same(r, label, "v_proj output channels", a->v.c_out,
+              "key/value heads * value head dimension", a->kv_heads * a->v_dim) ||
+        !same(r, label, "out_proj input channels", a->out.c_in, "heads * value head dimension",
+              a->heads * a->v_dim) ||
+        !same(r, label, "q_proj input channels", a->q.c_in, "trunk channels", channels) ||
+        !same(r, label, "k_proj input channels", a->k.c_in, "trunk channels", channels) ||
+        !same(r, label, "v_proj input channels", a->v.c_in, "trunk channels", channels) ||
+        !same(r, label, "norm channels", a->norm.c, "trunk channels", channels) ||
+        !same(r, label, "out_proj output channels", a->out.c_out, "trunk channels", channels))
+        return false;
+    if (!a->rope)
+        return true;
+    char name[NN_NAME_LEN], rlabel[KATA_ROLE_LEN];
+    if (!read_name(r, role_of(sub, label, a->learnable_rope ? "rope_freqs" : "rope_theta"), name,
+                   rlabel))
+        return false;
+    if (!a->learnable_rope) {
+        if (!read_float(r, rlabel, "rotary encoding theta", &a->rope_theta))
+            return false;
+        if (!(a->rope_theta > 0))
+            return fail(r, rlabel, "expected theta > 0, got %g", (double)a->rope_theta);
+        return true;
+    }
+    int kv, pairs, two;
+    if (!read_int(r, rlabel, "key/value heads", a->kv_heads, a->kv_heads, &kv) ||
+        !read_int(r, rlabel, "frequency pairs (query/key head dimension / 2)", a->q_dim / 2,
+                  a->q_dim / 2, &pairs) ||
+        !read_int(r, rlabel, "frequencies per pair (x, y)", 2, 2, &two))
+        return false;
+    return (a->rope_freqs = read_floats(r, rlabel, (size_t)kv * (size_t)pairs * 2)) != NULL;
+}
+
+/* A transformer feed-forward block after its name, on `channels` channels. */
+static bool read_ffn(kata_reader *r, const char *label, int channels, nn_kata_ffn *f)
+{
+    char sub[KATA_ROLE_LEN];
+    int swiglu;
+    if (!read_int(r, label, "channels", 1, INT_MAX, &f->c) ||
+        !read_int(r, label, "feed-forward channels", 1, INT_MAX, &f->ffn_c) ||
+        !read_int(r, label, "SwiGLU flag", INT_MIN, INT_MAX, &swiglu))
+        return false;
+    f->swiglu = swiglu != 0;
+    if (!read_rms_norm(r, role_of(sub, label, "norm"), &f->norm) ||
+        !read_matmul(r, role_of(sub, label, "linear1"), &f->linear1) ||
+        (f->swiglu && !read_matmul(r, role_of(sub, label, "linear_gate"), &f->gate)) ||
+        !read_matmul(r, role_of(sub, label, "linear2"), &f->linear2))
+        return false;
+    if (!same(r, label, "linear1 input channels", f->linear1.c_in, "channels", f->c) ||
+        !same(r, label, "linear1 output channels", f->linear1.c_out, "feed-forward channels",
+              f->ffn_c) ||
+        (f->swiglu &&
+         (!same(r, label, "linear_gate input channels", f->gate.c_in, "channels", f->c) ||
+          !same(r, label, "linear_gate output channels", f->gate.c_out, "feed-forward channels",
+                f->ffn_c))) ||
+        !same(r, label, "linear2 input channels", f->linear2.c_in, "feed-forward channels",
+              f->ffn_c) ||
+        !same(r, label, "linear2 output channels", f->linear2.c_out, "channels", f->c) ||
+        !same(r, label, "norm channels", f->norm.c, "channels", f->c) ||
+        !same(r, label, "channels", f->c, "trunk channels", channels))
+        return false;
+    if (!f->swiglu)
+        return fail(r, label, "a feed-forward block without SwiGLU (KataGo 1.17 does not run "
+                              "it either)");
+    return true;
+}
+
 static bool read_block(kata_reader *r, const char *role, int depth, int channels, nn_kata_block *b)
 {
     char tok[KATA_TOKEN_LEN], label[KATA_ROLE_LEN], sub[KATA_ROLE_LEN];
@@ -415,12 +574,21 @@ static bool read_block(kata_reader *r, const char *role, int depth, int channels
         b->kind = NN_KATA_BLOCK_GPOOL;
     else if (!strcmp(tok, "nested_bottleneck_block"))
         b->kind = NN_KATA_BLOCK_NESTED;
+    else if (!strcmp(tok, "transformer_attention_block"))
+        b->kind = NN_KATA_BLOCK_ATTENTION;
+    else if (!strcmp(tok, "transformer_ffn_block"))
+        b->kind = NN_KATA_BLOCK_FFN;
     else
         return fail(r, role,
-                    "expected ordinary_block, gpool_block or nested_bottleneck_block, got '%.40s'",
+                    "expected ordinary_block, gpool_block, nested_bottleneck_block, "
+                    "transformer_attention_block or transformer_ffn_block, got '%.40s'",
                     tok);
     if (!read_name(r, role, b->name, label))
         return false;
+    if (b->kind == NN_KATA_BLOCK_ATTENTION)
+        return read_attention(r, label, channels, &b->attn);
+    if (b->kind == NN_KATA_BLOCK_FFN)
+        return read_ffn(r, label, channels, &b->ffn);
     int inner = 0;
     if (b->kind == NN_KATA_BLOCK_NESTED) {
         if (depth >= KATA_MAX_NESTING)
@@ -523,12 +691,15 @@ static bool read_trunk(kata_reader *r, nn_kata_desc *k)
         !read_int(r, label, "gpool channels", 1, INT_MAX, &t->gpool_channels))
         return false;
     if (k->version >= 15) {
-        if (!read_int(r, label, "trunk norm kind (only 0, batch norm, is supported)", 0, 0,
-                      &unused))
+        if (!read_int(r, label, "trunk norm kind (0 batch norm, 1 RMS norm)", 0, 1,
+                      &t->norm_kind))
             return false;
-        for (int i = 0; i < 5; i++)
-            if (!read_int(r, label, "an unused trunk option (0)", 0, 0, &unused))
+        for (int i = 0; i < 5; i++) {
+            char what[48];
+            snprintf(what, sizeof what, "unused trunk option %c (0)", 'B' + i);
+            if (!read_int(r, label, what, 0, 0, &unused))
                 return false;
+        }
     }
     int num_blocks = t->num_blocks;
     t->num_blocks = 0;   /* counts allocated blocks from here on, for nn_kata_desc_free */
@@ -545,20 +716,48 @@ static bool read_trunk(kata_reader *r, nn_kata_desc *k)
         return false;
     if (k->meta_encoder_version > 0 && !read_meta_encoder(r, t->trunk_channels, &k->meta))
         return false;
-    return read_block_stack(r, "trunk", 0, t->trunk_channels, num_blocks, &t->blocks,
-                            &t->num_blocks) &&
-           read_bn(r, "trunk.tip_bn", &t->tip_bn) && read_act(r, "trunk.tip_act", &t->tip_act) &&
+    if (!read_block_stack(r, "trunk", 0, t->trunk_channels, num_blocks, &t->blocks,
+                          &t->num_blocks))
+        return false;
+    if (t->norm_kind == 1)
+        return read_tip_rms(r, "trunk.tip_rms", &t->tip_rms) &&
+               read_act(r, "trunk.tip_act", &t->tip_act) &&
+               same(r, "trunk.tip_rms", "channels", t->tip_rms.c, "trunk channels",
+                    t->trunk_channels);
+    return read_bn(r, "trunk.tip_bn", &t->tip_bn) && read_act(r, "trunk.tip_act", &t->tip_act) &&
            same(r, "trunk.tip_bn", "channels", t->tip_bn.c, "trunk channels", t->trunk_channels);
+}
+
+/* Version 17's three unused options A, B, C of a head, each 0. */
+static bool read_unused(kata_reader *r, const char *label, const char *head)
+{
+    for (int i = 0; i < 3; i++) {
+        char what[48];
+        int unused;
+        snprintf(what, sizeof what, "unused %s option %c (0)", head, 'A' + i);
+        if (!read_int(r, label, what, 0, 0, &unused))
+            return false;
+    }
+    return true;
 }
 
 static bool read_policy(kata_reader *r, nn_kata_desc *k)
 {
     nn_kata_policy_head *p = &k->policy;
     char label[KATA_ROLE_LEN], sub[KATA_ROLE_LEN];
-    p->out_channels = k->version >= 12 ? 2 : 1;
+    p->out_channels = k->version == 16 ? 4 : k->version >= 12 ? 2 : 1;
     p->has_pass2 = k->version >= 15;
-    if (!read_name(r, "policy head", p->name, label) ||
-        !read_conv(r, role_of(sub, label, "p1_conv"), &p->p1_conv) ||
+    if (!read_name(r, "policy head", p->name, label))
+        return false;
+    if (k->version >= 17) {
+        if (!read_int(r, label, "policy output channels", 2, 4, &p->out_channels))
+            return false;
+        if (p->out_channels == 3)
+            return fail(r, label, "expected 2 or 4 policy output channels, got 3");
+        if (!read_unused(r, label, "policy"))
+            return false;
+    }
+    if (!read_conv(r, role_of(sub, label, "p1_conv"), &p->p1_conv) ||
         !read_conv(r, role_of(sub, label, "g1_conv"), &p->g1_conv) ||
         !read_bn(r, role_of(sub, label, "g1_bn"), &p->g1_bn) ||
         !read_act(r, role_of(sub, label, "g1_act"), &p->g1_act) ||
@@ -606,6 +805,7 @@ static bool read_value(kata_reader *r, nn_kata_desc *k)
     nn_kata_value_head *v = &k->value;
     char label[KATA_ROLE_LEN], sub[KATA_ROLE_LEN];
     if (!read_name(r, "value head", v->name, label) ||
+        (k->version >= 17 && !read_unused(r, label, "value")) ||
         !read_conv(r, role_of(sub, label, "v1_conv"), &v->v1_conv) ||
         !read_bn(r, role_of(sub, label, "v1_bn"), &v->v1_bn) ||
         !read_act(r, role_of(sub, label, "v1_act"), &v->v1_act) ||
@@ -693,12 +893,17 @@ static bool read_model(kata_reader *r, nn_kata_desc *k)
         }
     }
     if (k->version >= 15) {
-        int unused;
-        if (!read_int(r, label, "metadata encoder version", 0, 1, &k->meta_encoder_version))
+        int prefer, unused;
+        if (!read_int(r, label, "metadata encoder version", 0, 1, &k->meta_encoder_version) ||
+            !read_int(r, label, "pass-alive-under-suicide flag (0 or 1)", 0, 1, &prefer))
             return false;
-        for (int i = 0; i < 7; i++)
-            if (!read_int(r, label, "an unused model option (0)", 0, 0, &unused))
+        k->prefer_pass_alive_suicide = prefer == 1;
+        for (int i = 0; i < 6; i++) {
+            char what[48];
+            snprintf(what, sizeof what, "unused model option %c (0)", 'C' + i);
+            if (!read_int(r, label, what, 0, 0, &unused))
                 return false;
+        }
     }
     return read_trunk(r, k) && read_policy(r, k) && read_value(r, k);
 }

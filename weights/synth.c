@@ -148,6 +148,51 @@ static void kata_block(synth *S, nn_kata_block *b, const char *name, bool gpool,
     conv(S, &b->conv2, n, 3, inner, c, 0.3f);
 }
 
+static void rms(synth *S, nn_kata_rms_norm *r, const char *name, int c)
+{
+    snprintf(r->name, sizeof r->name, "%.*s", NN_NAME_LEN - 1, name);
+    r->c = c;
+    r->eps = 1e-6f;
+    r->weight = floats(S, (size_t)c, 1.0f, 0.2f);
+}
+
+/* Attention (even i) or feed-forward (odd i) on c channels, KaTrain's net's kinds. */
+static void kata_transformer(synth *S, nn_kata_block *b, const char *name, int i, int c,
+                             const weights_synth_kata_shape *s)
+{
+    char n[NN_NAME_LEN + 32];
+    snprintf(b->name, sizeof b->name, "%.*s", NN_NAME_LEN - 1, name);
+    snprintf(n, sizeof n, "%.*s/norm", NN_NAME_LEN - 1, name);
+    if (i % 2) {
+        b->kind = NN_KATA_BLOCK_FFN;
+        nn_kata_ffn *f = &b->ffn;
+        f->c = c;
+        f->ffn_c = s->ffn;
+        f->swiglu = true;
+        rms(S, &f->norm, n, c);
+        matmul(S, &f->linear1, n, c, s->ffn, false);
+        matmul(S, &f->gate, n, c, s->ffn, false);
+        matmul(S, &f->linear2, n, s->ffn, c, false);
+        for (int j = 0; f->linear2.w && j < s->ffn * c; j++)
+            f->linear2.w[j] *= 0.3f;   /* as a residual block's closing convolution */
+        return;
+    }
+    b->kind = NN_KATA_BLOCK_ATTENTION;
+    nn_kata_attention *a = &b->attn;
+    a->heads = a->kv_heads = s->heads;
+    a->q_dim = a->v_dim = c / s->heads;
+    a->rope = a->learnable_rope = true;
+    int width = s->heads * a->q_dim;
+    rms(S, &a->norm, n, c);
+    matmul(S, &a->q, n, c, width, false);
+    matmul(S, &a->k, n, c, width, false);
+    matmul(S, &a->v, n, c, width, false);
+    matmul(S, &a->out, n, width, c, false);
+    for (int j = 0; a->out.w && j < width * c; j++)
+        a->out.w[j] *= 0.3f;
+    a->rope_freqs = floats(S, (size_t)s->heads * a->q_dim, 0.0f, 1.0f);
+}
+
 static void kata_nested(synth *S, nn_kata_block *b, const char *name, bool gpool,
                         const weights_synth_kata_shape *s)
 {
@@ -159,16 +204,19 @@ static void kata_nested(synth *S, nn_kata_block *b, const char *name, bool gpool
     bn(S, &b->bn1, n, s->trunk, true);
     snprintf(n, sizeof n, "%s/convp", name);
     conv(S, &b->conv1, n, 1, s->trunk, s->mid, 1.0f);
-    b->num_inner = 2;
-    b->inner = calloc(2, sizeof *b->inner);
+    b->num_inner = s->heads > 0 ? 4 : 2;
+    b->inner = calloc((size_t)b->num_inner, sizeof *b->inner);
     if (!b->inner) {
         S->oom = true;
         b->num_inner = 0;
     }
     for (int i = 0; i < b->num_inner; i++) {
         snprintf(n, sizeof n, "%s/inner%d", name, i);
-        kata_block(S, &b->inner[i], n, gpool && i == 0, s->mid, s->mid, s->mid - s->gpool,
-                   s->gpool, s->act);
+        if (s->heads > 0)
+            kata_transformer(S, &b->inner[i], n, i, s->mid, s);
+        else
+            kata_block(S, &b->inner[i], n, gpool && i == 0, s->mid, s->mid, s->mid - s->gpool,
+                       s->gpool, s->act);
     }
     snprintf(n, sizeof n, "%s/normq", name);
     bn(S, &b->bn2, n, s->mid, true);
@@ -179,8 +227,8 @@ static void kata_nested(synth *S, nn_kata_block *b, const char *name, bool gpool
 nn_desc *weights_synth_kata(const weights_synth_kata_shape *s, unsigned seed)
 {
     char source[96], name[NN_NAME_LEN];
-    snprintf(source, sizeof source, "synthetic kata-b%dc%d%s v%d", s->blocks, s->trunk,
-             s->nested ? "nbt" : "", s->version);
+    snprintf(source, sizeof source, "synthetic kata-b%dc%d%s%s v%d", s->blocks, s->trunk,
+             s->nested ? "nbt" : "", s->heads > 0 ? "tf" : "", s->version);
     nn_desc *d = new_desc(NN_FAMILY_KATA, source);
     nn_kata_desc *k = d ? calloc(1, sizeof *k) : NULL;
     if (!k) {
@@ -216,12 +264,23 @@ nn_desc *weights_synth_kata(const weights_synth_kata_shape *s, unsigned seed)
             kata_block(&S, &t->blocks[i], name, gpool, s->trunk, s->mid, s->regular, s->gpool,
                        s->act);
     }
-    bn(&S, &t->tip_bn, "trunk/norm", s->trunk, true);
+    if (s->heads > 0) {
+        nn_kata_tip_rms *r = &t->tip_rms;
+        t->norm_kind = 1;
+        snprintf(r->name, sizeof r->name, "trunk/rms");
+        r->c = s->trunk;
+        r->eps = 1e-6f;
+        r->spatial = true;
+        r->gamma = floats(&S, (size_t)s->trunk, 1.0f, 0.2f);
+        r->beta = floats(&S, (size_t)s->trunk, 0.0f, 0.2f);
+    } else {
+        bn(&S, &t->tip_bn, "trunk/norm", s->trunk, true);
+    }
     t->tip_act = s->act;
 
     nn_kata_policy_head *p = &k->policy;
     snprintf(p->name, sizeof p->name, "policy");
-    p->out_channels = s->version >= 12 ? 2 : 1;
+    p->out_channels = s->version == 16 ? 4 : s->version >= 12 ? 2 : 1;
     conv(&S, &p->p1_conv, "p1", 1, s->trunk, s->p1, 1.0f);
     conv(&S, &p->g1_conv, "g1", 1, s->trunk, s->g1, 1.0f);
     bn(&S, &p->g1_bn, "g1/norm", s->g1, true);
@@ -281,11 +340,13 @@ static const weights_synth_net standard[] = {
     {"synthetic lz-b10c128", true, 10, 128, {0}},
     {"synthetic lz-b40c256", true, 40, 256, {0}},
     {"synthetic kata-b6c96 (v8)", false, 0, 0,
-     {8, false, 6, 96, 96, 64, 32, 3, 5, 32, 32, 32, 64, NN_ACT_RELU}},
+     {8, false, 6, 96, 96, 64, 32, 3, 5, 32, 32, 32, 64, NN_ACT_RELU, 0, 0}},
     {"synthetic kata-b18c384nbt (v15)", false, 0, 0,
-     {15, true, 18, 384, 192, 128, 64, 3, 3, 48, 48, 96, 128, NN_ACT_MISH}},
+     {15, true, 18, 384, 192, 128, 64, 3, 3, 48, 48, 96, 128, NN_ACT_MISH, 0, 0}},
     {"synthetic kata-b28c512nbt (v15)", false, 0, 0,
-     {15, true, 28, 512, 256, 192, 64, 3, 3, 64, 64, 128, 144, NN_ACT_MISH}},
+     {15, true, 28, 512, 256, 192, 64, 3, 3, 64, 64, 128, 144, NN_ACT_MISH, 0, 0}},
+    {"synthetic kata-b10c384h6nbttf (v15)", false, 0, 0,
+     {15, true, 10, 384, 192, 144, 48, 0, 3, 48, 48, 96, 96, NN_ACT_SILU, 6, 512}},
 };
 
 const weights_synth_net *weights_synth_standard(int *n)

@@ -13,7 +13,11 @@
 /* The shape of a synthetic KataGo net. Nested nets (version 14/15 "nbt" style) have `blocks`
  * nested bottleneck blocks of trunk -> mid -> trunk channels with two inner blocks each, the
  * first inner one a gpool block in every gpool_every-th; flat nets (version 8 style) have
- * `blocks` ordinary blocks, every gpool_every-th a gpool block of `regular` + `gpool` channels. */
+ * `blocks` ordinary blocks, every gpool_every-th a gpool block of `regular` + `gpool` channels.
+ * With heads > 0 (versions 15..17, KataGo 1.17's "nbttf" nets such as KaTrain's b10c384h6) the
+ * nested blocks hold attention, feed-forward, attention, feed-forward on the mid channels
+ * (heads heads of mid / heads channels, learned rotary encodings; SwiGLU of ffn channels) and
+ * the trunk ends in an RMS norm over the board; gpool_every is then unused. */
 typedef struct weights_synth_kata_shape {
     int version;            /* 8 or 15 */
     bool nested;
@@ -21,6 +25,7 @@ typedef struct weights_synth_kata_shape {
     int initial_kernel;     /* 5 (v8) or 3 */
     int p1, g1, v1, v2;     /* head channels */
     nn_activation act;
+    int heads, ffn;         /* transformer blocks (0: none) */
 } weights_synth_kata_shape;
 
 /* A Leela Zero net of `blocks` x `filters`; NULL when out of memory. Free with nn_desc_free. */
@@ -42,7 +47,8 @@ typedef struct weights_synth_net {
 } weights_synth_net;
 
 /* The standard shapes of each family, in a fixed order: Leela Zero 10x128 and 40x256, KataGo
- * b6c96 (v8), b18c384nbt and b28c512nbt (v15, mish). *n receives their number. Static storage. */
+ * b6c96 (v8), b18c384nbt and b28c512nbt (v15, mish), b10c384h6nbttf (v15, SiLU, transformer
+ * blocks: KaTrain 1.20's net's shape). *n receives their number. Static storage. */
 const weights_synth_net *weights_synth_standard(int *n);
 
 /* The net of shape s; NULL when out of memory. Free with nn_desc_free. */

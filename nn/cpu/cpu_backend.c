@@ -7,7 +7,11 @@
  * their weights reordered for im2col, and every batch norm its folded scale and shift. The forward passes mirror nn/ref's (kata_forward.c, lz_forward.c)
  * layer for layer, with each batch norm + activation fused into the convolution before it (its
  * output transform) or after it (its input transform, KataGo's pre-activation), and residual
- * adds fused into the convolution closing the block. */
+ * adds fused into the convolution closing the block. KataGo 1.17's transformer blocks run on
+ * the same NHWC activations through the convolutions' GEMM kernels: products over every point
+ * of the batch with weights packed at load (the projections; the first feed-forward product
+ * and its gate as one), and per image and head (scores and their product with the values). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +44,8 @@ typedef struct cpu_weights {
     int max_vec;              /* longest per-position vector: 3 * pooled channels, matmul sizes */
     size_t gemm_scratch;      /* largest nn_cpu_gemm_conv_scratch of one 19x19 position */
     int depth;                /* nesting of KataGo's nested bottleneck blocks (0: none) */
+    int max_tf;               /* widest per-point vector of a transformer block (0: none) */
+    size_t att_scratch;       /* largest nn_cpu_attention_scratch on 19x19 */
 } cpu_weights;
 
 typedef struct cpu_level {
@@ -54,6 +60,8 @@ typedef struct cpu_ctx {
     float *scratch;           /* nn_cpu_gemm_conv */
     float *pooled, *bias, *hidden;   /* [max_batch][max_vec] */
     nn_train_ws *disc;        /* the tsumego discriminator's activations (nn/train) */
+    float *tf[4];             /* transformer blocks: [max_batch][361][max_tf] each */
+    float *att;               /* nn_cpu_attention's scratch */
 } cpu_ctx;
 
 static const cpu_prep *prep_find(const cpu_weights *w, const void *layer)
@@ -132,9 +140,84 @@ static void note_matmul(cpu_weights *w, const nn_matmul_desc *m)
     w->max_vec = max_int(w->max_vec, max_int(m->c_in, m->c_out));
 }
 
+/* cos and sin of every rotary angle of an attention block at each point of a 19x19 tensor,
+ * [tables][pairs][361] (nn_cpu_rope), computed in double. */
+static void prep_rope(cpu_weights *w, const nn_kata_attention *a)
+{
+    int pairs = a->q_dim / 2, per_axis = pairs / 2, tables = a->learnable_rope ? a->kv_heads : 1;
+    size_t len = (size_t)tables * pairs * 361;
+    cpu_prep *p = prep_add(w, a, len, len);
+    if (!p)
+        return;
+    for (int t = 0; t < tables; t++)
+        for (int q = 0; q < pairs; q++)
+            for (int at = 0; at < 361; at++) {
+                int y = at / 19, x = at % 19;
+                double angle;
+                if (a->learnable_rope) {
+                    const float *f = a->rope_freqs + ((size_t)t * pairs + q) * 2;
+                    angle = x * (double)f[0] + y * (double)f[1];
+                } else {
+                    int r = q < per_axis ? q : q - per_axis;
+                    angle = (q < per_axis ? y : x) / pow(a->rope_theta, 2.0 * r / pairs);
+                }
+                size_t i = ((size_t)t * pairs + q) * 361 + at;
+                p->a[i] = (float)cos(angle);
+                p->b[i] = (float)sin(angle);
+            }
+}
+
+/* A transformer block's matmul packed for nn_cpu_gemm_packed. */
+static void prep_matmul(cpu_weights *w, const nn_matmul_desc *m)
+{
+    cpu_prep *p = prep_add(w, m, nn_cpu_pack_len(m->c_in, m->c_out), 0);
+    if (p)
+        nn_cpu_pack(m->c_in, m->c_out, m->w, (size_t)m->c_out, false, p->a);
+}
+
+/* The first feed-forward product and the gate side by side, [c][2 * ffn_c], packed. */
+static void prep_ffn(cpu_weights *w, const nn_kata_ffn *f)
+{
+    float *both = malloc(sizeof *both * (size_t)f->c * 2 * f->ffn_c);
+    cpu_prep *p = both ? prep_add(w, f, nn_cpu_pack_len(f->c, 2 * f->ffn_c), 0) : NULL;
+    w->oom |= both == NULL;
+    if (p) {
+        for (int i = 0; i < f->c; i++) {
+            memcpy(both + (size_t)i * 2 * f->ffn_c, f->linear1.w + (size_t)i * f->ffn_c,
+                   sizeof(float) * f->ffn_c);
+            memcpy(both + ((size_t)i * 2 + 1) * f->ffn_c, f->gate.w + (size_t)i * f->ffn_c,
+                   sizeof(float) * f->ffn_c);
+        }
+        nn_cpu_pack(f->c, 2 * f->ffn_c, both, (size_t)2 * f->ffn_c, false, p->a);
+    }
+    free(both);
+    prep_matmul(w, &f->linear2);
+}
+
 static void prep_kata_block(cpu_weights *w, const nn_kata_block *b, int depth)
 {
     w->depth = max_int(w->depth, depth);
+    if (b->kind == NN_KATA_BLOCK_ATTENTION) {
+        const nn_kata_attention *a = &b->attn;
+        w->max_c = max_int(w->max_c, a->norm.c);
+        w->max_tf = max_int(w->max_tf, max_int(max_int(a->q.c_out, a->k.c_out),
+                                               max_int(a->v.c_out, a->out.c_in)));
+        size_t s = nn_cpu_attention_scratch(CPU_MAX_AREA, a->q_dim, a->v_dim);
+        w->att_scratch = s > w->att_scratch ? s : w->att_scratch;
+        prep_matmul(w, &a->q);
+        prep_matmul(w, &a->k);
+        prep_matmul(w, &a->v);
+        prep_matmul(w, &a->out);
+        if (a->rope)
+            prep_rope(w, a);
+        return;
+    }
+    if (b->kind == NN_KATA_BLOCK_FFN) {
+        w->max_c = max_int(w->max_c, b->ffn.c);
+        w->max_tf = max_int(w->max_tf, 2 * b->ffn.ffn_c);
+        prep_ffn(w, &b->ffn);
+        return;
+    }
     prep_bn(w, &b->bn1);
     prep_conv(w, &b->conv1);
     if (b->kind == NN_KATA_BLOCK_GPOOL) {
@@ -161,7 +244,10 @@ static void prep_kata(cpu_weights *w, const nn_kata_desc *k)
     }
     for (int i = 0; i < t->num_blocks; i++)
         prep_kata_block(w, &t->blocks[i], 0);
-    prep_bn(w, &t->tip_bn);
+    if (t->norm_kind == 1)
+        w->max_c = max_int(w->max_c, t->tip_rms.c);
+    else
+        prep_bn(w, &t->tip_bn);
     const nn_kata_policy_head *p = &k->policy;
     prep_conv(w, &p->p1_conv);
     prep_conv(w, &p->g1_conv);
@@ -235,7 +321,8 @@ static void *cpu_load(const nn_desc *d, const char *options, char *err, int err_
         prep_kata(w, d->kata);
     else
         prep_lz(w, d->lz);
-    if (w->oom || w->max_c > NN_CPU_MAX_CHANNELS || w->max_vec > NN_CPU_MAX_CHANNELS * 3) {
+    if (w->oom || w->max_c > NN_CPU_MAX_CHANNELS || w->max_vec > NN_CPU_MAX_CHANNELS * 3 ||
+        w->max_tf > NN_CPU_MAX_CHANNELS * 2) {
         snprintf(err, (size_t)err_len, w->oom ? "%s: cpu backend: out of memory for prepared weights"
                                               : "%s: cpu backend: layers wider than %d channels",
                  d->source, NN_CPU_MAX_CHANNELS);
@@ -264,6 +351,9 @@ static void cpu_context_free(void *ctx)
     free(C->bias);
     free(C->hidden);
     nn_train_ws_free(C->disc);
+    for (int i = 0; i < 4; i++)
+        free(C->tf[i]);
+    free(C->att);
     free(C);
 }
 
@@ -303,6 +393,12 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
          (C->scratch = calloc(w->gemm_scratch * (size_t)max_batch + 1, sizeof(float))) &&
          (C->pooled = malloc(sizeof(float) * vec)) && (C->bias = malloc(sizeof(float) * vec)) &&
          (C->hidden = malloc(sizeof(float) * vec));
+    if (ok && w->max_tf) {
+        size_t tf = (size_t)max_batch * CPU_MAX_AREA * w->max_tf;
+        for (int i = 0; i < 4; i++)
+            ok = ok && (C->tf[i] = calloc(tf, sizeof(float)));
+        ok = ok && (C->att = calloc(w->att_scratch, sizeof(float)));
+    }
     if (!ok) {
         snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory for a batch of %d",
                  d->source, max_batch);
@@ -348,10 +444,70 @@ static void activate_all(nn_activation act, size_t len, float *x)
 
 /* ---- KataGo -------------------------------------------------------------------------------- */
 
+/* x[n][area][c] += attention(rms_norm(x)) (weights/desc_kata.h); u is scratch of x's size. */
+static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int size, float *u,
+                           float *x)
+{
+    size_t area = (size_t)size * size, rows = (size_t)n * area;
+    float *q = C->tf[0], *k = C->tf[1], *v = C->tf[2], *o = C->tf[3];
+    nn_cpu_rms_norm(rows, a->norm.c, a->norm.eps, a->norm.weight, x, u);
+    nn_cpu_gemm_packed(a->q.c_in, a->q.c_out, prep_find(C->w, &a->q)->a, rows, u, false, q);
+    nn_cpu_gemm_packed(a->k.c_in, a->k.c_out, prep_find(C->w, &a->k)->a, rows, u, false, k);
+    nn_cpu_gemm_packed(a->v.c_in, a->v.c_out, prep_find(C->w, &a->v)->a, rows, u, false, v);
+    if (a->rope) {
+        const cpu_prep *p = prep_find(C->w, a);
+        int tables = a->learnable_rope ? a->kv_heads : 1;
+        nn_cpu_rope(n, size, a->heads, tables, a->q_dim, p->a, p->b, q);
+        nn_cpu_rope(n, size, a->kv_heads, tables, a->q_dim, p->a, p->b, k);
+    }
+    for (int i = 0; i < n; i++)
+        nn_cpu_attention((int)area, a->heads, a->kv_heads, a->q_dim, a->v_dim,
+                         q + i * area * a->q.c_out, k + i * area * a->k.c_out,
+                         v + i * area * a->v.c_out, C->att, o + i * area * a->out.c_in);
+    nn_cpu_gemm_packed(a->out.c_in, a->out.c_out, prep_find(C->w, &a->out)->a, rows, o, true, x);
+}
+
+/* x += SwiGLU feed-forward of rms_norm(x); u is scratch of x's size. */
+static void kata_ffn(cpu_ctx *C, const nn_kata_ffn *f, int n, int size, float *u, float *x)
+{
+    size_t rows = (size_t)n * size * size;
+    nn_cpu_rms_norm(rows, f->c, f->norm.eps, f->norm.weight, x, u);
+    nn_cpu_gemm_packed(f->c, 2 * f->ffn_c, prep_find(C->w, f)->a, rows, u, false, C->tf[0]);
+    nn_cpu_swiglu(rows, f->ffn_c, C->tf[0], C->tf[1]);
+    nn_cpu_gemm_packed(f->ffn_c, f->c, prep_find(C->w, &f->linear2)->a, rows, C->tf[1], true, x);
+}
+
+/* In place: the RMS-norm trunk tip, x = act(x / rms * gamma + beta) per image (spatial) or per
+ * point. */
+static void kata_tip_rms(const nn_kata_tip_rms *r, nn_activation act, int n, int area, float *x)
+{
+    float scale[NN_CPU_MAX_CHANNELS];
+    for (int i = 0; i < n; i++) {
+        float *xi = x + (size_t)i * area * r->c;
+        int points = r->spatial ? 1 : area;
+        size_t span = r->spatial ? (size_t)area * r->c : (size_t)r->c;
+        for (int p = 0; p < points; p++) {
+            double ss = nn_cpu_sum_squares(span, xi + p * span);
+            float inv = (float)(1.0 / sqrt(ss / (double)span + r->eps));
+            for (int ch = 0; ch < r->c; ch++)
+                scale[ch] = inv * r->gamma[ch];
+            nn_cpu_affine tip = {scale, r->beta, act};
+            nn_cpu_affine_apply(&tip, span / r->c, r->c, xi + p * span, xi + p * span);
+        }
+    }
+}
+
 static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int size, float *x)
 {
     cpu_level *L = &C->lv[level];
     int area = size * size;
+    if (b->kind == NN_KATA_BLOCK_ATTENTION || b->kind == NN_KATA_BLOCK_FFN) {
+        if (b->kind == NN_KATA_BLOCK_ATTENTION)
+            kata_attention(C, &b->attn, n, size, L->a, x);
+        else
+            kata_ffn(C, &b->ffn, n, size, L->a, x);
+        return;
+    }
     nn_cpu_affine pre1 = affine(C, &b->bn1, b->act1), pre2 = affine(C, &b->bn2, b->act2);
     nn_cpu_epilogue plain = {.act = NN_ACT_IDENTITY};
     nn_cpu_epilogue add = {.residual = x, .act = NN_ACT_IDENTITY};
@@ -380,6 +536,9 @@ static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int
             kata_block(C, &b->inner[i], level + 1, n, size, L->t);
         conv(C, &b->conv2, n, size, L->t, &pre2, &add, x);
         break;
+    case NN_KATA_BLOCK_ATTENTION:
+    case NN_KATA_BLOCK_FFN:
+        break;   /* above */
     }
 }
 
@@ -409,8 +568,12 @@ static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_bat
     conv(C, &t->initial_conv, n, size, L->g, NULL, &e0, C->x);
     for (int i = 0; i < t->num_blocks; i++)
         kata_block(C, &t->blocks[i], 0, n, size, C->x);
-    nn_cpu_affine tip = affine(C, &t->tip_bn, t->tip_act);
-    nn_cpu_affine_apply(&tip, (size_t)n * area, t->tip_bn.c, C->x, C->x);
+    if (t->norm_kind == 1) {
+        kata_tip_rms(&t->tip_rms, t->tip_act, n, area, C->x);
+    } else {
+        nn_cpu_affine tip = affine(C, &t->tip_bn, t->tip_act);
+        nn_cpu_affine_apply(&tip, (size_t)n * area, t->tip_bn.c, C->x, C->x);
+    }
 
     const nn_kata_policy_head *p = &k->policy;
     nn_cpu_epilogue eg = bn_epilogue(C, &p->g1_bn, p->g1_act, NULL);
@@ -473,12 +636,14 @@ static void lz_forward(cpu_ctx *C, const struct nn_lz_desc *lz, const nn_backend
 static bool cpu_forward(void *ctx, const nn_backend_batch *b, char *err, int err_len)
 {
     cpu_ctx *C = ctx;
+    unsigned fp_state = nn_cpu_denormals_off();
     if (C->w->d->family == NN_FAMILY_DISC)
         nn_train_ws_forward(C->w->d->disc, C->disc, b->n, b->spatial, b->value);
     else if (C->w->d->family == NN_FAMILY_KATA)
         kata_forward(C, C->w->d->kata, b);
     else
         lz_forward(C, C->w->d->lz, b);
+    nn_cpu_denormals_restore(fp_state);
     return true;
 }
 

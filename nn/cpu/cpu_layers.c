@@ -162,6 +162,12 @@ static inline float mish_of(float v, float u)
     return v * n / (n + 2.0f);
 }
 
+/* -v clamped for silu_of: below -20 the sigmoid is below 2e-9 (silu ~ 0 either way) */
+static inline float silu_clamp(float v) { return -v < -87.0f ? -87.0f : -v > 20.0f ? 20.0f : -v; }
+
+/* v * sigmoid(v) = v / (1 + e^-v), with e^-v of the clamped u = silu_clamp(v) */
+static inline float silu_of(float v, float u) { return v / (1.0f + exp_core(u)); }
+
 float nn_cpu_activate(nn_activation act, float v)
 {
     switch (act) {
@@ -169,6 +175,8 @@ float nn_cpu_activate(nn_activation act, float v)
         return v > 0.0f ? v : 0.0f;
     case NN_ACT_MISH:
         return mish_of(v, mish_clamp(v));
+    case NN_ACT_SILU:
+        return silu_of(v, silu_clamp(v));
     case NN_ACT_IDENTITY:
         break;
     }
@@ -196,6 +204,12 @@ static inline void finish(nn_activation act, int cb, const float *restrict v,
             u[ch] = mish_clamp(t[ch]);
         for (int ch = 0; ch < cb; ch++)
             dst[ch] = mish_of(t[ch], u[ch]);
+        break;
+    case NN_ACT_SILU:
+        for (int ch = 0; ch < cb; ch++)
+            u[ch] = silu_clamp(t[ch]);
+        for (int ch = 0; ch < cb; ch++)
+            dst[ch] = silu_of(t[ch], u[ch]);
         break;
     case NN_ACT_IDENTITY:
         for (int ch = 0; ch < cb; ch++)
@@ -576,15 +590,16 @@ static void wino_kernel_avx512(int k, const float *a, size_t lda, int rows, cons
 #endif
 
 /* m[rows][c_out] = a[rows][c_in] . the packed panels u ([panel][c_in][NN_WINO_NR]): the
- * products of one Winograd point, and the im2col and 1x1 convolutions. */
+ * products of one Winograd point, and the im2col and 1x1 convolutions. split: c_in of 32 or
+ * more summed in two halves (below). */
 static void panel_gemm(int c_in, int c_out, const float *u, size_t rows_all, const float *a_all,
-                       float *m)
+                       float *m, bool split)
 {
     int panels = wino_panels(c_out), mr = wino_mr;
     wino_kernel_fn kernel = wino_kernel;
     /* two half sums added at the end: half the rounding error of one long sum, which the
      * Leela Zero vectors' 2e-5 on the policy needed */
-    int half = c_in >= 32 ? c_in / 2 : c_in;
+    int half = split && c_in >= 32 ? c_in / 2 : c_in;
     for (size_t p = 0; p < rows_all; p += (size_t)mr) {
         /* the rows (6 or 8 x c_in floats) stay in L1 while the panels pass by */
         int rows = rows_all - p < (size_t)mr ? (int)(rows_all - p) : mr;
@@ -627,7 +642,7 @@ static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const f
     for (int k = 0; k < NN_WINO_POINTS; k++)
         panel_gemm(c_in, c_out, u + k * panel_floats, tiles,
                    v + (size_t)k * wino_plane(tiles, c_in),
-                   m + (size_t)k * wino_plane(tiles, c_out));
+                   m + (size_t)k * wino_plane(tiles, c_out), true);
 }
 
 void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
@@ -744,7 +759,7 @@ void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, co
     /* out[rows][c_out] = col[rows][k] . the panels of w, then the epilogue writes y, so the
      * residual may be y itself */
     nn_cpu_init();
-    panel_gemm(k, c->c_out, w, rows, one ? x : col, out);
+    panel_gemm(k, c->c_out, w, rows, one ? x : col, out, true);
     for (int i = 0; i < n; i++) {
         size_t at = (size_t)i * area * c->c_out;
         epilogue_rows(e, i, c->c_out, area, out + at, y + at, e->residual ? e->residual + at : NULL);
@@ -767,6 +782,206 @@ void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *
             y[(size_t)i * m->c_out + o] = m->bias ? m->bias[o] : 0.0f;
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m->c_out, m->c_in, 1.0f, x,
                 m->c_in, m->w, m->c_out, 1.0f, y, m->c_out);
+}
+
+CPU_CLONES
+void nn_cpu_rms_norm(size_t points, int c, float eps, const float *weight, const float *x,
+                     float *y)
+{
+    for (size_t p = 0; p < points; p++) {
+        const float *xp = x + p * c;
+        float *yp = y + p * c;
+        float ss = 0;
+        for (int ch = 0; ch < c; ch++)
+            ss += xp[ch] * xp[ch];
+        float inv = 1.0f / sqrtf(ss / (float)c + eps);
+        for (int ch = 0; ch < c; ch++)
+            yp[ch] = xp[ch] * inv * weight[ch];
+    }
+}
+
+float nn_cpu_sum_squares(size_t len, const float *x)
+{
+    float ss = 0;
+    for (size_t i = 0; i < len; i++)
+        ss += x[i] * x[i];
+    return ss;
+}
+
+CPU_CLONES
+void nn_cpu_swiglu(size_t rows, int ffn, const float *ag, float *h)
+{
+    float u[BLOCK];
+    for (size_t r = 0; r < rows; r++) {
+        const float *a = ag + r * 2 * ffn, *g = a + ffn;
+        float *hr = h + r * ffn;
+        for (int f0 = 0; f0 < ffn; f0 += BLOCK) {
+            int fb = ffn - f0 < BLOCK ? ffn - f0 : BLOCK;
+            for (int f = 0; f < fb; f++)
+                u[f] = silu_clamp(a[f0 + f]);
+            for (int f = 0; f < fb; f++)
+                hr[f0 + f] = silu_of(a[f0 + f], u[f]) * g[f0 + f];
+        }
+    }
+}
+
+void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float *cos_t,
+                 const float *sin_t, float *t)
+{
+    int pairs = q_dim / 2, area = size * size;
+    size_t table = (size_t)pairs * 361;
+    for (int i = 0; i < n; i++)
+        for (int pt = 0; pt < area; pt++) {
+            int at = pt / size * 19 + pt % size;
+            float *tp = t + ((size_t)i * area + pt) * heads * q_dim;
+            for (int h = 0; h < heads; h++) {
+                const float *c = cos_t + (size_t)(h * tables / heads) * table + at;
+                const float *s = sin_t + (size_t)(h * tables / heads) * table + at;
+                float *th = tp + (size_t)h * q_dim;
+                for (int p = 0; p < pairs; p++) {
+                    float v0 = th[2 * p], v1 = th[2 * p + 1], cp = c[p * 361], sp = s[p * 361];
+                    th[2 * p] = v0 * cp - v1 * sp;
+                    th[2 * p + 1] = v0 * sp + v1 * cp;
+                }
+            }
+        }
+}
+
+/* Scores this far below a row's maximum weigh 0: e^-30 ~ 1e-13 is far below float's rounding of
+ * the sum (which holds the maximum's 1), and the exact tiny weights would make denormal
+ * products with the values (each costing a microcode assist: a real net's peaked attention
+ * ran 15x slower). */
+#define SOFTMAX_CUTOFF (-30.0f)
+#define SOFTMAX_FLOOR 1e-13f    /* above e^-30 ~ 9.4e-14, below e^-29.9 */
+
+/* Lanes of the softmax's max and sum: float reductions in C's order do not vectorise (GCC keeps
+ * their rounding without -ffast-math), so each lane keeps its own. */
+#define SOFTMAX_LANES 16
+
+/* In place: each of `rows` rows of `cols` values becomes its softmax. */
+CPU_CLONES
+static void softmax_rows(int rows, int cols, float *x)
+{
+    for (int r = 0; r < rows; r++) {
+        float *xr = x + (size_t)r * cols, lane[SOFTMAX_LANES];
+        int j0 = cols - cols % SOFTMAX_LANES;
+        float max = xr[0], sum = 0;
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            lane[l] = max;
+        for (int j = 0; j < j0; j += SOFTMAX_LANES)
+            for (int l = 0; l < SOFTMAX_LANES; l++)
+                lane[l] = xr[j + l] > lane[l] ? xr[j + l] : lane[l];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            max = lane[l] > max ? lane[l] : max;
+        for (int j = j0; j < cols; j++)
+            max = xr[j] > max ? xr[j] : max;
+        for (int j = 0; j < cols; j++) {
+            float d = xr[j] - max;
+            xr[j] = d < SOFTMAX_CUTOFF ? SOFTMAX_CUTOFF : d;
+        }
+        for (int j = 0; j < cols; j++)
+            xr[j] = exp_core(xr[j]);
+        for (int j = 0; j < cols; j++)   /* e^cutoff itself: 0 */
+            xr[j] = xr[j] <= SOFTMAX_FLOOR ? 0.0f : xr[j];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            lane[l] = 0;
+        for (int j = 0; j < j0; j += SOFTMAX_LANES)
+            for (int l = 0; l < SOFTMAX_LANES; l++)
+                lane[l] += xr[j + l];
+        for (int l = 0; l < SOFTMAX_LANES; l++)
+            sum += lane[l];
+        for (int j = j0; j < cols; j++)
+            sum += xr[j];
+        float inv = 1.0f / sum;
+        for (int j = 0; j < cols; j++)
+            xr[j] *= inv;
+    }
+}
+
+unsigned nn_cpu_denormals_off(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    unsigned old = _mm_getcsr();
+    _mm_setcsr(old | 0x8040);   /* flush to zero (bit 15), denormals are zero (bit 6) */
+    return old;
+#else
+    return 0;
+#endif
+}
+
+void nn_cpu_denormals_restore(unsigned state)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    _mm_setcsr(state);
+#else
+    (void)state;
+#endif
+}
+
+size_t nn_cpu_pack_len(int k, int n) { return (size_t)wino_panels(n) * k * NN_WINO_NR; }
+
+void nn_cpu_pack(int k, int n, const float *b, size_t ldb, bool transposed, float *packed)
+{
+    for (int jb = 0; jb < wino_panels(n); jb++)
+        for (int i = 0; i < k; i++) {
+            float *dst = packed + ((size_t)jb * k + i) * NN_WINO_NR;
+            for (int q = 0; q < NN_WINO_NR; q++) {
+                int j = jb * NN_WINO_NR + q;
+                dst[q] = j >= n ? 0.0f : transposed ? b[(size_t)j * ldb + i] : b[(size_t)i * ldb + j];
+            }
+        }
+}
+
+void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const float *a, bool add,
+                        float *c)
+{
+    nn_cpu_init();
+    if (!add) {
+        panel_gemm(k, n, packed, rows, a, c, k > 64);
+        return;
+    }
+    /* a few rows at a time through a stack buffer, added while they are in cache */
+    float part[16384];
+    size_t chunk = sizeof part / sizeof part[0] / (size_t)n;
+    for (size_t r = 0; r < rows; r += chunk) {
+        size_t m = rows - r < chunk ? rows - r : chunk;
+        panel_gemm(k, n, packed, m, a + r * k, part, k > 64);
+        float *cr = c + r * n;
+        for (size_t i = 0; i < m * (size_t)n; i++)
+            cr[i] += part[i];
+    }
+}
+
+size_t nn_cpu_attention_scratch(int area, int q_dim, int v_dim)
+{
+    return (size_t)area * area + (size_t)area * (q_dim + v_dim) + nn_cpu_pack_len(q_dim, area) +
+           nn_cpu_pack_len(area, v_dim);
+}
+
+void nn_cpu_attention(int area, int heads, int kv_heads, int q_dim, int v_dim, const float *q,
+                      const float *k, const float *v, float *scratch, float *o)
+{
+    int group = heads / kv_heads, ldq = heads * q_dim, ldk = kv_heads * q_dim;
+    int ldv = kv_heads * v_dim, ldo = heads * v_dim;
+    float *scores = scratch, *qh = scores + (size_t)area * area, *oh = qh + (size_t)area * q_dim;
+    float *kp = oh + (size_t)area * v_dim, *vp = kp + nn_cpu_pack_len(q_dim, area);
+    float scale = 1.0f / sqrtf((float)q_dim);
+    for (int h = 0; h < heads; h++) {
+        int kvh = h / group;
+        if (h % group == 0) {
+            nn_cpu_pack(q_dim, area, k + (size_t)kvh * q_dim, (size_t)ldk, true, kp);
+            nn_cpu_pack(area, v_dim, v + (size_t)kvh * v_dim, (size_t)ldv, false, vp);
+        }
+        for (int i = 0; i < area; i++)   /* the scale on the way */
+            for (int d = 0; d < q_dim; d++)
+                qh[(size_t)i * q_dim + d] = q[(size_t)i * ldq + (size_t)h * q_dim + d] * scale;
+        nn_cpu_gemm_packed(q_dim, area, kp, (size_t)area, qh, false, scores);
+        softmax_rows(area, area, scores);
+        nn_cpu_gemm_packed(area, v_dim, vp, (size_t)area, scores, false, oh);
+        for (int i = 0; i < area; i++)
+            memcpy(o + (size_t)i * ldo + (size_t)h * v_dim, oh + (size_t)i * v_dim,
+                   sizeof *oh * v_dim);
+    }
 }
 
 CPU_CLONES

@@ -112,6 +112,56 @@ void nn_cpu_bn_fold(const nn_bn_desc *b, float *scale, float *shift);
 /* y[n][c_out] = x[n][c_in] . w + bias (one sgemm for the batch). */
 void nn_cpu_matmul_batch(const nn_matmul_desc *m, int n, const float *x, float *y);
 
+/* ---- transformer blocks (KataGo 1.17; weights/desc_kata.h) ---- */
+
+/* y[p][ch] = x[p][ch] / sqrt(mean over ch of x[p][.]^2 + eps) * weight[ch] for `points` rows of
+ * c channels (y may be x). */
+void nn_cpu_rms_norm(size_t points, int c, float eps, const float *weight, const float *x,
+                     float *y);
+
+/* The sum of the squares of len floats, accumulated in float in order: KataGo's Eigen backend
+ * sums a spatial RMS norm's squares so, and over a whole board (~138,000 squares for 384
+ * channels) its rounding moves the outputs by more than the vectors' tolerances allow. */
+float nn_cpu_sum_squares(size_t len, const float *x);
+
+/* h[r][f] = silu(ag[r][f]) * ag[r][ffn + f]: SwiGLU of one product with the first linear layer
+ * and the gate side by side (rows of 2 * ffn floats). */
+void nn_cpu_swiglu(size_t rows, int ffn, const float *ag, float *h);
+
+/* Rotary position encoding of t[n][size * size][heads * q_dim] in place: the pair (2p, 2p+1) of
+ * head h at point (y, x) turned by the angle whose cosine and sine are cos_t and sin_t
+ * [table][q_dim / 2][19 * 19] at [h * tables / heads][p][y * 19 + x] (tables: 1 for fixed
+ * frequencies, the key/value heads for learned ones). */
+void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float *cos_t,
+                 const float *sin_t, float *t);
+
+/* Denormal floats off (flushed to zero, read as zero) for the calling thread, returning the
+ * state to give nn_cpu_denormals_restore. KataGo 1.17's nets carry tens of thousands of
+ * denormal weights (b10c384h6nbttflrs: ~1.7%); every product with one costs a microcode
+ * assist, which made that net 10x slower. What they change is below 1.2e-38. */
+unsigned nn_cpu_denormals_off(void);
+void nn_cpu_denormals_restore(unsigned state);
+
+/* Matrix products on the convolutions' GEMM kernels (the system's OpenBLAS may run a generic
+ * x86-64 kernel: an SSE3 one on this project's machines, 10x slower than these): b[k][n], its
+ * element (i, j) at b[i * ldb + j] (or b[j * ldb + i] when transposed), packed into
+ * nn_cpu_pack_len(k, n) floats of panels; then c[rows][n] = a[rows][k] . b, c += with add
+ * (k over 64 summed in two halves as the convolutions are; short sums, the attention scores',
+ * in one pass). */
+size_t nn_cpu_pack_len(int k, int n);
+void nn_cpu_pack(int k, int n, const float *b, size_t ldb, bool transposed, float *packed);
+void nn_cpu_gemm_packed(int k, int n, const float *packed, size_t rows, const float *a, bool add,
+                        float *c);
+
+/* Self-attention over the `area` points of one image: for every head h (reading key/value
+ * head h / (heads / kv_heads)) o[.][h * v_dim ...] = softmax(q_h k^T / sqrt(q_dim)) v, with
+ * q[area][heads * q_dim], k[area][kv_heads * q_dim], v[area][kv_heads * v_dim] and
+ * o[area][heads * v_dim]: two packed products and a softmax a head. scratch holds
+ * nn_cpu_attention_scratch(area, q_dim, v_dim) floats. */
+size_t nn_cpu_attention_scratch(int area, int q_dim, int v_dim);
+void nn_cpu_attention(int area, int heads, int kv_heads, int q_dim, int v_dim, const float *q,
+                      const float *k, const float *v, float *scratch, float *o);
+
 /* KataGo's global pooling of x[n][area][c] into out[n][3c] (weights/desc_kata.h): mean, mean *
  * (sqrt(area) - 14) / 10, then the maximum (gpool) or mean * ((sqrt(area) - 14)^2 / 100 - 0.1)
  * (value head). */

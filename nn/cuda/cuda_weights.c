@@ -401,9 +401,55 @@ void nn_cuda_weights_free(cuda_weights *W)
     free(W);
 }
 
+/* The first part of a KataGo 1.17 net that this backend has no kernels for: transformer blocks,
+ * an RMS-norm trunk tip, SiLU activations, q-value policy channels; NULL when there is none. */
+static const char *kata_unsupported(const nn_kata_block *blocks, int num)
+{
+    for (int i = 0; i < num; i++) {
+        const nn_kata_block *b = &blocks[i];
+        if (b->kind == NN_KATA_BLOCK_ATTENTION)
+            return "transformer attention blocks";
+        if (b->kind == NN_KATA_BLOCK_FFN)
+            return "transformer feed-forward blocks";
+        if (b->act1 == NN_ACT_SILU || b->act2 == NN_ACT_SILU || b->gpool_act == NN_ACT_SILU)
+            return "SiLU activations";
+        const char *inner = kata_unsupported(b->inner, b->num_inner);
+        if (inner)
+            return inner;
+    }
+    return NULL;
+}
+
+static const char *kata_net_unsupported(const nn_kata_desc *k)
+{
+    const char *why = kata_unsupported(k->trunk.blocks, k->trunk.num_blocks);
+    if (why)
+        return why;
+    if (k->trunk.norm_kind != 0)
+        return "an RMS-norm trunk tip";
+    const nn_kata_policy_head *p = &k->policy;
+    const nn_kata_value_head *v = &k->value;
+    nn_activation acts[] = {k->trunk.tip_act, k->meta.act1, k->meta.act2, p->g1_act, p->p1_act,
+                            p->pass_act, v->v1_act, v->v2_act};
+    for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+        if (acts[i] == NN_ACT_SILU)
+            return "SiLU activations";
+    if (p->out_channels > 2)
+        return "q-value policy channels";
+    return NULL;
+}
+
 cuda_weights *nn_cuda_weights_load(const nn_desc *d, const nn_cuda_options *opt, char *err,
                                    int err_len)
 {
+    const char *why = d->family == NN_FAMILY_KATA ? kata_net_unsupported(d->kata) : NULL;
+    if (why) {
+        snprintf(err, (size_t)err_len,
+                 "%s: cuda backend: this KataGo 1.17 net has %s, which the cuda backend does not "
+                 "run yet (use --backend cpu)",
+                 d->source, why);
+        return NULL;
+    }
     cuda_weights *W = calloc(1, sizeof *W);
     if (W && !(W->choices = nn_cuda_choices_new())) {
         free(W);

@@ -74,8 +74,183 @@ static void pooled_branch(kata_pass *P, const nn_conv_desc *conv, const nn_bn_de
     free(g);
 }
 
+/* ---- transformer blocks (KataGo 1.17) --------------------------------------------------------
+ * Plain loops in double like ref_ops.c, on planes [c][area]; every point is on the board, so
+ * the attention's key mask and the blocks' output mask have nothing to remove. */
+
+/* u[c][i] = x[c][i] / sqrt(mean over c of x[.][i]^2 + eps) * weight[c] */
+static void rms_norm(const kata_pass *P, const nn_kata_rms_norm *r, const float *x, float *u)
+{
+    for (int i = 0; i < P->area; i++) {
+        double ss = 0;
+        for (int c = 0; c < r->c; c++) {
+            double v = x[(size_t)c * P->area + i];
+            ss += v * v;
+        }
+        double inv = 1.0 / sqrt(ss / r->c + r->eps);
+        for (int c = 0; c < r->c; c++)
+            u[(size_t)c * P->area + i] = (float)(x[(size_t)c * P->area + i] * inv * r->weight[c]);
+    }
+}
+
+/* y[i][o] = u[.][i] . m (per point, no bias: KataGo's transformer matmuls have none);
+ * u planes [c_in][area], y point-major [area][c_out]. */
+static void point_matmul(const kata_pass *P, const nn_matmul_desc *m, const float *u, float *y)
+{
+    for (int i = 0; i < P->area; i++)
+        for (int o = 0; o < m->c_out; o++) {
+            double acc = 0;
+            for (int c = 0; c < m->c_in; c++)
+                acc += (double)u[(size_t)c * P->area + i] * m->w[(size_t)c * m->c_out + o];
+            y[(size_t)i * m->c_out + o] = (float)acc;
+        }
+}
+
+/* x[c][i] += h[i][.] . m (point-major h [area][c_in]) */
+static void point_matmul_add(const kata_pass *P, const nn_matmul_desc *m, const float *h, float *x)
+{
+    for (int i = 0; i < P->area; i++)
+        for (int o = 0; o < m->c_out; o++) {
+            double acc = 0;
+            for (int c = 0; c < m->c_in; c++)
+                acc += (double)h[(size_t)i * m->c_in + c] * m->w[(size_t)c * m->c_out + o];
+            x[(size_t)o * P->area + i] += (float)acc;
+        }
+}
+
+/* Rotates the channel pairs of `heads` heads of t[area][heads * a->q_dim] by each point's
+ * angles (weights/desc_kata.h): learned frequencies per key/value head, or theta's. */
+static void rope_rotate(const kata_pass *P, const nn_kata_attention *a, int heads, float *t)
+{
+    int pairs = a->q_dim / 2, per_axis = pairs / 2;
+    for (int i = 0; i < P->area; i++) {
+        int y = i / P->n, x = i % P->n;
+        for (int h = 0; h < heads; h++) {
+            int kvh = h * a->kv_heads / heads;
+            for (int p = 0; p < pairs; p++) {
+                double angle;
+                if (a->learnable_rope) {
+                    const float *f = a->rope_freqs + ((size_t)kvh * pairs + p) * 2;
+                    angle = x * (double)f[0] + y * (double)f[1];
+                } else {
+                    int q = p < per_axis ? p : p - per_axis;
+                    double freq = 1.0 / pow(a->rope_theta, 2.0 * q / pairs);
+                    angle = (p < per_axis ? y : x) * freq;
+                }
+                float *v = t + (size_t)i * heads * a->q_dim + (size_t)h * a->q_dim + 2 * p;
+                double c = cos(angle), s = sin(angle), v0 = v[0], v1 = v[1];
+                v[0] = (float)(v0 * c - v1 * s);
+                v[1] = (float)(v0 * s + v1 * c);
+            }
+        }
+    }
+}
+
+static void run_attention(kata_pass *P, const nn_kata_attention *a, float *x)
+{
+    int area = P->area, qd = a->q_dim, vd = a->v_dim, group = a->heads / a->kv_heads;
+    float *u = planes(P, a->norm.c), *q = planes(P, a->q.c_out), *k = planes(P, a->k.c_out);
+    float *v = planes(P, a->v.c_out), *o = planes(P, a->out.c_in);
+    double *w = P->oom ? NULL : malloc(sizeof *w * (size_t)area);
+    P->oom |= w == NULL;
+    if (!P->oom) {
+        rms_norm(P, &a->norm, x, u);
+        point_matmul(P, &a->q, u, q);
+        point_matmul(P, &a->k, u, k);
+        point_matmul(P, &a->v, u, v);
+        if (a->rope) {
+            rope_rotate(P, a, a->heads, q);
+            rope_rotate(P, a, a->kv_heads, k);
+        }
+        double scale = 1.0 / sqrt((double)qd);
+        for (int h = 0; h < a->heads; h++) {
+            int kvh = h / group;
+            for (int i = 0; i < area; i++) {
+                const float *qi = q + (size_t)i * a->q.c_out + (size_t)h * qd;
+                double max = -INFINITY, sum = 0;
+                for (int j = 0; j < area; j++) {
+                    const float *kj = k + (size_t)j * a->k.c_out + (size_t)kvh * qd;
+                    double dot = 0;
+                    for (int d = 0; d < qd; d++)
+                        dot += (double)qi[d] * kj[d];
+                    w[j] = dot * scale;
+                    max = w[j] > max ? w[j] : max;
+                }
+                for (int j = 0; j < area; j++)
+                    sum += w[j] = exp(w[j] - max);
+                for (int d = 0; d < vd; d++) {
+                    double acc = 0;
+                    for (int j = 0; j < area; j++)
+                        acc += w[j] * v[(size_t)j * a->v.c_out + (size_t)kvh * vd + d];
+                    o[(size_t)i * a->out.c_in + (size_t)h * vd + d] = (float)(acc / sum);
+                }
+            }
+        }
+        point_matmul_add(P, &a->out, o, x);
+    }
+    free(u);
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+    free(w);
+}
+
+static double silu(double v) { return v / (1.0 + exp(-v)); }
+
+static void run_ffn(kata_pass *P, const nn_kata_ffn *f, float *x)
+{
+    float *u = planes(P, f->c), *a = planes(P, f->ffn_c), *g = planes(P, f->ffn_c);
+    if (!P->oom) {
+        rms_norm(P, &f->norm, x, u);
+        point_matmul(P, &f->linear1, u, a);
+        point_matmul(P, &f->gate, u, g);
+        for (size_t i = 0; i < (size_t)P->area * f->ffn_c; i++)
+            a[i] = (float)(silu(a[i]) * g[i]);
+        point_matmul_add(P, &f->linear2, a, x);
+    }
+    free(u);
+    free(a);
+    free(g);
+}
+
+/* In place: x = act(x / rms * gamma + beta), the trunk tip of an RMS-norm trunk. The one sum
+ * the reference takes in float, not double: over the whole board (~138,000 squares at 384
+ * channels) KataGo's float sum in point-then-channel order rounds the normaliser by ~1e-5,
+ * which moves its score outputs by more than the vectors' tolerances; summing as it does
+ * reproduces it (the cpu backend does the same). */
+static void run_tip_rms(const kata_pass *P, const nn_kata_tip_rms *r, nn_activation act, float *x)
+{
+    float ss = 0;
+    for (int i = 0; i < P->area; i++)
+        for (int c = 0; c < r->c; c++)
+            ss += x[(size_t)c * P->area + i] * x[(size_t)c * P->area + i];
+    double inv_all = 1.0 / sqrt(ss / ((double)r->c * P->area) + r->eps);
+    for (int i = 0; i < P->area; i++) {
+        double inv = inv_all;
+        if (!r->spatial) {
+            double sp = 0;
+            for (int c = 0; c < r->c; c++)
+                sp += (double)x[(size_t)c * P->area + i] * x[(size_t)c * P->area + i];
+            inv = 1.0 / sqrt(sp / r->c + r->eps);
+        }
+        for (int c = 0; c < r->c; c++) {
+            float *v = &x[(size_t)c * P->area + i];
+            *v = (float)nn_ref_activate(act, *v * inv * r->gamma[c] + r->beta[c]);
+        }
+    }
+}
+
 static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
 {
+    if (b->kind == NN_KATA_BLOCK_ATTENTION) {
+        run_attention(P, &b->attn, x);
+        return;
+    }
+    if (b->kind == NN_KATA_BLOCK_FFN) {
+        run_ffn(P, &b->ffn, x);
+        return;
+    }
     int n = P->n;
     float *a = planes(P, b->bn1.c), *t = planes(P, b->conv1.c_out);
     float *y = planes(P, b->conv2.c_out);
@@ -139,7 +314,10 @@ static float *run_trunk(kata_pass *P, const nn_kata_desc *k, const float *spatia
         }
         for (int i = 0; i < t->num_blocks; i++)
             run_block(P, &t->blocks[i], x);
-        P->ops->bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
+        if (t->norm_kind == 1)
+            run_tip_rms(P, &t->tip_rms, t->tip_act, x);
+        else
+            P->ops->bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
     }
     free(bias);
     if (P->oom) {
@@ -263,7 +441,7 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
     float opt = (float)optimism, pass_logit = pass[0];
     for (int i = 0; i < area; i++)
         mixed[i] = logits[i];
-    if (h->out_channels == 2) {
+    if (h->out_channels >= 2) {   /* channel 1 the optimistic policy; 2 and 3 q values */
         for (int i = 0; i < area; i++)
             mixed[i] = logits[i] + (logits[area + i] - logits[i]) * opt;
         pass_logit = pass[0] + (pass[1] - pass[0]) * opt;

@@ -39,6 +39,8 @@ double nn_ref_activate(nn_activation act, double v)
         double sp = v > 20 ? v : log1p(exp(v));
         return v * tanh(sp);
     }
+    case NN_ACT_SILU:
+        return v / (1.0 + exp(-v));
     case NN_ACT_IDENTITY:
         break;
     }

@@ -206,6 +206,34 @@ START_TEST(no_device_falls_back_to_cpu)
 }
 END_TEST
 
+/* KataGo 1.17's layers (a small synthetic net of KaTrain's net's kinds): the cuda backend has no
+ * kernels for them, so with a device it refuses the net at load saying why, and the default
+ * choice takes cpu; without a device cpu takes it either way. */
+START_TEST(transformer_nets_go_to_cpu)
+{
+    static const weights_synth_kata_shape tf = {16, true, 1, 24, 12, 8, 8, 0, 3, 8, 8, 8, 16,
+                                                NN_ACT_SILU, 2, 16};
+    bool device = nn_cuda_device_count() > 0;
+    char err[1024] = "";
+    nn_desc *d = weights_synth_kata(&tf, 1);
+    ck_assert(d);
+    nn_model *m = nn_model_from_desc(d, "cuda", err, sizeof err);
+    if (device) {
+        ck_assert_msg(!m, "the cuda backend took a transformer net");
+        ck_assert_msg(strstr(err, "transformer attention blocks") && strstr(err, "--backend cpu"),
+                      "%s", err);
+    } else {
+        ck_assert_msg(m, "%s", err);
+        ck_assert_str_eq(nn_model_backend(m), "cpu");
+        nn_model_free(m);
+    }
+    ck_assert(d = weights_synth_kata(&tf, 1));
+    ck_assert_msg(m = nn_model_from_desc(d, NULL, err, sizeof err), "%s", err);
+    ck_assert_str_eq(nn_model_backend(m), "cpu");
+    nn_model_free(m);
+}
+END_TEST
+
 /* ---- the toolchain on a device -------------------------------------------------------------- */
 
 START_TEST(describe_devices)
@@ -752,8 +780,8 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
 /* Shapes no shared file has: mish, a 5x5 input convolution, flat gpool blocks, version 15
  * heads; and a Leela Zero tower. */
 static const weights_synth_kata_shape synth_shapes[] = {
-    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH},
-    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU},
+    {15, true, 2, 32, 16, 8, 8, 2, 3, 8, 8, 8, 16, NN_ACT_MISH, 0, 0},
+    {8, false, 3, 24, 24, 16, 8, 2, 5, 8, 8, 8, 16, NN_ACT_RELU, 0, 0},
 };
 
 static nn_desc *make_synth(int which)
@@ -825,6 +853,7 @@ int main(void)
     tcase_add_test(host, options_accepted);
     tcase_add_loop_test(host, options_refused, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(host, no_device_falls_back_to_cpu);
+    tcase_add_test(host, transformer_nets_go_to_cpu);
     tcase_add_test(host, reference_noise_rule);
     tcase_add_test(host, choices_found_by_whole_shape);
     tcase_add_test(host, choices_searched_once_across_threads);
