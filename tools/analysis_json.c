@@ -16,6 +16,7 @@
 #include "teach/features.h"
 #include "teach/play.h"
 #include "teach/player.h"
+#include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/line_reader.h"
 #include "weights/desc_kata.h"
@@ -563,14 +564,7 @@ static bool parse_overrides(aj_engine *a, const cJSON *o, aj_query *q, char *err
             continue;
         }
         char value[64], why[256];
-        if (cJSON_IsNumber(v))
-            snprintf(value, sizeof value, "%.17g", v->valuedouble);
-        else if (cJSON_IsBool(v))
-            snprintf(value, sizeof value, "%s", cJSON_IsTrue(v) ? "true" : "false");
-        else if (cJSON_IsString(v))
-            snprintf(value, sizeof value, "%s", v->valuestring);
-        else
-            value[0] = 0;
+        tools_json_scalar_text(v, value, sizeof value);
         if (!teach_set_param(&q->p, &q->play, key, value, why, sizeof why)) {
             snprintf(err, (size_t)err_len, "%s", why);
             return false;

@@ -2,6 +2,7 @@
 #include "tools/args.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 bool tools_parse_long(const char *s, long lo, long hi, long *out)
@@ -13,4 +14,17 @@ bool tools_parse_long(const char *s, long lo, long hi, long *out)
         return false;
     *out = v;
     return true;
+}
+
+const char *tools_json_scalar_text(const cJSON *v, char *out, size_t len)
+{
+    if (cJSON_IsNumber(v))
+        snprintf(out, len, "%.17g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsString(v))
+        snprintf(out, len, "%s", v->valuestring);
+    else if (len > 0)
+        out[0] = 0;
+    return out;
 }

@@ -3,8 +3,15 @@
 #define SHIDO_TOOLS_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
 
 /* A whole decimal integer in lo..hi into *out; false (out untouched) otherwise. */
 bool tools_parse_long(const char *s, long lo, long hi, long *out);
+
+/* A JSON scalar as the text a tunable is set from: numbers with every digit ("%.17g"), true /
+ * false, strings as they are; anything else "" (which no tunable accepts). Returns out. */
+const char *tools_json_scalar_text(const cJSON *v, char *out, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include "go/clock.h"
 #include "go/score.h"
 #include "teach/status.h"
+#include "tools/args.h"
 #include "tools/analysis_json.h"
 #include "tools/gtp_internal.h"
 
@@ -306,14 +307,7 @@ bool gtp_cmd_kata_set_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
     const cJSON *v;
     cJSON_ArrayForEach(v, o)
     {
-        if (cJSON_IsNumber(v))
-            snprintf(value, sizeof value, "%.17g", v->valuedouble);
-        else if (cJSON_IsBool(v))
-            snprintf(value, sizeof value, "%s", cJSON_IsTrue(v) ? "true" : "false");
-        else if (cJSON_IsString(v))
-            snprintf(value, sizeof value, "%s", v->valuestring);
-        else
-            snprintf(value, sizeof value, "?");
+        tools_json_scalar_text(v, value, sizeof value);
         if (mcts_params_name_eq(v->string, "analysisWideRootNoise")) {
             mcts_params check = mcts_params_default();
             ok = mcts_params_set(&check, "wide_root_noise", value, err, sizeof err);
@@ -326,12 +320,7 @@ bool gtp_cmd_kata_set_params(gtp_engine *e, const gtp_args *a, gtp_text *r)
     }
     /* checked on copies: now applied, each by name, so that the engine's own rules hold */
     for (v = o->child; ok && v; v = v->next) {
-        if (cJSON_IsNumber(v))
-            snprintf(value, sizeof value, "%.17g", v->valuedouble);
-        else if (cJSON_IsBool(v))
-            snprintf(value, sizeof value, "%s", cJSON_IsTrue(v) ? "true" : "false");
-        else
-            snprintf(value, sizeof value, "%s", v->valuestring);
+        tools_json_scalar_text(v, value, sizeof value);
         if (!mcts_params_name_eq(v->string, "analysisWideRootNoise"))
             ok = teach_engine_set_param(e->engine, v->string, value, err, sizeof err);
     }
