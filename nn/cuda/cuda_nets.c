@@ -61,8 +61,12 @@ static bool run_block(cuda_ctx *C, int level, const cuda_block *b, pre_act next)
                run_level(C, level + 1, b->inner, b->num_inner, (pre_act){&b->bn2, b->act2}) &&
                nn_cuda_conv(C, &b->conv2, M->a, L->x, &close);
     }
+    case NN_KATA_BLOCK_ATTENTION:
+    case NN_KATA_BLOCK_FFN:
+        break; /* refused at load (nn_cuda_weights_load): no transformer kernels yet */
     }
-    return nn_cuda_fail(C, "run_block", "unknown block kind", __FILE__, __LINE__);
+    return nn_cuda_fail(C, "run_block", "a block kind the cuda backend does not run", __FILE__,
+                        __LINE__);
 }
 
 /* Runs blocks on level's stream; on entry its a holds blocks[0]'s pre-activation, on return

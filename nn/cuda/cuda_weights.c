@@ -442,12 +442,13 @@ static const char *kata_net_unsupported(const nn_kata_desc *k)
 cuda_weights *nn_cuda_weights_load(const nn_desc *d, const nn_cuda_options *opt, char *err,
                                    int err_len)
 {
-    const char *why = d->family == NN_FAMILY_KATA ? kata_net_unsupported(d->kata) : NULL;
-    if (why) {
+    const char *unsupported =
+        d->family == NN_FAMILY_KATA ? kata_net_unsupported(d->kata) : NULL;
+    if (unsupported) {
         snprintf(err, (size_t)err_len,
                  "%s: cuda backend: this KataGo 1.17 net has %s, which the cuda backend does not "
                  "run yet (use --backend cpu)",
-                 d->source, why);
+                 d->source, unsupported);
         return NULL;
     }
     cuda_weights *W = calloc(1, sizeof *W);
