@@ -57,10 +57,11 @@ printf '%s\n' '{"id":"s3","size":9,"to_play":"B","comment":"Black to kill","AW":
 declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
                   [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]="build-fuzz/seeds/kata tests/data/kata"
                   [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego
-    # the CUDA suites (skipping their GPU tests without a device), test_nn, whose default
-    # backend must fall back from cuda to cpu here, and test_train (the GPU trainer's check)
-    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn|train)$' -j"$SHIDO_JOBS" \
-        --no-tests=error --output-on-failure
+                  [fuzz_tsumego_records]="tests/data/tsumego build-fuzz/seeds/records"
+                  [fuzz_disc]=build-fuzz/seeds/disc)
+printf '%s\n' '{"id":"p","moves":[["B","(4,4)"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1],"priorities":[5,-1],"analysisPVLen":3,"includeNoResultValue":true,"whiteHandicapBonus":"N"}' '{"id":"m","action":"query_models"}' '{"id":"t","action":"terminate","terminateId":"p","turnNumbers":[1]}' >build-fuzz/seeds/json/katago
+# dictionaries of the protocol's words
+declare -A dicts=([fuzz_gtp]=tests/data/gtp/fuzz-gtp.dict)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
 declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
                  [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000
