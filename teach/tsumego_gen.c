@@ -75,20 +75,10 @@ uint64_t teach_tsgen_key(const go_board *b, go_color to_play)
 
 /* ---- static pruning ----------------------------------------------------------------------- */
 
-static go_bb stones_of(const go_board *b, go_color c)
-{
-    go_bb r = go_bb_none();
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
-            if (b->color[go_point_at(x, y)] == c)
-                go_bb_set(&r, go_bb_bit_at(x, y));
-    return r;
-}
-
 bool teach_tsgen_static_settled(const go_board *b, go_color defender)
 {
     go_bb all = go_bb_board(b->size);
-    go_bb mine = stones_of(b, defender), theirs = stones_of(b, go_opponent(defender));
+    go_bb mine = go_bb_of_color(b, defender), theirs = go_bb_of_color(b, go_opponent(defender));
     go_bb alive = go_eyes_benson(b, defender);
     go_bb empty = go_bb_andnot(go_bb_andnot(all, mine), theirs);
     go_bb seen = go_bb_none();
