@@ -81,9 +81,17 @@ void teach_timekeeper_moved(teach_timekeeper *tk, int color, double spent_s, dou
     tk->reported[color] = false;
 }
 
+void teach_timekeeper_set_lag_floor(teach_timekeeper *tk, double lag_s)
+{
+    tk->lag_floor_s = lag_s > 0 ? lag_s : 0;
+    if (tk->lag_samples == 0 && tk->lag_s < tk->lag_floor_s)
+        tk->lag_s = tk->lag_floor_s;
+}
+
 double teach_timekeeper_margin_s(const teach_timekeeper *tk)
 {
-    return tk->overhead_s + tk->lag_s + SPARE_S;
+    double lag = tk->lag_s > tk->lag_floor_s ? tk->lag_s : tk->lag_floor_s;
+    return tk->overhead_s + lag + SPARE_S;
 }
 
 /* Our moves likely left in a game on a board of size n with `played` moves played: 70% of the

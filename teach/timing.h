@@ -46,6 +46,7 @@ typedef struct teach_timekeeper {
     bool expect_valid[3];     /* expected[c] can be compared with the next report */
     double overhead_s;        /* measured: time from genmove to answer beyond the stop */
     double lag_s;             /* measured: controller time beyond ours */
+    double lag_floor_s;       /* the lag is never taken as less (a server's known delay) */
     int overhead_samples, lag_samples;
 } teach_timekeeper;
 
@@ -75,7 +76,12 @@ teach_time_plan teach_time_plan_for(const go_time_control *t, const go_clock *k,
  * the overhead. */
 void teach_timekeeper_moved(teach_timekeeper *tk, int color, double spent_s, double stop_s);
 
-/* The margin every plan keeps: overhead and lag as measured, with a little to spare. */
+/* Sets the least lag every plan assumes (what a server is known to add; in byo-yomi overtime the
+ * clock never shows it), and the lag to start from when it is more than the default. */
+void teach_timekeeper_set_lag_floor(teach_timekeeper *tk, double lag_s);
+
+/* The margin every plan keeps: overhead and lag as measured (the lag at least its floor), with a
+ * little to spare. */
 double teach_timekeeper_margin_s(const teach_timekeeper *tk);
 
 /* Whether a search under plan that has run elapsed_s seconds since the command arrived,

@@ -239,6 +239,20 @@ START_TEST(test_measured_margins)
     teach_timekeeper_time_left(&tk, GO_WHITE, 1, 3);
     ck_assert_int_eq(tk.lag_samples, 0);
     ck_assert_int_eq(tk.overhead_samples, 1);
+
+    /* a server's known lag (--lag): assumed from the start, and never less after samples */
+    teach_timekeeper_init(&tk);
+    teach_timekeeper_set_lag_floor(&tk, 0.5);
+    assert_near(teach_timekeeper_margin_s(&tk), 0.05 + 0.5 + 0.02, "floor margin");
+    t = (go_time_control){.system = GO_TIME_ABSOLUTE, .main_time_s = 60};
+    teach_timekeeper_set_control(&tk, &t);
+    teach_timekeeper_time_left(&tk, GO_BLACK, 60, 0);
+    teach_timekeeper_moved(&tk, GO_BLACK, 2, 2);
+    teach_timekeeper_time_left(&tk, GO_BLACK, 57.9, 0);   /* 0.1 s of lag seen */
+    assert_near(teach_timekeeper_margin_s(&tk), tk.overhead_s + 0.5 + 0.02, "floor holds");
+    teach_timekeeper_moved(&tk, GO_BLACK, 2, 2);
+    teach_timekeeper_time_left(&tk, GO_BLACK, 54.9, 0);   /* 1 s: more than the floor */
+    ck_assert(teach_timekeeper_margin_s(&tk) > tk.overhead_s + 0.5 + 0.02);
 }
 END_TEST
 

@@ -983,6 +983,16 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             e->tsumego_s = t;
             continue;
         }
+        if (!strcmp(arg, "--lag") && i + 1 < argc) {
+            char *end = NULL;
+            double v = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(v >= 0) || v > 60) {
+                snprintf(err, (size_t)err_len, "--lag takes seconds (0 <= S <= 60)");
+                return 2;
+            }
+            teach_timekeeper_set_lag_floor(&e->time, v);
+            continue;
+        }
         if (!strcmp(arg, "--ponder") || !strncmp(arg, "--ponder=", 9)) {
             char *end = NULL;
             double v = arg[8] ? strtod(arg + 9, &end) : (double)GTP_PONDER_VISITS;
@@ -1148,12 +1158,14 @@ int shido_cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido gtp %s [--tsumego[=S]] [--ponder[=V]]\n"
+            printf("usage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n"
                    "GTP v2 on standard input and output (see README.md for the commands)\n%s"
                    "  --tsumego[=S]       genmove plays the tsumego solver's move on corner and "
                    "side problems (S seconds, default 10)\n"
                    "  --ponder[=V]        search on the opponent's time after each genmove, "
-                   "keeping the tree (at most V visits, default %d)\n",
+                   "keeping the tree (at most V visits, default %d)\n"
+                   "  --lag S             seconds a controller or server adds to every move: the "
+                   "time manager never assumes less (default: measured, from 0.05)\n",
                    teach_options_synopsis(), teach_options_help(), GTP_PONDER_VISITS);
             return 0;
         }
@@ -1165,7 +1177,9 @@ int shido_cmd_gtp(int argc, char **argv)
     char err[512];
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
-        fprintf(stderr, "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--ponder[=V]]\n%s", err,
+        fprintf(stderr,
+                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n%s",
+                err,
                 teach_options_synopsis(), teach_options_help());
     else if (rc != 0)
         fprintf(stderr, "shido gtp: cannot load network: %s\n", err);
