@@ -8,8 +8,10 @@
 
 /* Kept on top of the measured overhead and lag. */
 #define SPARE_S 0.02
-/* The shortest budget a move ever gets. */
+/* The shortest budget a move ever gets, and the longest any plan holds (a clock of 10^30
+ * seconds plans as one of 10^7: every time limit stays a number of milliseconds). */
 #define SHORTEST_S 0.01
+#define LONGEST_S 1e7
 /* An undecided search: the runner-up has at least this share of the best move's visits. */
 #define UNDECIDED_SHARE 0.625
 /* How far past the target an undecided search may go, and the share of what is left of an
@@ -163,7 +165,7 @@ teach_time_plan teach_time_plan_for(const go_time_control *t, const go_clock *k,
         hard = 0;
         break;
     }
-    hard = at_least(hard, SHORTEST_S);
+    hard = at_least(at_most(hard, LONGEST_S), SHORTEST_S);
     p.max_s = at_least(at_most(p.max_s, hard), SHORTEST_S);
     p.target_s = at_least(at_most(p.target_s, p.max_s), SHORTEST_S);
     p.min_s = MIN_SHARE * p.target_s;
