@@ -467,6 +467,21 @@ START_TEST(time_losses)
     free(sent);
     free_records(rec, 2);
     run_free(&r);
+
+    /* with a grace of 0.5 s the same move is late, not lost: the game ends by two passes */
+    const char *graced[] = {"--engine1", PASSER, "--engine2",
+                            ENGINE_LOOP("genmove) sleep 1.2; printf '= pass\\n\\n';; "),
+                            "--games", "1", "--size", "5", "--time-settings", "0,1,1",
+                            "--time-grace", "0.5", "--jsonl", s.jsonl, NULL};
+    r = run_match(&s, graced);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *one[1] = {NULL};
+    ck_assert_int_eq(read_records(s.jsonl, one, 1), 1);
+    ck_assert_str_eq(jstr(one[0], "end"), "two passes");
+    ck_assert_int_eq((int)test_json_num(one[0], "late_engine2"), 1);
+    ck_assert_int_eq((int)test_json_num(one[0], "late_engine1"), 0);
+    free_records(one, 1);
+    run_free(&r);
     scratch_free(&s);
 }
 END_TEST

@@ -386,7 +386,17 @@ static void play_moves(match_state *st, match_engine eng[2], go_game *g, match_r
         r->moves_by[mover]++;
         if (spent > r->longest_s[mover])
             r->longest_s[mover] = spent;
-        if (s == GTP_CLIENT_OK && clocked && !go_clock_charge(&opt->clock, &clock[mover], spent)) {
+        go_clock charged = clock[mover];
+        bool in_time = !clocked || go_clock_charge(&opt->clock, &charged, spent);
+        if (!in_time && opt->time_grace_s > 0) {
+            /* late, but within the grace: charged as if the grace had not been used */
+            charged = clock[mover];
+            double within = spent > opt->time_grace_s ? spent - opt->time_grace_s : 0;
+            in_time = go_clock_charge(&opt->clock, &charged, within);
+            r->late[mover] += in_time;
+        }
+        clock[mover] = charged;
+        if (s == GTP_CLIENT_OK && !in_time) {
             lose(r, mover, MATCH_END_TIME, "T");
             snprintf(r->reason, sizeof r->reason, "time: %s's flag fell at move %d (%.3f s)",
                      engine_label(mover), move_no, spent);

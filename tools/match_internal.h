@@ -28,6 +28,7 @@ typedef struct match_options {
     bool timed;                         /* --time-settings given */
     int main_time_s, byoyomi_s, byoyomi_stones;
     go_time_control clock;              /* the clock time_settings describes, kept by shido */
+    double time_grace_s;                /* --time-grace: lateness that does not lose */
     const char *sgf_dir, *jsonl_path;
     unsigned long long seed;
     int timeout_ms, genmove_timeout_ms;
@@ -72,6 +73,7 @@ typedef struct match_result {
     char errors[2][600];        /* engine failures in this game, "" when none */
     double think_s[2];          /* time each engine spent in genmove */
     int moves_by[2];            /* genmoves each engine answered */
+    int late[2];                /* moves over the clock within --time-grace */
     double longest_s[2];        /* each engine's longest genmove */
     char sgf_path[512];         /* "" when not written */
 } match_result;
