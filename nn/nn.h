@@ -139,21 +139,22 @@ bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double 
 
 /* ---- the evaluation service: many searches, one batching queue per device ----------------
  *
- * A service owns `threads` contexts on one model (one device) and a queue. Any number of
- * threads submit small batches with nn_service_eval and wait; a service thread gathers what is
- * queued from every submitter into one batch of up to max_batch positions and evaluates it (a
- * request is never split). A batch goes as soon as it is full, or every active submitter is
- * waiting (none can add more), or wait_us after its first request: a lone search pays no wait,
- * and many searches fill big batches (KataGo's NN server threads). Results are nn_eval's for the
- * same queries, up to the float rounding a backend's batch size may change (OpenBLAS's blocking,
- * the CUDA kernels' choices by batch): bit-identical only with the reference backend. */
+ * A service owns `contexts` contexts on one model (one device) and a queue. Any number of
+ * threads submit small batches with nn_service_eval and wait; what is queued from every
+ * submitter goes as one batch of up to max_batch positions (a request is never split),
+ * evaluated on the thread of one of its submitters (the service has no threads: a lone search
+ * pays no thread switch), up to `contexts` batches at once. A batch goes as soon as it is full,
+ * or every active submitter is waiting (none can add more), or wait_us after a context was free
+ * for it: many searches fill big batches (KataGo's NN server threads). Results are nn_eval's for
+ * the same queries, up to the float rounding a backend's batch size may change (OpenBLAS's
+ * blocking, the CUDA kernels' choices by batch): bit-identical only with the reference backend. */
 typedef struct nn_service nn_service;
 
-/* Starts a service on m (not owned; it must outlive the service) with `threads` service threads
- * (1..64), each with a context of max_batch (1..4096). NULL with a message in err on failure. */
-nn_service *nn_service_new(nn_model *m, int max_batch, int threads, int wait_us, char *err,
+/* Makes a service on m (not owned; it must outlive the service) with `contexts` contexts
+ * (1..64) of max_batch (1..4096) positions. NULL with a message in err on failure. */
+nn_service *nn_service_new(nn_model *m, int max_batch, int contexts, int wait_us, char *err,
                            int err_len);
-/* Stops the threads and frees the service; no request may be waiting. NULL is fine. */
+/* Frees the service; no request may be waiting. NULL is fine. */
 void nn_service_free(nn_service *s);
 nn_model *nn_service_model(const nn_service *s);
 int nn_service_max_batch(const nn_service *s);

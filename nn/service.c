@@ -1,13 +1,14 @@
 /* nn/service.c -- the evaluation service (nn.h): one queue of requests from any number of
- * submitting threads, served by threads that each own a context and evaluate what is queued as
- * one batch.
+ * submitting threads, evaluated in shared batches on the service's contexts.
  *
- * A request is a submitter's whole mini-batch (a search thread's leaves) and waits on the
- * service's condition variable until a service thread has filled its results. The gathering
- * rule: a service thread takes queued requests in arrival order while they fit in max_batch,
+ * No thread of its own: a submitter whose request is queued and finds a context free becomes
+ * the batch's leader (KataGo runs NN server threads; leading on the caller's thread spares a
+ * lone search two thread switches per batch, which on a loaded CPU cost more than the batch).
+ * The leader gathers: it takes queued requests in arrival order while they fit in max_batch,
  * once the queue holds max_batch positions, or every counted submitter has a request in the
- * service (queued or being evaluated: nobody else can add to this batch), or wait_us has
- * passed since it began gathering.
+ * service (queued or being evaluated: nobody else can add to this batch), or wait_us has passed.
+ * It evaluates them, answers them all, frees the context and wakes the others; a request taken
+ * by another leader just waits for its answer.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,40 +19,37 @@
 
 #include "nn/nn.h"
 
-#define SERVICE_MAX_THREADS 64
+#define SERVICE_MAX_CONTEXTS 64
 #define SERVICE_MAX_BATCH 4096
 
 typedef struct service_request {
     int n;
     const nn_query *q;
     nn_result *out;
-    bool done, ok;
+    bool queued, done, ok;
     char err[256];
     struct service_request *next;
 } service_request;
 
-typedef struct service_thread {
-    nn_service *s;
-    pthread_t thread;
+/* One context and the leader's working memory with it. */
+typedef struct service_slot {
     nn_context *ctx;
     nn_query *q;           /* [max_batch]: the gathered batch */
     nn_result *out;
     service_request **taken;
-    bool started;
-} service_thread;
+    bool busy;
+} service_slot;
 
 struct nn_service {
     nn_model *model;
-    int max_batch, wait_us, num_threads;
-    service_thread *threads;
+    int max_batch, wait_us, num_slots;
+    service_slot *slots;
     pthread_mutex_t lock;
-    pthread_cond_t work;   /* a request arrived, or stop */
-    pthread_cond_t done;   /* some request was answered */
+    pthread_cond_t change;   /* a request arrived or was answered, a context was freed */
     service_request *head, *tail;
     int queued_positions;
-    int in_service;        /* requests queued or being evaluated */
-    int clients;           /* counted submitters (nn_service_clients) */
-    bool stop;
+    int in_service;          /* requests queued or being evaluated */
+    int clients;             /* counted submitters (nn_service_clients) */
     nn_service_stats stats;
 };
 
@@ -65,7 +63,7 @@ static void deadline_after_us(struct timespec *ts, int us)
 
 /* Evaluates the taken requests; a failed batch is retried request by request so that only the
  * requests with a bad query get the error. */
-static void serve_batch(service_thread *t, int num_taken, int n)
+static void eval_batch(service_slot *t, int num_taken, int n)
 {
     char err[256] = "";
     bool ok = nn_eval(t->ctx, n, t->q, t->out, err, sizeof err);
@@ -85,89 +83,71 @@ static void serve_batch(service_thread *t, int num_taken, int n)
     }
 }
 
-static void *service_main(void *arg)
+/* Leads one batch on slot t (taken, lock held): gathers, evaluates without the lock, answers. */
+static void lead(nn_service *s, service_slot *t)
 {
-    service_thread *t = arg;
-    nn_service *s = t->s;
-    pthread_mutex_lock(&s->lock);
-    for (;;) {
-        while (!s->stop && !s->head)
-            pthread_cond_wait(&s->work, &s->lock);
-        if (!s->head)
-            break;   /* stopping with nothing queued */
-        struct timespec until;
-        deadline_after_us(&until, s->wait_us);
-        while (!s->stop && s->head && s->queued_positions < s->max_batch &&
-               s->in_service < s->clients) {
-            if (pthread_cond_timedwait(&s->work, &s->lock, &until) == ETIMEDOUT)
-                break;
-        }
-        if (!s->head)
-            continue;   /* another service thread took them */
-        int num_taken = 0, n = 0;
-        while (s->head && n + s->head->n <= s->max_batch) {
-            service_request *r = s->head;
-            s->head = r->next;
-            memcpy(t->q + n, r->q, sizeof *r->q * (size_t)r->n);
-            n += r->n;
-            t->taken[num_taken++] = r;
-        }
-        if (!s->head)
-            s->tail = NULL;
+    struct timespec until;
+    deadline_after_us(&until, s->wait_us);
+    while (s->head && s->queued_positions < s->max_batch && s->in_service < s->clients) {
+        if (pthread_cond_timedwait(&s->change, &s->lock, &until) == ETIMEDOUT)
+            break;
+    }
+    int num_taken = 0, n = 0;
+    while (s->head && n + s->head->n <= s->max_batch) {
+        service_request *r = s->head;
+        s->head = r->next;
+        r->queued = false;
+        memcpy(t->q + n, r->q, sizeof *r->q * (size_t)r->n);
+        n += r->n;
+        t->taken[num_taken++] = r;
+    }
+    if (!s->head)
+        s->tail = NULL;
+    if (num_taken > 0) {
         s->queued_positions -= n;
         s->stats.batches++;
         s->stats.positions += n;
         s->stats.full_batches += n == s->max_batch;
         pthread_mutex_unlock(&s->lock);
-        serve_batch(t, num_taken, n);
+        eval_batch(t, num_taken, n);
         pthread_mutex_lock(&s->lock);
         for (int i = 0; i < num_taken; i++)
             t->taken[i]->done = true;
         s->in_service -= num_taken;
-        pthread_cond_broadcast(&s->done);
-        /* a submitter waiting for the others may now be the last one busy */
-        pthread_cond_broadcast(&s->work);
     }
-    pthread_mutex_unlock(&s->lock);
-    return NULL;
+    t->busy = false;
+    pthread_cond_broadcast(&s->change);
 }
 
 void nn_service_free(nn_service *s)
 {
     if (!s)
         return;
-    pthread_mutex_lock(&s->lock);
-    s->stop = true;
-    pthread_cond_broadcast(&s->work);
-    pthread_mutex_unlock(&s->lock);
-    for (int i = 0; i < s->num_threads; i++) {
-        service_thread *t = &s->threads[i];
-        if (t->started)
-            pthread_join(t->thread, NULL);
+    for (int i = 0; i < s->num_slots; i++) {
+        service_slot *t = &s->slots[i];
         nn_context_free(t->ctx);
         free(t->q);
         free(t->out);
         free(t->taken);
     }
-    free(s->threads);
+    free(s->slots);
     pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->work);
-    pthread_cond_destroy(&s->done);
+    pthread_cond_destroy(&s->change);
     free(s);
 }
 
-nn_service *nn_service_new(nn_model *m, int max_batch, int threads, int wait_us, char *err,
+nn_service *nn_service_new(nn_model *m, int max_batch, int contexts, int wait_us, char *err,
                            int err_len)
 {
-    if (!m || max_batch < 1 || max_batch > SERVICE_MAX_BATCH || threads < 1 ||
-        threads > SERVICE_MAX_THREADS || wait_us < 0) {
+    if (!m || max_batch < 1 || max_batch > SERVICE_MAX_BATCH || contexts < 1 ||
+        contexts > SERVICE_MAX_CONTEXTS || wait_us < 0) {
         snprintf(err, (size_t)err_len,
-                 "%s: max_batch must be 1..%d, threads 1..%d, wait_us >= 0 (got %d, %d, %d)",
-                 __func__, SERVICE_MAX_BATCH, SERVICE_MAX_THREADS, max_batch, threads, wait_us);
+                 "%s: max_batch must be 1..%d, contexts 1..%d, wait_us >= 0 (got %d, %d, %d)",
+                 __func__, SERVICE_MAX_BATCH, SERVICE_MAX_CONTEXTS, max_batch, contexts, wait_us);
         return NULL;
     }
     nn_service *s = calloc(1, sizeof *s);
-    service_thread *ts = calloc((size_t)threads, sizeof *ts);
+    service_slot *ts = calloc((size_t)contexts, sizeof *ts);
     if (!s || !ts) {
         free(s);
         free(ts);
@@ -177,14 +157,12 @@ nn_service *nn_service_new(nn_model *m, int max_batch, int threads, int wait_us,
     s->model = m;
     s->max_batch = max_batch;
     s->wait_us = wait_us;
-    s->threads = ts;
-    s->num_threads = threads;
+    s->slots = ts;
+    s->num_slots = contexts;
     pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->work, NULL);
-    pthread_cond_init(&s->done, NULL);
-    for (int i = 0; i < threads; i++) {
-        service_thread *t = &ts[i];
-        t->s = s;
+    pthread_cond_init(&s->change, NULL);
+    for (int i = 0; i < contexts; i++) {
+        service_slot *t = &ts[i];
         t->q = calloc((size_t)max_batch, sizeof *t->q);
         t->out = malloc(sizeof *t->out * (size_t)max_batch);
         t->taken = calloc((size_t)max_batch, sizeof *t->taken);
@@ -197,14 +175,6 @@ nn_service *nn_service_new(nn_model *m, int max_batch, int threads, int wait_us,
             nn_service_free(s);
             return NULL;
         }
-    }
-    for (int i = 0; i < threads; i++) {
-        if (pthread_create(&ts[i].thread, NULL, service_main, &ts[i]) != 0) {
-            snprintf(err, (size_t)err_len, "%s: cannot start service thread %d", __func__, i);
-            nn_service_free(s);
-            return NULL;
-        }
-        ts[i].started = true;
     }
     return s;
 }
@@ -221,7 +191,7 @@ bool nn_service_eval(nn_service *s, int n, const nn_query *q, nn_result *out, ch
                  s->max_batch);
         return false;
     }
-    service_request r = {.n = n, .q = q, .out = out};
+    service_request r = {.n = n, .q = q, .out = out, .queued = true};
     pthread_mutex_lock(&s->lock);
     if (s->tail)
         s->tail->next = &r;
@@ -230,9 +200,19 @@ bool nn_service_eval(nn_service *s, int n, const nn_query *q, nn_result *out, ch
     s->tail = &r;
     s->queued_positions += n;
     s->in_service++;
-    pthread_cond_broadcast(&s->work);   /* an idle thread starts, a gathering one may go */
-    while (!r.done)
-        pthread_cond_wait(&s->done, &s->lock);
+    pthread_cond_broadcast(&s->change);   /* a gathering leader may go now */
+    while (!r.done) {
+        service_slot *free_slot = NULL;
+        for (int i = 0; r.queued && i < s->num_slots && !free_slot; i++)
+            if (!s->slots[i].busy)
+                free_slot = &s->slots[i];
+        if (free_slot) {
+            free_slot->busy = true;
+            lead(s, free_slot);
+        } else {
+            pthread_cond_wait(&s->change, &s->lock);
+        }
+    }
     pthread_mutex_unlock(&s->lock);
     if (!r.ok)
         snprintf(err, (size_t)err_len, "%s", r.err);
@@ -245,7 +225,7 @@ void nn_service_clients(nn_service *s, int delta)
     s->clients += delta;
     if (s->clients < 0)
         s->clients = 0;
-    pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->change);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -410,7 +410,7 @@ bool teach_engine_add_desc(teach_engine *e, nn_desc *d, const char *name, char *
 
 int teach_engine_num_nets(const teach_engine *e) { return e->num_nets; }
 
-bool teach_engine_start_services(teach_engine *e, int max_batch, int threads, int wait_us,
+bool teach_engine_start_services(teach_engine *e, int max_batch, int contexts, int wait_us,
                                  char *err, int err_len)
 {
     if (e->num_services > 0)
@@ -430,7 +430,7 @@ bool teach_engine_start_services(teach_engine *e, int max_batch, int threads, in
             if (!(m = e->device_model[i] = nn_model_load(e->name[0], backend, err, err_len)))
                 break;
         }
-        if (!(e->service[i] = nn_service_new(m, max_batch, threads, wait_us, err, err_len))) {
+        if (!(e->service[i] = nn_service_new(m, max_batch, contexts, wait_us, err, err_len))) {
             nn_model_free(e->device_model[i]);
             e->device_model[i] = NULL;
             break;

@@ -111,10 +111,10 @@ void teach_engine_set_params(teach_engine *e, const mcts_params *p);
 
 /* Evaluation services for many searches at once (the analysis engine's --parallel): one per
  * device of the backend's device list (one when it has none, or no device is here), each on its
- * own copy of network 0 with `threads` contexts of max_batch positions (nn_service_new; wait_us
+ * own copy of network 0 with `contexts` contexts of max_batch positions (nn_service_new; wait_us
  * its gathering bound), and one network cache of the tunables' nn_cache_size that the
  * services' searches share. Idempotent; false with a message in err (nothing started). */
-bool teach_engine_start_services(teach_engine *e, int max_batch, int threads, int wait_us,
+bool teach_engine_start_services(teach_engine *e, int max_batch, int contexts, int wait_us,
                                  char *err, int err_len);
 int teach_engine_num_services(const teach_engine *e);
 /* Service i modulo their number (NULL before teach_engine_start_services), owned by e; the

@@ -1499,19 +1499,19 @@ int shido_analysis_check(FILE *in, FILE *out)
 #define AJ_OPTIONS_HELP                                                                          \
     "  --parallel N      search N turns at once (KataGo's numAnalysisThreads), their network\n"  \
     "                    evaluations batched together on one service per device\n"            \
-    "  --nn-threads K    that service's threads per device (each a network context; default\n"\
+    "  --nn-contexts K   batches evaluated at once per device (network contexts; default\n"  \
     "                    min(N, 2))\n"
 
 static int usage(const char *err)
 {
-    fprintf(stderr, "shido analysis: %s\nusage: shido analysis [--parallel N] [--nn-threads K] "
+    fprintf(stderr, "shido analysis: %s\nusage: shido analysis [--parallel N] [--nn-contexts K] "
             "%s\n%s" AJ_OPTIONS_HELP, err, teach_options_synopsis(), teach_options_help());
     return 2;
 }
 
 /* --parallel's workers: one client search each, spread over the engine's services (started
  * here: batches of every worker's leaves, per device). False with a message. */
-static bool workers_start(aj_engine *a, int n, int nn_threads, char *err, int err_len)
+static bool workers_start(aj_engine *a, int n, int nn_contexts, char *err, int err_len)
 {
     const mcts_params *p = teach_engine_params(a->engine);
     long max_batch = (long)n * p->num_threads * p->batch_size;
@@ -1519,12 +1519,12 @@ static bool workers_start(aj_engine *a, int n, int nn_threads, char *err, int er
     const char *backend = nn_model_backend(teach_engine_model(a->engine, 0));
     /* a GPU is worth waiting for a fuller batch; CPU threads are not */
     int wait_us = backend && !strcmp(backend, "cuda") ? AJ_GPU_WAIT_US : 0;
-    if (!teach_engine_start_services(a->engine, (int)max_batch, nn_threads, wait_us, err,
+    if (!teach_engine_start_services(a->engine, (int)max_batch, nn_contexts, wait_us, err,
                                      err_len))
         return false;
     fprintf(stderr, "shido analysis: %d parallel searches on %d evaluation service(s) of %d "
-            "thread(s), batches up to %ld\n", n, teach_engine_num_services(a->engine),
-            nn_threads, max_batch);
+            "context(s), batches up to %ld\n", n, teach_engine_num_services(a->engine),
+            nn_contexts, max_batch);
     a->workers = calloc((size_t)n, sizeof *a->workers);
     if (!a->workers) {
         snprintf(err, (size_t)err_len, "out of memory");
@@ -1556,15 +1556,15 @@ int shido_cmd_analysis(int argc, char **argv)
     teach_options o;
     teach_options_init(&o);
     char err[512];
-    int parallel = 1, nn_threads = 0;
+    int parallel = 1, nn_contexts = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido analysis [--parallel N] [--nn-threads K] %s\nKataGo's JSON "
+            printf("usage: shido analysis [--parallel N] [--nn-contexts K] %s\nKataGo's JSON "
                    "analysis protocol on standard input and output (one network)\n%s"
                    AJ_OPTIONS_HELP, teach_options_synopsis(), teach_options_help());
             return 0;
         }
-        if (!strcmp(argv[i], "--parallel") || !strcmp(argv[i], "--nn-threads")) {
+        if (!strcmp(argv[i], "--parallel") || !strcmp(argv[i], "--nn-contexts")) {
             bool par = argv[i][2] == 'p';
             char *end = NULL;
             long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -1573,7 +1573,7 @@ int shido_cmd_analysis(int argc, char **argv)
                          par ? AJ_MAX_PARALLEL : 64);
                 return usage(err);
             }
-            *(par ? &parallel : &nn_threads) = (int)v;
+            *(par ? &parallel : &nn_contexts) = (int)v;
             i++;
             continue;
         }
@@ -1597,7 +1597,7 @@ int shido_cmd_analysis(int argc, char **argv)
     teach_player *search = parallel > 1 ? NULL : teach_search_player_new(a.engine, err,
                                                                             sizeof err);
     engine_init(&a, &w0, search);
-    bool ok = parallel > 1 ? workers_start(&a, parallel, nn_threads ? nn_threads
+    bool ok = parallel > 1 ? workers_start(&a, parallel, nn_contexts ? nn_contexts
                                                          : parallel < 2 ? parallel : 2,
                                            err, sizeof err)
                            : search != NULL;
