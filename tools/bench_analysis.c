@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -222,12 +223,19 @@ int shido_bench_analysis(int argc, char **argv)
             printf("%d games, %d positions at %d visits: %d answered (%d errors) in %.2f s, "
                    "%.2f positions/s\n", num_lines, positions, visits, got, errors, s,
                    got / s);
+            fflush(stdout);
             rc = got == positions && errors == 0 ? 0 : 1;
         }
         free(line);
         fclose(from);
         int status;
-        waitpid(pid, &status, 0);
+        struct rusage ru;   /* of the reaped children: the engine (and its shell) */
+        if (waitpid(pid, &status, 0) == pid && getrusage(RUSAGE_CHILDREN, &ru) == 0 && rc == 0) {
+            double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                         (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+            printf("engine CPU time %.2f s (its whole run, loading included): %.2f positions "
+                   "per CPU second\n", cpu, positions / cpu);
+        }
     }
     for (int i = 0; lines && i <= games; i++)
         free(lines[i]);
