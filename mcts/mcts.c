@@ -175,8 +175,8 @@ mcts_cache *mcts_cache_new(int num_entries, char *err, int err_len)
 {
     mcts_cache *c = calloc(1, sizeof *c);
     if (num_entries < 0 || !c || !mcts_cache_init(c, num_entries)) {
-        snprintf(err, (size_t)err_len, "%s: %s for %d cache entries", __func__,
-                 num_entries < 0 ? "no room" : "out of memory", num_entries);
+        snprintf(err, (size_t)err_len, "%s: %s: %d cache entries", __func__,
+                 num_entries < 0 ? "a negative size" : "out of memory", num_entries);
         free(c);
         return NULL;
     }
