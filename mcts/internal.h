@@ -134,11 +134,17 @@ typedef struct mcts_worker {
 
 struct mcts_search {
     nn_model *model;
+    /* mcts_new_client: the evaluation service every leaf goes to (the workers have no context)
+     * and, when given, the cache shared with other searches; else NULL and own_cache */
+    nn_service *service;
+    mcts_cache own_cache;
+    mcts_cache *cache;                 /* &own_cache or the shared one */
+    uint64_t profile_key;              /* folded into cache keys: a shared cache serves searches
+                                          of several human-SL profiles */
     mcts_params p;
     nn_kata_profile profile;           /* p.human_sl_profile parsed, when has_profile */
     bool has_profile;
     bool has_score, has_ownership;
-    mcts_cache cache;
     int num_workers;
     mcts_worker *workers;
 
@@ -191,6 +197,10 @@ double mcts_score_utility(const struct mcts_search *s, double score_mean, double
 bool mcts_move_filtered(const mcts_params *p, int move, go_color mover, int ply);
 /* Fills e from a network (or cached) result. */
 void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts_eval *e);
+/* nn_eval on the worker's context, or the search's service (queries get the search's profile
+ * there, as the workers' contexts have it by default). */
+bool mcts_nn_eval(struct mcts_search *s, nn_context *ctx, int n, nn_query *q, nn_result *out,
+                  char *err, int err_len);
 /* Evaluates g once (cache first) with context ctx. Returns false with a message on failure. */
 bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g,
                    double optimism, nn_result *r, char *err, int err_len);

@@ -45,14 +45,16 @@ static bool workers_make(struct mcts_search *s, char *err, int err_len)
     for (int i = 0; i < n; i++) {
         mcts_worker *w = &s->workers[i];
         w->s = s;
-        w->ctx = nn_context_new(s->model, batch, err, err_len);
-        if (w->ctx && !nn_context_set_threads(w->ctx, s->p.eval_threads, err, err_len)) {
-            nn_context_free(w->ctx);
-            w->ctx = NULL;
-        }
-        if (!w->ctx) {
-            workers_free(s);
-            return false;
+        if (!s->service) {   /* a service's clients evaluate on its contexts */
+            w->ctx = nn_context_new(s->model, batch, err, err_len);
+            if (w->ctx && !nn_context_set_threads(w->ctx, s->p.eval_threads, err, err_len)) {
+                nn_context_free(w->ctx);
+                w->ctx = NULL;
+            }
+            if (!w->ctx) {
+                workers_free(s);
+                return false;
+            }
         }
         w->games = calloc((size_t)batch, sizeof *w->games);
         w->paths = calloc((size_t)batch, sizeof *w->paths);
@@ -73,10 +75,16 @@ oom:
     return false;
 }
 
-/* Checks p; fills *profile (and *has_profile) from its human_sl_profile. */
-static bool params_check(const mcts_params *p, nn_kata_profile *profile, bool *has_profile,
-                         char *err, int err_len)
+/* Checks p (for a client of service, when not NULL); fills *profile (and *has_profile) from
+ * its human_sl_profile. */
+static bool params_check(const nn_service *service, const mcts_params *p,
+                         nn_kata_profile *profile, bool *has_profile, char *err, int err_len)
 {
+    if (service && p->batch_size > nn_service_max_batch(service)) {
+        snprintf(err, (size_t)err_len, "%s: batch_size %d is over the service's max batch %d",
+                 __func__, p->batch_size, nn_service_max_batch(service));
+        return false;
+    }
     if (p->num_threads < 1 || p->batch_size < 1 || p->max_tree_mb <= 0 || p->nn_cache_size < 0) {
         snprintf(err, (size_t)err_len,
                  "%s: num_threads and batch_size must be >= 1, max_tree_mb > 0, nn_cache_size >= 0",
@@ -100,7 +108,12 @@ static bool params_check(const mcts_params *p, nn_kata_profile *profile, bool *h
 static void profile_apply(struct mcts_search *s)
 {
     for (int i = 0; i < s->num_workers; i++)
-        nn_context_set_profile(s->workers[i].ctx, s->has_profile ? &s->profile : NULL);
+        if (s->workers[i].ctx)
+            nn_context_set_profile(s->workers[i].ctx, s->has_profile ? &s->profile : NULL);
+    s->profile_key = 0;
+    if (s->has_profile)
+        for (const char *c = s->p.human_sl_profile; *c; c++)
+            s->profile_key = go_hash_mix64(s->profile_key ^ (uint64_t)(unsigned char)*c);
 }
 
 const nn_kata_profile *mcts_profile(const mcts_search *s)
@@ -108,11 +121,14 @@ const nn_kata_profile *mcts_profile(const mcts_search *s)
     return s->has_profile ? &s->profile : NULL;
 }
 
-mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_len)
+/* mcts_new and mcts_new_client: evaluations on own contexts (service NULL) or the service's,
+ * the cache own (shared NULL) or shared. */
+static mcts_search *search_new(nn_model *model, nn_service *service, mcts_cache *shared,
+                               const mcts_params *p, char *err, int err_len)
 {
     nn_kata_profile profile;
     bool has_profile;
-    if (!params_check(p, &profile, &has_profile, err, err_len))
+    if (!params_check(service, p, &profile, &has_profile, err, err_len))
         return NULL;
     struct mcts_search *s = calloc(1, sizeof *s);
     if (!s) {
@@ -120,6 +136,8 @@ mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_
         return NULL;
     }
     s->model = model;
+    s->service = service;
+    s->cache = shared ? shared : &s->own_cache;
     s->profile = profile;
     s->has_profile = has_profile;
     s->p = *p;
@@ -127,19 +145,49 @@ mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_
         s->p.seed = (uint64_t)time(NULL) * GO_HASH_GOLDEN ^ (uint64_t)(uintptr_t)s;
     s->rng = s->p.seed;
     s->has_ownership = s->has_score = nn_model_family(model) == NN_FAMILY_KATA;
-    if (!mcts_cache_init(&s->cache, p->nn_cache_size)) {
+    if (!mcts_cache_init(&s->own_cache, shared ? 0 : p->nn_cache_size)) {
         snprintf(err, (size_t)err_len, "%s: out of memory for %d cache entries", __func__,
                  p->nn_cache_size);
         free(s);
         return NULL;
     }
     if (!workers_make(s, err, err_len)) {
-        mcts_cache_free(&s->cache);
+        mcts_cache_free(&s->own_cache);
         free(s);
         return NULL;
     }
     profile_apply(s);
     return s;
+}
+
+mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_len)
+{
+    return search_new(model, NULL, NULL, p, err, err_len);
+}
+
+mcts_search *mcts_new_client(nn_service *service, mcts_cache *cache, const mcts_params *p,
+                             char *err, int err_len)
+{
+    return search_new(nn_service_model(service), service, cache, p, err, err_len);
+}
+
+mcts_cache *mcts_cache_new(int num_entries, char *err, int err_len)
+{
+    mcts_cache *c = calloc(1, sizeof *c);
+    if (num_entries < 0 || !c || !mcts_cache_init(c, num_entries)) {
+        snprintf(err, (size_t)err_len, "%s: %s: %d cache entries", __func__,
+                 num_entries < 0 ? "a negative size" : "out of memory", num_entries);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void mcts_cache_delete(mcts_cache *c)
+{
+    if (c)
+        mcts_cache_free(c);
+    free(c);
 }
 
 void mcts_clear_tree(mcts_search *s)
@@ -162,7 +210,7 @@ void mcts_free(mcts_search *s)
         return;
     mcts_clear_tree(s);
     workers_free(s);
-    mcts_cache_free(&s->cache);
+    mcts_cache_free(&s->own_cache);
     if (s->root_game.moves)
         go_game_free(&s->root_game);
     free(s->root_prior);
@@ -174,7 +222,7 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
 {
     nn_kata_profile profile;
     bool has_profile;
-    if (!params_check(p, &profile, &has_profile, err, err_len))
+    if (!params_check(s->service, p, &profile, &has_profile, err, err_len))
         return false;
     mcts_params old = s->p;
     if (p->num_threads != old.num_threads || p->batch_size != old.batch_size) {
@@ -194,7 +242,7 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
         s->workers = new_workers;
         s->num_workers = new_n;
     } else if (p->eval_threads != old.eval_threads) {
-        for (int i = 0; i < s->num_workers; i++)
+        for (int i = 0; i < s->num_workers && !s->service; i++)
             if (!nn_context_set_threads(s->workers[i].ctx, p->eval_threads, err, err_len)) {
                 /* a context left without helpers still evaluates: the old count is kept */
                 for (int j = 0; j <= i; j++)
@@ -212,13 +260,14 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
     if (strcmp(p->human_sl_profile, old.human_sl_profile)) {
         /* the tree's and the cache's values came from another player's network */
         mcts_clear_tree(s);
-        mcts_cache_clear(&s->cache);
+        if (s->cache == &s->own_cache)   /* a shared one keys by profile */
+            mcts_cache_clear(s->cache);
     } else if (p->playout_doubling_advantage != old.playout_doubling_advantage) {
         mcts_clear_tree(s);   /* its values were for another advantage (the cache keys say it) */
     }
-    if (p->nn_cache_size != old.nn_cache_size) {
-        mcts_cache_free(&s->cache);
-        if (!mcts_cache_init(&s->cache, p->nn_cache_size)) {
+    if (p->nn_cache_size != old.nn_cache_size && s->cache == &s->own_cache) {
+        mcts_cache_free(s->cache);
+        if (!mcts_cache_init(s->cache, p->nn_cache_size)) {
             s->p.nn_cache_size = 0;
             snprintf(err, (size_t)err_len, "%s: out of memory for the cache (now off)", __func__);
             return false;
@@ -230,7 +279,7 @@ bool mcts_set_params(mcts_search *s, const mcts_params *p, char *err, int err_le
 
 const mcts_params *mcts_get_params(const mcts_search *s) { return &s->p; }
 
-void mcts_clear_cache(mcts_search *s) { mcts_cache_clear(&s->cache); }
+void mcts_clear_cache(mcts_search *s) { mcts_cache_clear(s->cache); }
 
 /* Whether g is the root's game with zero or more moves added (same setup, rules, komi). */
 static bool extends_root(const struct mcts_search *s, const go_game *g)
@@ -568,7 +617,11 @@ bool mcts_run(mcts_search *s, const mcts_limits *lim, mcts_progress_fn cb, void 
                     games_ok = false;
                 }
             }
+            if (s->service)   /* the service may wait for this thread's leaves */
+                nn_service_clients(s->service, 1);
             if (!games_ok || pthread_create(&w->thread, NULL, mcts_worker_main, w) != 0) {
+                if (s->service)
+                    nn_service_clients(s->service, -1);
                 atomic_fetch_sub(&s->active, s->num_workers - started);
                 break;
             }

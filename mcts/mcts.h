@@ -230,6 +230,24 @@ typedef struct mcts_search mcts_search;
  * search threads' contexts but no tree. Returns NULL with a message in err on failure. */
 mcts_search *mcts_new(nn_model *model, const mcts_params *p, char *err, int err_len);
 
+/* A network cache that several searches share (mcts_new_client): num_entries results (0: none).
+ * Thread-safe; keys hold everything a result depends on (position, symmetry, optimism,
+ * advantage, human-SL profile), so searches of any settings and seeds may share one. NULL with a
+ * message in err when out of memory. Free with mcts_cache_delete after its searches. */
+typedef struct mcts_cache mcts_cache;
+mcts_cache *mcts_cache_new(int num_entries, char *err, int err_len);
+void mcts_cache_delete(mcts_cache *c);
+
+/* Makes a search that evaluates through service (not owned; it must outlive the search) instead
+ * of contexts of its own, so that its leaves share batches with those of other searches; its
+ * network cache is `cache` (not owned; NULL: its own of p->nn_cache_size entries, which
+ * nn_cache_size changes then resize). batch_size may not exceed the service's max batch.
+ * eval_threads does not apply (the service's threads do that work). With the same seed, no
+ * cache shared and one search thread, the search makes the same tree as mcts_new's. NULL with a
+ * message in err on failure. */
+mcts_search *mcts_new_client(nn_service *service, mcts_cache *cache, const mcts_params *p,
+                             char *err, int err_len);
+
 /* Stops and frees everything the search owns. NULL is fine. */
 void mcts_free(mcts_search *s);
 

@@ -70,12 +70,24 @@ static double node_pda(const struct mcts_search *s, const go_game *g)
 }
 
 /* The cache key of g evaluated under symmetry sym with a policy optimism and an advantage. */
-static uint64_t eval_key(const go_game *g, int sym, double optimism, double pda)
+static uint64_t eval_key(const struct mcts_search *s, const go_game *g, int sym, double optimism,
+                         double pda)
 {
-    uint64_t key = mcts_position_key(g, sym) ^ (uint64_t)(optimism * 1e6);
+    uint64_t key = mcts_position_key(g, sym) ^ (uint64_t)(optimism * 1e6) ^ s->profile_key;
     if (pda != 0)
         key ^= go_hash_mix64((uint64_t)(int64_t)(pda * 256.0) + GO_HASH_GOLDEN);
     return key;
+}
+
+bool mcts_nn_eval(struct mcts_search *s, nn_context *ctx, int n, nn_query *q, nn_result *out,
+                  char *err, int err_len)
+{
+    if (!s->service)
+        return nn_eval(ctx, n, q, out, err, err_len);
+    for (int i = 0; i < n; i++)
+        if (!q[i].profile)
+            q[i].profile = mcts_profile(s);
+    return nn_service_eval(s->service, n, q, out, err, err_len);
 }
 
 bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g, double optimism,
@@ -83,18 +95,18 @@ bool mcts_eval_one(struct mcts_search *s, nn_context *ctx, const go_game *g, dou
 {
     int sym = mcts_position_symmetry(g, s->p.seed);
     double pda = node_pda(s, g);
-    uint64_t key = eval_key(g, sym, optimism, pda);
-    if (mcts_cache_lookup(&s->cache, key, r)) {
+    uint64_t key = eval_key(s, g, sym, optimism, pda);
+    if (mcts_cache_lookup(s->cache, key, r)) {
         atomic_fetch_add(&s->cache_hits, 1);
         return true;
     }
     nn_query q = {.game = g, .symmetry = sym, .policy_optimism = optimism, .pda = pda};
-    if (!nn_eval(ctx, 1, &q, r, err, err_len))
+    if (!mcts_nn_eval(s, ctx, 1, &q, r, err, err_len))
         return false;
     mcts_result_canonical(r);
     atomic_fetch_add(&s->nn_evals, 1);
     atomic_fetch_add(&s->nn_batches, 1);
-    mcts_cache_store(&s->cache, key, r);
+    mcts_cache_store(s->cache, key, r);
     return true;
 }
 
@@ -337,8 +349,8 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
             double opt = n == s->root ? s->p.root_policy_optimism : s->p.policy_optimism;
             int sym = mcts_position_symmetry(g, s->p.seed);
             double pda = node_pda(s, g);
-            uint64_t key = eval_key(g, sym, opt, pda);
-            if (mcts_cache_lookup(&s->cache, key, &w->results[slot])) {
+            uint64_t key = eval_key(s, g, sym, opt, pda);
+            if (mcts_cache_lookup(s->cache, key, &w->results[slot])) {
                 atomic_fetch_add(&s->cache_hits, 1);
                 bool ok = finish_leaf(w, slot, &w->results[slot]);
                 unwind(w, slot, root_moves);
@@ -429,7 +441,7 @@ void *mcts_worker_main(void *arg)
             continue;
         }
         double t0 = go_now_s();
-        bool ok = nn_eval(w->ctx, nq, w->queries, w->results, w->err, sizeof w->err);
+        bool ok = mcts_nn_eval(s, w->ctx, nq, w->queries, w->results, w->err, sizeof w->err);
         w->nn_s += go_now_s() - t0;
         atomic_fetch_add(&s->nn_evals, nq);
         atomic_fetch_add(&s->nn_batches, 1);
@@ -441,7 +453,7 @@ void *mcts_worker_main(void *arg)
                 atomic_fetch_sub(&s->claimed, 1);
             } else {
                 mcts_result_canonical(&w->results[slot]);
-                mcts_cache_store(&s->cache, w->keys[slot], &w->results[slot]);
+                mcts_cache_store(s->cache, w->keys[slot], &w->results[slot]);
                 if (!finish_leaf(w, slot, &w->results[slot]))
                     atomic_store(&s->workers_stop, true);
             }
@@ -452,6 +464,8 @@ void *mcts_worker_main(void *arg)
             atomic_store(&s->workers_stop, true);
         }
     }
+    if (s->service)
+        nn_service_clients(s->service, -1);   /* no more requests from this thread */
     atomic_fetch_sub(&s->active, 1);
     return NULL;
 }

@@ -17,6 +17,9 @@
 #include "nn/ref/kata_forward.h"
 #include "nn/ref/lz_forward.h"
 #include "weights/weights.h"
+#ifdef SHIDO_HAVE_CUDA
+#include "nn/cuda/cuda_device.h"
+#endif
 
 struct nn_model {
     nn_desc *desc;
@@ -58,6 +61,19 @@ static const char *const backend_names[] = {
     "cpu", "ref", NULL};
 
 const char *const *nn_backend_names(void) { return backend_names; }
+
+int nn_backend_devices(const char *backend)
+{
+    size_t len = strcspn(backend, ":");
+#ifdef SHIDO_HAVE_CUDA
+    if (len == 4 && !strncmp(backend, "cuda", 4))
+        return nn_cuda_device_count();
+#endif
+    for (int i = 0; backend_names[i]; i++)
+        if (strlen(backend_names[i]) == len && !strncmp(backend, backend_names[i], len))
+            return 1;
+    return 0;
+}
 
 const nn_backend_ops *nn_backend_find(const char *name)
 {

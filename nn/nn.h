@@ -18,6 +18,7 @@
 #define SHIDO_NN_NN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "go/board.h"
 #include "go/game.h"
@@ -135,5 +136,50 @@ bool nn_forward_again(nn_context *c, char *err, int err_len);
  * the number of bits set. */
 bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double policy_optimism,
                      nn_result *out, char *err, int err_len);
+
+/* ---- the evaluation service: many searches, one batching queue per device ----------------
+ *
+ * A service owns `contexts` contexts on one model (one device) and a queue. Any number of
+ * threads submit small batches with nn_service_eval and wait; what is queued from every
+ * submitter goes as one batch of up to max_batch positions (a request is never split),
+ * evaluated on the thread of one of its submitters (the service has no threads: a lone search
+ * pays no thread switch), up to `contexts` batches at once. A batch goes as soon as it is full,
+ * or every active submitter is waiting (none can add more), or wait_us after a context was free
+ * for it: many searches fill big batches (KataGo's NN server threads). Results are nn_eval's for
+ * the same queries, up to the float rounding a backend's batch size may change (OpenBLAS's
+ * blocking, the CUDA kernels' choices by batch): bit-identical only with the reference backend. */
+typedef struct nn_service nn_service;
+
+/* Makes a service on m (not owned; it must outlive the service) with `contexts` contexts
+ * (1..64) of max_batch (1..4096) positions. NULL with a message in err on failure. */
+nn_service *nn_service_new(nn_model *m, int max_batch, int contexts, int wait_us, char *err,
+                           int err_len);
+/* Frees the service; no request may be waiting. NULL is fine. */
+void nn_service_free(nn_service *s);
+nn_model *nn_service_model(const nn_service *s);
+int nn_service_max_batch(const nn_service *s);
+
+/* Evaluates n (1..max_batch) positions in some batch of the service, waiting for them: out[i]
+ * gets q[i]'s result. Queries without a profile get none (there is no context default here).
+ * Safe from any number of threads. False with nn_eval's message when the positions (not the
+ * others of their batch) could not be evaluated. */
+bool nn_service_eval(nn_service *s, int n, const nn_query *q, nn_result *out, char *err,
+                     int err_len);
+
+/* Counts delta (+k / -k) submitters that are about to submit again soon (a search's threads
+ * while it runs): while some of them are not waiting, a partial batch waits for them up to
+ * wait_us. Requests from uncounted threads go at once when nobody counted is busy. */
+void nn_service_clients(nn_service *s, int delta);
+
+typedef struct nn_service_stats {
+    int64_t batches, positions;   /* forward passes made, positions evaluated */
+    int64_t full_batches;         /* batches that went full */
+} nn_service_stats;
+void nn_service_get_stats(nn_service *s, nn_service_stats *st);
+
+/* How many devices the backend named (options after ':' ignored) can use on this machine: the
+ * CUDA devices for "cuda" (0 without one or in a build without CUDA), 1 for the CPU backends,
+ * 0 for a name this build does not have. */
+int nn_backend_devices(const char *backend);
 
 #endif

@@ -21,6 +21,17 @@ struct teach_engine {
     teach_play_params play;
     nn_kata_profile profile;           /* of params.human_sl_profile, when set */
     bool has_profile;
+    /* --backend with a device list (cuda:device=all, cuda:device=0,2): the backend without it,
+     * and the devices; the networks are loaded on the first (num_devices 0: as asked) */
+    char base_backend[TEACH_BACKEND_LEN];
+    int num_devices;
+    int devices[TEACH_MAX_DEVICES];
+    /* teach_engine_start_services: one service per device on network 0 (its copy on each
+     * device after the first, owned here) and the cache the services' searches share */
+    int num_services;
+    nn_service *service[TEACH_MAX_DEVICES];
+    nn_model *device_model[TEACH_MAX_DEVICES];
+    mcts_cache *shared_cache;
 };
 
 /* ---- options ------------------------------------------------------------------------------ */
@@ -265,6 +276,69 @@ static bool add_model(teach_engine *e, nn_model *m, const char *name, char *err,
     return true;
 }
 
+/* Splits a device list off backend ("cuda:fp16,device=all", "cuda:device=0,2"): base gets the
+ * backend without it, devices the devices (all of those nn_backend_devices counts for "all",
+ * none when there is no device). *n = -1: no list (no device option, or one device=N: backend
+ * stands as given). False with a message on a bad list. */
+static bool split_devices(const char *backend, char *base, size_t base_len, int *devices, int *n,
+                          char *err, int err_len)
+{
+    *n = -1;
+    snprintf(base, base_len, "%s", backend);
+    const char *colon = strchr(backend, ':');
+    if (!colon)
+        return true;
+    char opts[TEACH_BACKEND_LEN];
+    snprintf(opts, sizeof opts, "%s", colon + 1);
+    size_t at = (size_t)(colon - backend);
+    base[at] = 0;
+    int count = 0;
+    bool in_list = false, all = false, first_opt = true;
+    for (char *tok = strtok(opts, ","); tok; tok = strtok(NULL, ",")) {
+        bool digits = tok[0] && strspn(tok, "0123456789") == strlen(tok);
+        if (!strncmp(tok, "device=", 7) && !strcmp(tok + 7, "all")) {
+            all = in_list = true;
+            continue;
+        }
+        if (!strncmp(tok, "device=", 7) && strspn(tok + 7, "0123456789") == strlen(tok + 7) &&
+            tok[7]) {
+            in_list = true;
+            tok += 7;
+            digits = true;
+        } else if (!digits || !in_list || all) {
+            in_list = false;
+            size_t len = strlen(base);
+            snprintf(base + len, base_len - len, "%s%s", first_opt ? ":" : ",", tok);
+            first_opt = false;
+            continue;
+        }
+        if (count == TEACH_MAX_DEVICES || atoi(tok) > 255) {
+            snprintf(err, (size_t)err_len, "backend %s: at most %d devices, numbered 0..255",
+                     backend, TEACH_MAX_DEVICES);
+            return false;
+        }
+        devices[count++] = atoi(tok);
+    }
+    if (all) {
+        count = nn_backend_devices(base);
+        count = count > TEACH_MAX_DEVICES ? TEACH_MAX_DEVICES : count;
+        for (int i = 0; i < count; i++)
+            devices[i] = i;
+    } else if (count <= 1) {
+        snprintf(base, base_len, "%s", backend);   /* device=N alone: the backend's own option */
+        return true;
+    }
+    *n = count;
+    return true;
+}
+
+/* The backend for device d: base plus device=d. */
+static void device_backend(const teach_engine *e, int d, char *out, size_t len)
+{
+    snprintf(out, len, "%s%sdevice=%d", e->base_backend, strchr(e->base_backend, ':') ? "," : ":",
+             d);
+}
+
 teach_engine *teach_engine_new(const teach_options *o, char *err, int err_len)
 {
     teach_options defaults;
@@ -280,10 +354,22 @@ teach_engine *teach_engine_new(const teach_options *o, char *err, int err_len)
     snprintf(e->backend, sizeof e->backend, "%s", o->backend);
     e->params = o->params;
     e->play = o->play;
-    bool ok = take_profile(e, err, err_len);
+    int n = -1;
+    bool ok = take_profile(e, err, err_len) &&
+              split_devices(e->backend, e->base_backend, sizeof e->base_backend, e->devices, &n,
+                            err, err_len);
+    e->num_devices = n > 0 ? n : 0;
+    char load[TEACH_BACKEND_LEN + 16];
+    snprintf(load, sizeof load, "%s", e->backend);
+    if (ok && n == 0)   /* a device list, no device here: the backend's fallback says so */
+        fprintf(stderr, "teach: backend %s: no device of %s here; one evaluation service\n",
+                e->backend, e->base_backend);
+    if (n >= 0)
+        snprintf(load, sizeof load, "%s", e->base_backend);
+    if (n > 0)
+        device_backend(e, e->devices[0], load, sizeof load);
     for (int i = 0; ok && i < o->num_weights; i++) {
-        nn_model *m = nn_model_load(o->weights[i], e->backend[0] ? e->backend : NULL, err,
-                                    err_len);
+        nn_model *m = nn_model_load(o->weights[i], load[0] ? load : NULL, err, err_len);
         ok = m && add_model(e, m, o->weights[i], err, err_len);
     }
     if (!ok) {
@@ -297,6 +383,11 @@ void teach_engine_free(teach_engine *e)
 {
     if (!e)
         return;
+    for (int i = 0; i < e->num_services; i++) {
+        nn_service_free(e->service[i]);
+        nn_model_free(e->device_model[i]);
+    }
+    mcts_cache_delete(e->shared_cache);
     for (int i = 0; i < e->num_nets; i++) {
         nn_context_free(e->ctx[i]);
         nn_model_free(e->model[i]);
@@ -318,6 +409,58 @@ bool teach_engine_add_desc(teach_engine *e, nn_desc *d, const char *name, char *
 }
 
 int teach_engine_num_nets(const teach_engine *e) { return e->num_nets; }
+
+bool teach_engine_start_services(teach_engine *e, int max_batch, int contexts, int wait_us,
+                                 char *err, int err_len)
+{
+    if (e->num_services > 0)
+        return true;
+    if (e->num_nets == 0) {
+        snprintf(err, (size_t)err_len, "no network loaded (start with --weights FILE)");
+        return false;
+    }
+    if (!(e->shared_cache = mcts_cache_new(e->params.nn_cache_size, err, err_len)))
+        return false;
+    int n = e->num_devices > 0 ? e->num_devices : 1;
+    for (int i = 0; i < n; i++) {
+        nn_model *m = e->model[0];
+        if (i > 0) {
+            char backend[TEACH_BACKEND_LEN + 16];
+            device_backend(e, e->devices[i], backend, sizeof backend);
+            if (!(m = e->device_model[i] = nn_model_load(e->name[0], backend, err, err_len)))
+                break;
+        }
+        if (!(e->service[i] = nn_service_new(m, max_batch, contexts, wait_us, err, err_len))) {
+            nn_model_free(e->device_model[i]);
+            e->device_model[i] = NULL;
+            break;
+        }
+        e->num_services++;
+    }
+    if (e->num_services == n)
+        return true;
+    for (int i = 0; i < e->num_services; i++) {
+        nn_service_free(e->service[i]);
+        nn_model_free(e->device_model[i]);
+        e->service[i] = NULL;
+        e->device_model[i] = NULL;
+    }
+    e->num_services = 0;
+    mcts_cache_delete(e->shared_cache);
+    e->shared_cache = NULL;
+    return false;
+}
+
+int teach_engine_num_services(const teach_engine *e) { return e->num_services; }
+
+nn_service *teach_engine_service(teach_engine *e, int i)
+{
+    return e->num_services > 0 ? e->service[i % e->num_services] : NULL;
+}
+
+mcts_cache *teach_engine_shared_cache(teach_engine *e) { return e->shared_cache; }
+
+int teach_engine_num_devices(const teach_engine *e) { return e->num_devices; }
 
 nn_model *teach_engine_model(teach_engine *e, int i)
 {

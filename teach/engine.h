@@ -5,7 +5,10 @@
  *   -w FILE, --weights FILE, --weights=FILE   a network (Leela Zero or KataGo, any format
  *                                             weights/ reads); repeatable where two nets make
  *                                             sense, the first drives play
- *   --backend NAME[:OPTIONS]                  cpu, ref or cuda (nn_backend_names)
+ *   --backend NAME[:OPTIONS]                  cpu, ref or cuda (nn_backend_names); a device
+ *                                             list (cuda:device=all, cuda:device=0,1) loads
+ *                                             the networks on the first device, and the
+ *                                             evaluation services (below) take one each
  *   --threads T                               search threads (a command with threads of its
  *                                             own, such as a benchmark, reads opts->threads)
  *   --visits N                                the search's max_visits
@@ -31,6 +34,7 @@
 
 #define TEACH_MAX_NETS 16
 #define TEACH_BACKEND_LEN 64
+#define TEACH_MAX_DEVICES 16   /* devices one engine spreads its searches over */
 
 /* Visits per move or analysis when neither the tunables nor a clock set a limit (KataGo's
  * example configs use 500 too). */
@@ -104,6 +108,21 @@ const teach_play_params *teach_engine_play_params(const teach_engine *e);
 bool teach_engine_set_param(teach_engine *e, const char *name, const char *value, char *err,
                             int err_len);
 void teach_engine_set_params(teach_engine *e, const mcts_params *p);
+
+/* Evaluation services for many searches at once (the analysis engine's --parallel): one per
+ * device of the backend's device list (one when it has none, or no device is here), each on its
+ * own copy of network 0 with `contexts` contexts of max_batch positions (nn_service_new; wait_us
+ * its gathering bound), and one network cache of the tunables' nn_cache_size that the
+ * services' searches share. Idempotent; false with a message in err (nothing started). */
+bool teach_engine_start_services(teach_engine *e, int max_batch, int contexts, int wait_us,
+                                 char *err, int err_len);
+int teach_engine_num_services(const teach_engine *e);
+/* Service i modulo their number (NULL before teach_engine_start_services), owned by e; the
+ * shared cache (NULL likewise). */
+nn_service *teach_engine_service(teach_engine *e, int i);
+mcts_cache *teach_engine_shared_cache(teach_engine *e);
+/* The devices of --backend's device list found here (0: no list, or none of its devices). */
+int teach_engine_num_devices(const teach_engine *e);
 
 /* Symmetry choices of teach_engine_eval besides 0..7. */
 #define TEACH_SYM_AVERAGE (-1)   /* the mean over the eight symmetries (nn_eval_average) */

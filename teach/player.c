@@ -107,9 +107,11 @@ static const teach_player_ops search_ops = {
     search_free,
 };
 
-teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len)
+/* A search player of e's network 0 on its own contexts (service NULL) or service's. */
+static teach_player *search_player_make(teach_engine *e, nn_service *service, char *err,
+                                        int err_len)
 {
-    nn_model *m = teach_engine_model(e, 0);
+    nn_model *m = service ? nn_service_model(service) : teach_engine_model(e, 0);
     if (!m) {
         snprintf(err, (size_t)err_len, "no network loaded (start with --weights FILE)");
         return NULL;
@@ -121,12 +123,29 @@ teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len)
     }
     s->base.ops = &search_ops;
     s->model = m;
-    s->search = mcts_new(m, teach_engine_params(e), err, err_len);
+    s->search = service ? mcts_new_client(service, teach_engine_shared_cache(e),
+                                          teach_engine_params(e), err, err_len)
+                        : mcts_new(m, teach_engine_params(e), err, err_len);
     if (!s->search) {
         free(s);
         return NULL;
     }
     return &s->base;
+}
+
+teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len)
+{
+    return search_player_make(e, NULL, err, err_len);
+}
+
+teach_player *teach_search_player_new_client(teach_engine *e, int i, char *err, int err_len)
+{
+    nn_service *service = teach_engine_service(e, i);
+    if (!service) {
+        snprintf(err, (size_t)err_len, "%s: no evaluation service started", __func__);
+        return NULL;
+    }
+    return search_player_make(e, service, err, err_len);
 }
 
 bool teach_player_is_search(const teach_player *p) { return p && p->ops == &search_ops; }

@@ -77,6 +77,12 @@ void teach_player_free(teach_player *p);
  * the reason in err when e has no network or the search cannot start. */
 teach_player *teach_search_player_new(teach_engine *e, char *err, int err_len);
 
+/* The same as a client of e's evaluation service i (modulo their number; started with
+ * teach_engine_start_services), sharing batches with the other clients and e's shared network
+ * cache; used from one thread at a time, but any number of them at once. NULL with a reason in
+ * err (no service started, batch_size over the service's max batch, ...). */
+teach_player *teach_search_player_new_client(teach_engine *e, int i, char *err, int err_len);
+
 /* Replaces the tunables of later searches (the avoid/allow lists included). The tree is kept,
  * except when p or the tunables before it carry avoid/allow lists: visits given to moves now
  * avoided would still show. False with a reason in err (the old tunables stay). */

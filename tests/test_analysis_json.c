@@ -7,7 +7,7 @@
  * (shido_analysis_check); a fresh search per query; a KaTrain-style session (priorities, terminate
  * with turnNumbers, "Illegal move"); KataGo's further query and response fields and
  * query_models; the values against kata-analyze on the same position; a load of queries with
- * terminates interleaved. Responses are parsed with cJSON and their fields, types and values
+ * terminates interleaved, also with --parallel 4; priorities kept with --parallel 2. Responses are parsed with cJSON and their fields, types and values
  * checked. 9x9, a few visits, one thread. */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -629,13 +629,12 @@ static void *load_reader(void *arg)
  * of every query is answered exactly once with isDuringSearch false (results or noResults),
  * every action is echoed, nothing else comes back. Under LSan (the sanitizer build) the process
  * must also exit without a leak. */
-START_TEST(test_load_with_terminates)
+static void load_run(int n, const char *parallel)
 {
-    const char *env = getenv("SHIDO_LOAD_QUERIES");
-    /* fewer where the build is slow (the sanitizers): the same mixture, a shorter stream */
-    int n = env && atoi(env) > 0 ? atoi(env) : (int)(150 / test_time_scale());
     engine e;
-    start(&e);
+    const char *args[] = {"analysis", "-w", TEST_G170, "--visits", "16", "--threads", "1",
+                          "--parallel", parallel, NULL};
+    engine_start(&e, args);
     load_tally lt = {&e, n, calloc((size_t)n * 2, 1), 0, ""};
     ck_assert_ptr_nonnull(lt.finals);
     pthread_t reader;
@@ -675,6 +674,71 @@ START_TEST(test_load_with_terminates)
                           lt.finals[2 * q + t]);
     ck_assert_int_eq(lt.echoes, actions);
     free(lt.finals);
+}
+
+START_TEST(test_load_with_terminates)
+{
+    const char *env = getenv("SHIDO_LOAD_QUERIES");
+    /* fewer where the build is slow (the sanitizers): the same mixture, a shorter stream */
+    load_run(env && atoi(env) > 0 ? atoi(env) : (int)(150 / test_time_scale()), "1");
+}
+END_TEST
+
+/* The same load with --parallel 4 (four searches at once on one evaluation service, terminates
+ * reaching turns running on any of them, as KataGo's numAnalysisThreads): 1,000 queries (100
+ * under the sanitizers), every turn answered exactly once. */
+START_TEST(test_load_parallel)
+{
+    const char *env = getenv("SHIDO_LOAD_QUERIES");
+    load_run(env && atoi(env) > 0 ? atoi(env) : (int)(1000 / test_time_scale()), "4");
+}
+END_TEST
+
+/* Priorities with --parallel 2: two long queries of the highest priority hold both searches
+ * while four low and two high queries wait; once both are terminated, the two searches take the
+ * high ones first, so the first answer after theirs is a high query's (a low one can only start
+ * when a high one is done), and every query is answered once. */
+START_TEST(test_parallel_priority)
+{
+    engine e;
+    const char *args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--parallel", "2",
+                          NULL};
+    engine_start(&e, args);
+    const char *q = "\"moves\":[[\"B\",\"E5\"]],\"rules\":\"chinese\",\"boardXSize\":9,"
+                    "\"boardYSize\":9,\"analyzeTurns\":[1]";
+    char line[512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(line, sizeof line, "{\"id\":\"B%d\",%s,\"maxVisits\":1000000,\"priority\":100}",
+                 i, q);
+        send_line(&e, line);
+    }
+    static const char *const ids[] = {"L0", "L1", "H0", "L2", "H1", "L3"};
+    for (int i = 0; i < 6; i++) {
+        snprintf(line, sizeof line, "{\"id\":\"%s\",%s,\"maxVisits\":6,\"priority\":%d}", ids[i],
+                 q, ids[i][0] == 'H' ? 10 : 0);
+        send_line(&e, line);
+    }
+    send_line(&e, "{\"id\":\"t\",\"action\":\"terminate\",\"terminateId\":\"B0\"}");
+    send_line(&e, "{\"id\":\"u\",\"action\":\"terminate\",\"terminateId\":\"B1\"}");
+    fclose(e.in);
+    char order[16] = "";
+    int answers = 0, echoes = 0;
+    cJSON *r;
+    while ((r = next_response(&e))) {
+        const cJSON *id = field(r, "id");
+        ck_assert(cJSON_IsString(id) && !field(r, "error"));
+        if (field(r, "action"))
+            echoes++;
+        else if (id->valuestring[0] != 'B')
+            order[answers++] = id->valuestring[0];
+        cJSON_Delete(r);
+    }
+    fclose(e.out);
+    engine_wait(&e, 0);
+    unlink(e.err_path);
+    ck_assert_int_eq(echoes, 2);
+    ck_assert_int_eq(answers, 6);
+    ck_assert_msg(order[0] == 'H', "answers in the order %s", order);
 }
 END_TEST
 
@@ -926,6 +990,8 @@ static Suite *analysis_json_suite(void)
     tcase_add_test(tc, test_katrain_script);
     tcase_add_test(tc, test_katago_fields);
     tcase_add_test(tc, test_load_with_terminates);
+    tcase_add_test(tc, test_load_parallel);
+    tcase_add_test(tc, test_parallel_priority);
     tcase_add_test(tc, test_values_match_kata_analyze);
     suite_add_tcase(s, tc);
     return s;

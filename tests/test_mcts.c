@@ -758,6 +758,102 @@ START_TEST(deterministic_and_cached)
 }
 END_TEST
 
+/* Many searches, one evaluation service: four searches of four positions run at once through
+ * one service give the same trees (moves, visits, values) as each alone on its own contexts
+ * (same seed, one thread each, caches not shared: nothing but the batches is in common; values
+ * equal to float rounding), and their leaves were evaluated in shared batches. */
+typedef struct service_job {
+    mcts_search *s;
+    const go_game *g;
+    mcts_analysis a;
+    bool ok;
+} service_job;
+
+static void *service_job_run(void *arg)
+{
+    service_job *j = arg;
+    char err[256];
+    mcts_set_position(j->s, j->g);
+    j->ok = mcts_run(j->s, NULL, NULL, NULL, err, sizeof err) &&
+            mcts_analysis_get(j->s, NULL, &j->a);
+    return NULL;
+}
+
+START_TEST(service_searches_match_alone)
+{
+    enum { N = 4 };
+    nn_model *m = test_model_load(TEST_G170, "cpu");
+    static const int first[N][2] = {{4, 4}, {2, 2}, {6, 2}, {3, 5}};
+    go_game g[N];
+    mcts_analysis alone[N];
+    mcts_params p = mcts_params_default();
+    p.num_threads = 1;
+    p.batch_size = 4;
+    p.max_visits = 40;
+    p.seed = 777;
+    char err[512] = "";
+    for (int i = 0; i < N; i++) {
+        test_game_from(&g[i], 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+        ck_assert(go_game_play(&g[i], go_point_at(first[i][0], first[i][1]), GO_BLACK) ==
+                  GO_MOVE_OK);
+        mcts_search *s = mcts_new(m, &p, err, sizeof err);
+        ck_assert_msg(s, "%s", err);
+        mcts_set_position(s, &g[i]);
+        run(s, NULL);
+        alone[i] = (mcts_analysis){0};
+        ck_assert(mcts_analysis_get(s, NULL, &alone[i]));
+        mcts_free(s);
+    }
+    nn_service *svc = nn_service_new(m, 16, 1, 20000, err, sizeof err);
+    ck_assert_msg(svc, "%s", err);
+    /* a client's batches must fit the service's */
+    p.batch_size = 17;
+    ck_assert(!mcts_new_client(svc, NULL, &p, err, sizeof err));
+    ck_assert_msg(strstr(err, "max batch"), "%s", err);
+    p.batch_size = 4;
+    service_job jobs[N];
+    pthread_t th[N];
+    for (int i = 0; i < N; i++) {
+        jobs[i] = (service_job){mcts_new_client(svc, NULL, &p, err, sizeof err), &g[i], {0}, false};
+        ck_assert_msg(jobs[i].s, "%s", err);
+    }
+    for (int i = 0; i < N; i++)
+        ck_assert(pthread_create(&th[i], NULL, service_job_run, &jobs[i]) == 0);
+    for (int i = 0; i < N; i++)
+        pthread_join(th[i], NULL);
+    nn_service_stats st;
+    nn_service_get_stats(svc, &st);
+    for (int i = 0; i < N; i++) {
+        ck_assert(jobs[i].ok);
+        /* the same tree; values to float rounding, as OpenBLAS's sums depend on the batch size */
+        const mcts_analysis *a = &alone[i], *b = &jobs[i].a;
+        ck_assert_int_eq(a->num_moves, b->num_moves);
+        for (int k = 0; k < a->num_moves; k++) {
+            ck_assert_int_eq(a->moves[k].move, b->moves[k].move);
+            ck_assert_int_eq(a->moves[k].visits, b->moves[k].visits);
+            ck_assert_double_eq_tol(a->moves[k].winrate, b->moves[k].winrate, 1e-5);
+            ck_assert_double_eq_tol(a->moves[k].score_lead, b->moves[k].score_lead, 1e-3);
+        }
+        mcts_analysis_free(&alone[i]);
+        mcts_analysis_free(&jobs[i].a);
+        mcts_free(jobs[i].s);
+        go_game_free(&g[i]);
+    }
+    /* batches of several searches' leaves: more than one search's 4 on average */
+    ck_assert_msg(st.positions > 4 * st.batches, "%" PRId64 " positions in %" PRId64 " batches",
+                  st.positions, st.batches);
+    nn_query q = {0};
+    nn_result r;
+    ck_assert(!nn_service_eval(svc, 17, &q, &r, err, sizeof err));
+    /* the devices of a backend: one for the CPU ones, none for a name this build lacks */
+    ck_assert_int_eq(nn_backend_devices("cpu"), 1);
+    ck_assert_int_eq(nn_backend_devices("ref:x"), 1);
+    ck_assert_int_eq(nn_backend_devices("nope"), 0);
+    nn_service_free(svc);
+    nn_model_free(m);
+}
+END_TEST
+
 /* eval_threads shares each network call's CPU work among threads and changes nothing else: one
  * search thread with batches of 8 gives the same tree with 1 and with 3 eval threads, set at
  * creation or changed between runs; out-of-range counts are refused. */
@@ -1274,6 +1370,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, visits_add_up_kata);
     tcase_add_test(tc, deterministic_and_cached);
     tcase_add_test(tc, eval_threads_change_nothing);
+    tcase_add_test(tc, service_searches_match_alone);
     tcase_add_test(tc, visits_add_up_lz);
     tcase_add_test(tc, finds_capture_and_escape);
     tcase_add_test(tc, tree_reuse_keeps_child_visits);

@@ -4,6 +4,8 @@
 
 #include <cjson/cJSON.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +30,10 @@
 /* Nesting deeper than this is refused (a query never needs it); cJSON itself stops at
  * CJSON_NESTING_LIMIT (1000), lines at LINE_READER_MAX bytes. */
 #define AJ_MAX_DEPTH 64
+#define AJ_MAX_PARALLEL 256   /* --parallel's bound */
+/* A service's gathering bound with --parallel on a GPU: long enough for the other searches'
+ * leaves to join a batch, short against a 100-visit search's time */
+#define AJ_GPU_WAIT_US 2000
 
 typedef enum { PERSP_BLACK, PERSP_WHITE, PERSP_SIDE } perspective;
 
@@ -44,7 +50,20 @@ typedef struct aj_item {
     bool terminated;
 } aj_item;
 
-typedef struct aj_engine {
+typedef struct aj_engine aj_engine;
+
+/* One searcher: the main thread's (--parallel 1) or a worker thread's. Its running fields are
+ * written under the engine's lock (with --parallel). */
+typedef struct aj_worker {
+    aj_engine *a;
+    teach_player *search;
+    pthread_t thread;
+    const aj_query *running;        /* the query being searched, NULL between turns */
+    int running_turn;
+    atomic_bool stop_running;       /* terminate reached the running turn */
+} aj_worker;
+
+struct aj_engine {
     mcts_params base;               /* the tunables every query starts from */
     teach_play_params base_play;    /* and the move choice's */
     teach_engine *engine;
@@ -55,10 +74,16 @@ typedef struct aj_engine {
     aj_item *queue;                 /* unordered; aj_queue_take picks by priority */
     int num_items, cap;
     uint64_t next_seq;
-    const aj_query *running;        /* the query being searched, NULL between turns */
-    int running_turn;
-    bool stop_running;
-} aj_engine;
+    /* --parallel N: N workers search turns at once, the main thread reads the input; lock
+     * guards the queue, the queries' reference counts and the workers' running fields, `work`
+     * wakes workers (an item, the end of input); out_lock keeps response lines whole; the
+     * engine's own evaluations (move features) take engine_lock */
+    int num_workers;
+    aj_worker *workers;
+    bool parallel;
+    pthread_mutex_t lock, out_lock, engine_lock;
+    pthread_cond_t work;
+};
 
 /* ---- JSON helpers ------------------------------------------------------------------------ */
 
@@ -147,9 +172,11 @@ static aj_json response(const cJSON *id)
 static void put_line(aj_engine *a, aj_json *j)
 {
     char *text = j->oom || !j->root ? NULL : cJSON_PrintUnformatted(j->root);
+    pthread_mutex_lock(&a->out_lock);
     fputs(text ? text : "{\"error\":\"out of memory\",\"id\":null}", a->out);
     fputc('\n', a->out);
     fflush(a->out);
+    pthread_mutex_unlock(&a->out_lock);
     cJSON_free(text);
     cJSON_Delete(j->root);
     *j = (aj_json){0};
@@ -189,7 +216,7 @@ struct aj_query {
     int pv_len;              /* analysisPVLen (0: MCTS_MAX_PV) */
     bool no_result_value;    /* includeNoResultValue */
     int refs;                /* turns queued or running */
-    bool failed;             /* a turn failed with an error: the later ones are dropped */
+    atomic_bool failed;      /* a turn failed with an error: the later ones are dropped */
 };
 
 /* ---- queue and input --------------------------------------------------------------------- */
@@ -265,10 +292,13 @@ static void terminate(aj_engine *a, const cJSON *tid, const cJSON *turns)
         if (q && (!tid || same_id(q->id, tid)) && turn_listed(turns, a->queue[i].turn))
             a->queue[i].terminated = true;
     }
-    if (a->running && (!tid || same_id(a->running->id, tid)) &&
-        turn_listed(turns, a->running_turn)) {
-        a->stop_running = true;
-        teach_player_stop(a->search);
+    for (int i = 0; i < a->num_workers; i++) {
+        aj_worker *w = &a->workers[i];
+        if (w->running && (!tid || same_id(w->running->id, tid)) &&
+            turn_listed(turns, w->running_turn)) {
+            atomic_store(&w->stop_running, true);
+            teach_player_stop(w->search);
+        }
     }
 }
 
@@ -1026,6 +1056,7 @@ static void add_raw(aj_json *j, cJSON *root, const nn_result *res, double sign, 
 
 typedef struct turn_ctx {
     aj_engine *a;
+    aj_worker *w;
     const aj_query *q;
     const go_game *g;
     int turn;
@@ -1179,8 +1210,9 @@ static bool on_progress(const mcts_analysis *an, void *ctx)
 {
     turn_ctx *tc = ctx;
     aj_engine *a = tc->a;
-    poll_input(a);
-    if (a->stop_running)
+    if (!a->parallel)   /* else the main thread reads */
+        poll_input(a);
+    if (atomic_load(&tc->w->stop_running))
         return false;
     if (tc->q->report_every_s > 0 && go_now_s() >= tc->next_s && an->num_moves > 0) {
         tc->next_s += tc->q->report_every_s;
@@ -1203,14 +1235,14 @@ static mcts_analysis_opts report_opts(const aj_query *q)
 
 /* The move the query's playPolicy would play after the analysis an (its first move the
  * search's own choice); one query, no memory of earlier moves. */
-static bool move_choice(aj_engine *a, const aj_query *q, const go_game *g, const mcts_analysis *an,
-                        teach_choice *out, char *err, int err_len)
+static bool move_choice(aj_worker *w, const aj_query *q, const go_game *g,
+                        const mcts_analysis *an, teach_choice *out, char *err, int err_len)
 {
     teach_rng rng = {q->play.seed ? q->play.seed : 1};
     mcts_analysis choice_an = {0};
     nn_result *net = malloc(sizeof *net);
     bool have_an, have_net;
-    bool ok = net && teach_play_decide(a->search, &q->play, g, true,
+    bool ok = net && teach_play_decide(w->search, &q->play, g, true,
                                        an->num_moves > 0 ? an->moves[0].move : GO_PASS, NULL,
                                        &rng, &choice_an, &have_an, net, &have_net, out, err,
                                        err_len);
@@ -1222,8 +1254,9 @@ static bool move_choice(aj_engine *a, const aj_query *q, const go_game *g, const
 }
 
 /* Analyses one turn; returns false (after reporting) on an error. */
-static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
+static bool analyse_turn(aj_worker *w, const aj_query *q, int turn)
 {
+    aj_engine *a = w->a;
     char err[512];
     go_game g;
     if (!game_at(q, turn, &g, err, sizeof err)) {
@@ -1236,32 +1269,36 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
         lim.report_interval_cs = (int)fmax(1, q->report_every_s * 100);
     lim.report = report_opts(q);
     teach_analysis_base *base = q->move_features ? malloc(sizeof *base) : NULL;
-    turn_ctx tc = {a, q, &g, turn, go_now_s() + q->report_every_s, base};
-    bool ok = !q->move_features || (base ? teach_analysis_base_eval(a->engine, &g, base, err,
-                                                                   sizeof err)
-                                         : !snprintf(err, sizeof err, "out of memory"));
+    turn_ctx tc = {a, w, q, &g, turn, go_now_s() + q->report_every_s, base};
+    bool ok = true;
+    if (q->move_features) {
+        pthread_mutex_lock(&a->engine_lock);   /* the engine evaluates on contexts of its own */
+        ok = base ? teach_analysis_base_eval(a->engine, &g, base, err, sizeof err)
+                  : !snprintf(err, sizeof err, "out of memory");
+        pthread_mutex_unlock(&a->engine_lock);
+    }
     bool choose = q->play.policy != TEACH_POLICY_BEST;
     mcts_params params = choose ? teach_play_search_params(&q->play, &q->p, &g) : q->p;
-    ok = ok && (!choose || teach_search_player_set_params(a->search, &params, err, sizeof err));
+    ok = ok && (!choose || teach_search_player_set_params(w->search, &params, err, sizeof err));
     /* KataGo answers every query with a search of its own: a tree left by a query of other
      * settings (maxVisits, cpuct, ...) must not stand in for this one's */
     if (ok)
-        teach_search_player_new_search(a->search);
-    ok = ok && teach_player_set_position(a->search, &g, err, sizeof err) &&
-         teach_player_analyze(a->search, &lim, on_progress, &tc, err, sizeof err);
+        teach_search_player_new_search(w->search);
+    ok = ok && teach_player_set_position(w->search, &g, err, sizeof err) &&
+         teach_player_analyze(w->search, &lim, on_progress, &tc, err, sizeof err);
     if (!ok) {
         report(a, q->id, true, NULL, err);
     } else {
         mcts_analysis an = {0};
-        if (teach_player_report(a->search, &lim.report, &an)) {
+        if (teach_player_report(w->search, &lim.report, &an)) {
             teach_choice choice;
-            bool chosen = choose && move_choice(a, q, &g, &an, &choice, err, sizeof err);
+            bool chosen = choose && move_choice(w, q, &g, &an, &choice, err, sizeof err);
             if (choose && !chosen)
                 report(a, q->id, false, "overrideSettings", err);
             /* the policy is the mean over the eight symmetries (as before); the raw values alone
              * need one evaluation, KataGo's too */
             nn_result *raw = malloc(sizeof *raw);
-            if (raw && !teach_search_player_eval_syms(a->search, &g, q->policy ? 0xff : 1, raw,
+            if (raw && !teach_search_player_eval_syms(w->search, &g, q->policy ? 0xff : 1, raw,
                                                       err, sizeof err)) {
                 free(raw);
                 raw = NULL;
@@ -1278,12 +1315,23 @@ static bool analyse_turn(aj_engine *a, const aj_query *q, int turn)
     return ok;
 }
 
-/* Answers one item: a clear_cache, or a turn of a query under the query's own settings. */
-static void run_item(aj_engine *a, aj_item *item)
+/* Marks w as searching turn of q (NULL: as idle); under the lock with --parallel. */
+static void set_running(aj_worker *w, const aj_query *q, int turn)
 {
+    w->running = q;
+    w->running_turn = turn;
+    atomic_store(&w->stop_running, false);
+}
+
+/* Answers one item on w: a clear_cache (every search shares the cache with --parallel), or a
+ * turn of a query under the query's own settings. The item's query is released by the caller;
+ * with --parallel the item was taken and w marked running (set_running) under the lock. */
+static void run_item(aj_worker *w, aj_item *item)
+{
+    aj_engine *a = w->a;
     if (!item->query) {
-        if (a->search)   /* shido_analysis_check has none */
-            teach_search_player_clear(a->search);
+        if (w->search)   /* shido_analysis_check has none */
+            teach_search_player_clear(w->search);
         echo_action(a, item->action, "clear_cache");
         cJSON_Delete(item->action);
         return;
@@ -1292,18 +1340,18 @@ static void run_item(aj_engine *a, aj_item *item)
     char err[256];
     if (item->terminated) {
         write_no_results(a, q->id, item->turn);
-    } else if (!q->failed && !teach_search_player_set_params(a->search, &q->p, err, sizeof err)) {
+    } else if (!atomic_load(&q->failed) &&
+               !teach_search_player_set_params(w->search, &q->p, err, sizeof err)) {
         report(a, q->id, true, "overrideSettings", err);
-        q->failed = true;
-    } else if (!q->failed) {
-        a->running = q;
-        a->running_turn = item->turn;
-        a->stop_running = false;
-        q->failed = !analyse_turn(a, q, item->turn);
-        a->running = NULL;
-        a->stop_running = false;
+        atomic_store(&q->failed, true);
+    } else if (!atomic_load(&q->failed)) {
+        if (!a->parallel)
+            set_running(w, q, item->turn);
+        if (!analyse_turn(w, q, item->turn))
+            atomic_store(&q->failed, true);
+        if (!a->parallel)
+            set_running(w, NULL, 0);
     }
-    query_release(q);
 }
 
 /* Drops what is queued (the end of output). */
@@ -1338,7 +1386,9 @@ static int serve(aj_engine *a)
             continue;
         }
         aj_item item = queue_take(a);
-        run_item(a, &item);
+        run_item(&a->workers[0], &item);
+        if (item.query)
+            query_release(item.query);
         if (ferror(a->out))
             break;
     }
@@ -1347,41 +1397,185 @@ static int serve(aj_engine *a)
     return rc;
 }
 
+/* A worker thread: takes the waiting item of highest priority until the input has ended and
+ * nothing waits. */
+static void *worker_main(void *arg)
+{
+    aj_worker *w = arg;
+    aj_engine *a = w->a;
+    pthread_mutex_lock(&a->lock);
+    for (;;) {
+        while (a->num_items == 0 && !a->eof)
+            pthread_cond_wait(&a->work, &a->lock);
+        if (a->num_items == 0)
+            break;
+        aj_item item = queue_take(a);
+        if (item.query)
+            set_running(w, item.query, item.turn);
+        pthread_mutex_unlock(&a->lock);
+        run_item(w, &item);
+        pthread_mutex_lock(&a->lock);
+        set_running(w, NULL, 0);
+        if (item.query)
+            query_release(item.query);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return NULL;
+}
+
+/* --parallel: the workers search while this thread reads the input (so terminate reaches a
+ * running turn at once); at the end of input they answer what waits, then stop. */
+static int serve_parallel(aj_engine *a)
+{
+    int started = 0;
+    for (; started < a->num_workers; started++)
+        if (pthread_create(&a->workers[started].thread, NULL, worker_main,
+                           &a->workers[started]) != 0)
+            break;
+    if (started == 0) {
+        fprintf(stderr, "shido analysis: cannot start a worker thread\n");
+        return 1;
+    }
+    for (;;) {
+        bool too_long;
+        const char *line = line_reader_next(&a->in, &too_long);
+        pthread_mutex_lock(&a->lock);
+        if (line)
+            accept_line(a, line, too_long);
+        else
+            a->eof = true;
+        pthread_cond_broadcast(&a->work);
+        pthread_mutex_unlock(&a->lock);
+        if (!line)
+            break;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(a->workers[i].thread, NULL);
+    int rc = ferror(a->out) ? 1 : 0;
+    queue_free(a);
+    return rc;
+}
+
+/* The parts of an engine every mode has: locks, and worker 0 (the main thread's) on search. */
+static void engine_init(aj_engine *a, aj_worker *first, teach_player *search)
+{
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_mutex_init(&a->out_lock, NULL);
+    pthread_mutex_init(&a->engine_lock, NULL);
+    pthread_cond_init(&a->work, NULL);
+    *first = (aj_worker){.a = a, .search = search};
+    a->workers = first;
+    a->num_workers = 1;
+    a->search = search;
+}
+
+static void engine_destroy(aj_engine *a)
+{
+    pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->out_lock);
+    pthread_mutex_destroy(&a->engine_lock);
+    pthread_cond_destroy(&a->work);
+}
+
 int shido_analysis_check(FILE *in, FILE *out)
 {
     aj_engine a = {0};
+    aj_worker w0;
     a.base = mcts_params_default();
     a.base_play = teach_play_params_default();
     a.out = out;
-    if (!line_reader_init(&a.in, in))
-        return 1;
-    int rc = serve(&a);
-    line_reader_free(&a.in);
+    engine_init(&a, &w0, NULL);
+    int rc = 1;
+    if (line_reader_init(&a.in, in)) {
+        rc = serve(&a);
+        line_reader_free(&a.in);
+    }
+    engine_destroy(&a);
     return rc;
 }
 
 /* ---- the command ------------------------------------------------------------------------- */
 
+#define AJ_OPTIONS_HELP                                                                          \
+    "  --parallel N      search N turns at once (KataGo's numAnalysisThreads), their network\n"  \
+    "                    evaluations batched together on one service per device\n"            \
+    "  --nn-contexts K   batches evaluated at once per device (network contexts; default\n"  \
+    "                    min(N, 2))\n"
+
 static int usage(const char *err)
 {
-    fprintf(stderr, "shido analysis: %s\nusage: shido analysis %s\n%s", err,
-            teach_options_synopsis(), teach_options_help());
+    fprintf(stderr, "shido analysis: %s\nusage: shido analysis [--parallel N] [--nn-contexts K] "
+            "%s\n%s" AJ_OPTIONS_HELP, err, teach_options_synopsis(), teach_options_help());
     return 2;
+}
+
+/* --parallel's workers: one client search each, spread over the engine's services (started
+ * here: batches of every worker's leaves, per device). False with a message. */
+static bool workers_start(aj_engine *a, int n, int nn_contexts, char *err, int err_len)
+{
+    const mcts_params *p = teach_engine_params(a->engine);
+    long max_batch = (long)n * p->num_threads * p->batch_size;
+    max_batch = max_batch < 16 ? 16 : max_batch > 4096 ? 4096 : max_batch;
+    const char *backend = nn_model_backend(teach_engine_model(a->engine, 0));
+    /* a GPU is worth waiting for a fuller batch; CPU threads are not */
+    int wait_us = backend && !strcmp(backend, "cuda") ? AJ_GPU_WAIT_US : 0;
+    if (!teach_engine_start_services(a->engine, (int)max_batch, nn_contexts, wait_us, err,
+                                     err_len))
+        return false;
+    fprintf(stderr, "shido analysis: %d parallel searches on %d evaluation service(s) of %d "
+            "context(s), batches up to %ld\n", n, teach_engine_num_services(a->engine),
+            nn_contexts, max_batch);
+    a->workers = calloc((size_t)n, sizeof *a->workers);
+    if (!a->workers) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    a->num_workers = n;
+    for (int i = 0; i < n; i++) {
+        a->workers[i].a = a;
+        if (!(a->workers[i].search = teach_search_player_new_client(a->engine, i, err, err_len)))
+            return false;
+    }
+    a->search = a->workers[0].search;
+    a->parallel = true;
+    return true;
+}
+
+static void workers_free(aj_engine *a)
+{
+    for (int i = 0; i < a->num_workers; i++)
+        teach_player_free(a->workers[i].search);
+    free(a->workers);
 }
 
 int shido_cmd_analysis(int argc, char **argv)
 {
     aj_engine a = {0};
+    aj_worker w0;
     a.out = stdout;
     teach_options o;
     teach_options_init(&o);
     char err[512];
+    int parallel = 1, nn_contexts = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido analysis %s\nKataGo's JSON analysis protocol on standard input "
-                   "and output (one network)\n%s",
-                   teach_options_synopsis(), teach_options_help());
+            printf("usage: shido analysis [--parallel N] [--nn-contexts K] %s\nKataGo's JSON "
+                   "analysis protocol on standard input and output (one network)\n%s"
+                   AJ_OPTIONS_HELP, teach_options_synopsis(), teach_options_help());
             return 0;
+        }
+        if (!strcmp(argv[i], "--parallel") || !strcmp(argv[i], "--nn-contexts")) {
+            bool par = argv[i][2] == 'p';
+            char *end = NULL;
+            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (!end || *end || v < 1 || v > (par ? AJ_MAX_PARALLEL : 64)) {
+                snprintf(err, sizeof err, "%s needs a count from 1 to %d", argv[i],
+                         par ? AJ_MAX_PARALLEL : 64);
+                return usage(err);
+            }
+            *(par ? &parallel : &nn_contexts) = (int)v;
+            i++;
+            continue;
         }
         int got = teach_options_parse(&o, argc, argv, &i, err, sizeof err);
         if (got < 0)
@@ -1400,17 +1594,25 @@ int shido_cmd_analysis(int argc, char **argv)
         fprintf(stderr, "shido analysis: cannot load network: %s\n", err);
         return 1;
     }
-    a.search = teach_search_player_new(a.engine, err, sizeof err);
-    if (!a.search || !line_reader_init(&a.in, stdin)) {
+    teach_player *search = parallel > 1 ? NULL : teach_search_player_new(a.engine, err,
+                                                                            sizeof err);
+    engine_init(&a, &w0, search);
+    bool ok = parallel > 1 ? workers_start(&a, parallel, nn_contexts ? nn_contexts
+                                                         : parallel < 2 ? parallel : 2,
+                                           err, sizeof err)
+                           : search != NULL;
+    if (!ok || !line_reader_init(&a.in, stdin)) {
         fprintf(stderr, "shido analysis: cannot start the search: %s\n",
-                a.search ? "out of memory" : err);
-        teach_player_free(a.search);
-        teach_engine_free(a.engine);
-        return 1;
+                ok ? "out of memory" : err);
+    } else {
+        ok = (a.parallel ? serve_parallel(&a) : serve(&a)) == 0;
+        line_reader_free(&a.in);
     }
-    int rc = serve(&a);
-    line_reader_free(&a.in);
-    teach_player_free(a.search);
+    if (a.workers != &w0)
+        workers_free(&a);
+    else
+        teach_player_free(search);
+    engine_destroy(&a);
     teach_engine_free(a.engine);
-    return rc;
+    return ok ? 0 : 1;
 }

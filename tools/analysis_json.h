@@ -52,8 +52,11 @@
  * Errors: {"id":ID,"error":MESSAGE[,"field":NAME]} (id null when the line is not JSON); warnings
  * {"id","warning","field"} for fields ignored. Neither ends the process. Turns run one at a
  * time; the input is read while a search runs (terminate stops it) and before each turn is
- * chosen. At the end of input the queries already read are answered, then the process exits
- * with 0.
+ * chosen. With --parallel N, N worker threads each take the waiting turn of highest priority
+ * when free and answer it when done (answers in order of completion), while the main thread
+ * reads; their searches evaluate through one batching service per device (nn.h's nn_service)
+ * and share one network cache, and clear_cache clears it at once. At the end of input the
+ * queries already read are answered, then the process exits with 0.
  * Lines are parsed with cJSON; a line over GTP_MAX_LINE bytes, nested deeper than 64 levels or
  * with a number out of double range is answered as not JSON.
  */
@@ -66,7 +69,7 @@
 #include "teach/engine.h"
 
 /* shido analysis -w NET [--backend NAME] [--visits N] [--threads T] [--set NAME=VALUE]...
- *                [--config FILE]
+ *                [--config FILE] [--parallel N] [--nn-contexts K]
  * Serves queries from in until its end. Returns the process exit status. */
 int shido_cmd_analysis(int argc, char **argv);
 

@@ -63,7 +63,9 @@ static void bench_usage(FILE *f)
                "       shido bench nn [-w FILE]... [--backend NAME[:OPTIONS]] [--batch 1,8,16] "
                "[--threads T] [--seconds S] ...\n"
                "       shido bench train [--batch 8,32,128] [--threads T] [--seconds S] ...\n"
-               "(shido bench board|nn|train --help: the options)\n");
+               "       shido bench analysis --sgf FILE [--games N] [--turns T] [--visits V] -- "
+               "COMMAND...\n"
+               "(shido bench board|nn|train|analysis --help: the options)\n");
 }
 
 int shido_cmd_bench(int argc, char **argv)
@@ -82,6 +84,8 @@ int shido_cmd_bench(int argc, char **argv)
         return shido_bench_nn(argc - 1, argv + 1);
     if (!strcmp(argv[1], "train"))
         return shido_bench_train(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "analysis"))
+        return shido_bench_analysis(argc - 1, argv + 1);
     fprintf(stderr, "shido bench: unknown benchmark '%s'\n", argv[1]);
     return 2;
 }

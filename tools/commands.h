@@ -16,5 +16,9 @@ int shido_cmd_fuseki_quiz(int argc, char **argv);
 int shido_cmd_review(int argc, char **argv);
 int shido_cmd_train_disc(int argc, char **argv);  /* tools/train_disc_cmd.c */
 int shido_bench_train(int argc, char **argv);     /* tools/bench_train.c: `bench train` */
+/* tools/bench_analysis.c: `bench analysis --sgf FILE [--games N] [--turns T] [--visits V] --
+ * COMMAND...`: positions per second of a JSON analysis engine (any command line) reviewing the
+ * first T turns of N games, one analyzeTurns query per game, after a warm-up query */
+int shido_bench_analysis(int argc, char **argv);
 
 #endif
