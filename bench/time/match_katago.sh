@@ -10,7 +10,7 @@
 # M,B,S is GTP time_settings: 0,1,1 is one second a move (byo-yomi), 300,0,0 five minutes
 # sudden death. OUT gets match.log, games.jsonl and sgf/. Both engines take a little opening
 # temperature for variety (KataGo's default early temperature, shido's for the first moves).
-# GRACE=S lets a move run over the clock by S seconds without losing (counted as late): for a
+# SEED=S sets the match seed (default 42). GRACE=S lets a move run over the clock by S seconds without losing (counted as late): for a
 # machine loaded by other work, where a process may be descheduled past its deadline.
 set -eu
 out=$1 size=$2 games=$3 tc=$4
@@ -32,5 +32,5 @@ exec "$shido" gtp -w "$net" --threads 1 --set temperature=0.5 --set temperature_
 EOS
 chmod +x "$out/katago.sh" "$out/shido.sh"
 "$shido" match --engine1 "$out/shido.sh" --engine2 "$out/katago.sh" --games "$games" \
-  --size "$size" --komi 7 --rules chinese --time-settings "$tc" --time-grace "${GRACE:-0}" --seed 42 \
+  --size "$size" --komi 7 --rules chinese --time-settings "$tc" --time-grace "${GRACE:-0}" --seed "${SEED:-42}" \
   --sgf-dir "$out/sgf" --jsonl "$out/games.jsonl" --genmove-timeout 900 | tee "$out/match.log"
