@@ -39,13 +39,12 @@ void teach_timekeeper_set_control(teach_timekeeper *tk, const go_time_control *t
     }
 }
 
-static double smooth(double old, double sample, int *n)
+void teach_time_smooth(double *v, double sample, int *n)
 {
-    if (sample < 0)
+    if (!(sample > 0))
         sample = 0;
-    double v = *n == 0 ? sample : old + (sample > old ? RISE : FALL) * (sample - old);
+    *v = *n == 0 ? sample : *v + (sample > *v ? RISE : FALL) * (sample - *v);
     (*n)++;
-    return v;
 }
 
 void teach_timekeeper_time_left(teach_timekeeper *tk, int color, double seconds, int stones)
@@ -55,7 +54,7 @@ void teach_timekeeper_time_left(teach_timekeeper *tk, int color, double seconds,
     go_clock k = go_clock_from_gtp(&tk->control, seconds, stones);
     const go_clock *x = &tk->expected[color];
     if (tk->expect_valid[color] && x->overtime == k.overtime && x->stones_left == k.stones_left)
-        tk->lag_s = smooth(tk->lag_s, x->time_left_s - k.time_left_s, &tk->lag_samples);
+        teach_time_smooth(&tk->lag_s, x->time_left_s - k.time_left_s, &tk->lag_samples);
     tk->expect_valid[color] = false;
     tk->clock[color] = k;
     tk->reported[color] = true;
@@ -66,7 +65,7 @@ void teach_timekeeper_moved(teach_timekeeper *tk, int color, double spent_s, dou
     if (color < 0 || color > 2)
         return;
     if (stop_s >= 0 && spent_s >= stop_s)
-        tk->overhead_s = smooth(tk->overhead_s, spent_s - stop_s, &tk->overhead_samples);
+        teach_time_smooth(&tk->overhead_s, spent_s - stop_s, &tk->overhead_samples);
     if (tk->control.system == GO_TIME_NONE)
         return;
     /* What the controller should report when it adds no lag, and our own best guess. The next

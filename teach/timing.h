@@ -80,6 +80,10 @@ void teach_timekeeper_moved(teach_timekeeper *tk, int color, double spent_s, dou
  * clock never shows it), and the lag to start from when it is more than the default. */
 void teach_timekeeper_set_lag_floor(teach_timekeeper *tk, double lag_s);
 
+/* Smooths a measured delay: the first sample is taken as it is, later ones move *v half way up at
+ * once and a tenth of the way down; negative samples count as 0. *n counts the samples. */
+void teach_time_smooth(double *v, double sample, int *n);
+
 /* The margin every plan keeps: overhead and lag as measured (the lag at least its floor), with a
  * little to spare. */
 double teach_timekeeper_margin_s(const teach_timekeeper *tk);
