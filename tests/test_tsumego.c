@@ -1773,6 +1773,60 @@ START_TEST(side_problem_region)
 }
 END_TEST
 
+/* The frame on open sides: a side lined by the attacker's stones alone is the wall, and the
+ * frame comes right against it; a side the defender's stones reach keeps a line of margin, with
+ * the empty points there in the region, so the defender can play along it. The frame is
+ * pass-alive either way. */
+START_TEST(frame_on_open_sides)
+{
+    static const char *const pics[2] = {
+        ". O . X . . . . ."
+        "O O . X . . . . ."
+        "X X X X . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . .",
+        ". O . X . . . . ."
+        "O O . X . . . . ."
+        "X O . X . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . .",
+    };
+    for (int k = 0; k < 2; k++) {
+        go_tsumego_problem p = setup_pic(pics[k], GO_BLACK, GO_TSUMEGO_GOAL_AUTO);
+        char why[256];
+        ck_assert_msg(go_board_check(&p.framed, why, sizeof why), "%s", why);
+        ck_assert_int_eq(p.attacker, GO_BLACK);
+        ck_assert_int_eq(p.x0, 0);
+        ck_assert_int_eq(p.y0, 0);
+        ck_assert_int_eq(p.x1, 3); /* the wall on the right: the frame touches it */
+        ck_assert_int_eq(p.y1, k == 0 ? 2 : 3);
+        uint8_t area[GO_POINTS];
+        go_benson_area_for(&p.framed, GO_BLACK, false, area);
+        for (int x = 0; x < 9; x++) {
+            int q = go_point_at(x, p.y1 + 1);
+            ck_assert_msg(p.framed.color[q] != GO_BLACK || area[q] == GO_BLACK,
+                          "frame stone at %d,%d not pass-alive", x, p.y1 + 1);
+        }
+        int below = go_point_at(1, 3), gap = go_point_at(2, 2);
+        if (k == 0) {
+            ck_assert_int_ne(p.framed.color[below], GO_EMPTY); /* frame (or its eye) */
+            ck_assert(!p.region[below]);
+        } else {
+            ck_assert_int_eq(p.framed.color[below], GO_EMPTY);
+            ck_assert(p.region[below] && p.region[gap]);
+        }
+    }
+}
+END_TEST
+
 /* Goal inference on every shared book: the statements there ("Black to play", "Black to play:
  * Elementary", "White to play", ...) name no goal, so it comes from the position; every problem
  * of the four books the solver was not tuned on sets up, and the first problem of each book and
@@ -2242,6 +2296,7 @@ Suite *tsumego_suite(void)
     tcase_set_timeout(books, 120);
     tcase_add_test(books, goal_on_every_shared_book);
     tcase_add_test(books, side_problem_region);
+    tcase_add_test(books, frame_on_open_sides);
     suite_add_tcase(s, books);
     TCase *oracle = tcase_create("oracle");
     tcase_set_timeout(oracle, 300);
