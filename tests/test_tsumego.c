@@ -1,7 +1,8 @@
 /* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
- * the stones, two correct first moves), the region board against go_board, the frame, the
- * solution tree, refused input, a sample of Cho Chikun's elementary problems (their answers
+ * the stones, two correct first moves), the region board against go_board, the frame (on open
+ * sides too), a side problem's region, the goal inferred on every shared book, the solution tree,
+ * refused input, a sample of Cho Chikun's elementary problems (their answers
  * checked by GNU Go's owl code too), the JSON Lines reader of `shido tsumego bench` and its --id
  * filter (through the binary), a prior that orders the search, picks the answer among winning
  * first moves and picks the guess, and the network-guided solve of teach/tsumego.c (with
