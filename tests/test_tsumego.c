@@ -1,7 +1,8 @@
 /* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
- * the stones, two correct first moves), the region board against go_board, the frame, the
- * solution tree, refused input, a sample of Cho Chikun's elementary problems (their answers
+ * the stones, two correct first moves), the region board against go_board, the frame (on open
+ * sides too), a side problem's region, the goal inferred on every shared book, the solution tree,
+ * refused input, a sample of Cho Chikun's elementary problems (their answers
  * checked by GNU Go's owl code too), the JSON Lines reader of `shido tsumego bench` and its --id
  * filter (through the binary), a prior that orders the search, picks the answer among winning
  * first moves and picks the guess, and the network-guided solve of teach/tsumego.c (with
@@ -24,6 +25,7 @@
 #include "nn/nn.h"
 #include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
+#include "tools/tsumego_records.h"
 
 #include "tests/common.h"
 
@@ -1723,6 +1725,178 @@ START_TEST(goal_from_statement)
 }
 END_TEST
 
+/* A side problem (13x13, white's straight three on the left edge, away from the corners): the
+ * box reaches the edge it stands on and nothing else does, frame closes the other three sides,
+ * the region holds white's stones and eye space and none of the board beyond black's wall, and
+ * the answer is the vital point, White living if it plays first. */
+START_TEST(side_problem_region)
+{
+    static const char pic[] = ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              "X X X X X . . . . . . . ."
+                              "O O O O X . . . . . . . ."
+                              ". . . O X . . . . . . . ."
+                              "O O O O X . . . . . . . ."
+                              "X X X X X . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . ."
+                              ". . . . . . . . . . . . .";
+    go_board b;
+    test_board_from(&b, 13, pic);
+    go_tsumego_problem p;
+    char err[256], why[256];
+    ck_assert_msg(go_tsumego_setup(&b, GO_BLACK, GO_TSUMEGO_GOAL_AUTO, &p, err, sizeof err), "%s",
+                  err);
+    ck_assert_int_eq(p.goal, GO_TSUMEGO_GOAL_KILL);
+    ck_assert_int_eq(p.x0, 0);
+    ck_assert(p.y0 > 0 && p.y1 < 12 && p.x1 < 12);
+    ck_assert_msg(go_board_check(&p.framed, why, sizeof why), "%s", why);
+    for (int y = 0; y < 13; y++)
+        for (int x = 0; x < 13; x++) {
+            int q = go_point_at(x, y);
+            bool white_or_eye = b.color[q] == GO_WHITE || (y == 6 && x < 3);
+            if (white_or_eye)
+                ck_assert_msg(p.region[q], "%d,%d off the region", x, y);
+            if (x > 4 || y < 4 || y > 8)
+                ck_assert_msg(!p.region[q], "%d,%d beyond the wall in the region", x, y);
+        }
+    go_tsumego_limits lim = {.time_s = 600, .max_nodes = 200000, .tt_log2 = 18};
+    go_tsumego_solution sol;
+    ck_assert(go_tsumego_solve(&p, &lim, &sol));
+    ck_assert_int_eq(sol.status.result, GO_TSUMEGO_SUCCESS);
+    ck_assert_int_eq(sol.num_correct, 1);
+    ck_assert_int_eq(sol.correct[0], test_point(13, "B7"));
+    ck_assert_int_eq(sol.reply_status.result, GO_TSUMEGO_SUCCESS); /* white first lives */
+    go_tsumego_solution_free(&sol);
+}
+END_TEST
+
+/* The frame on open sides: a side lined by the attacker's stones alone is the wall, and the
+ * frame comes right against it; a side the defender's stones reach keeps a line of margin, with
+ * the empty points there in the region, so the defender can play along it. The frame is
+ * pass-alive either way. */
+START_TEST(frame_on_open_sides)
+{
+    static const char *const pics[2] = {
+        ". O . X . . . . ."
+        "O O . X . . . . ."
+        "X X X X . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . .",
+        ". O . X . . . . ."
+        "O O . X . . . . ."
+        "X O . X . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . .",
+    };
+    for (int k = 0; k < 2; k++) {
+        go_tsumego_problem p = setup_pic(pics[k], GO_BLACK, GO_TSUMEGO_GOAL_AUTO);
+        char why[256];
+        ck_assert_msg(go_board_check(&p.framed, why, sizeof why), "%s", why);
+        ck_assert_int_eq(p.attacker, GO_BLACK);
+        ck_assert_int_eq(p.x0, 0);
+        ck_assert_int_eq(p.y0, 0);
+        ck_assert_int_eq(p.x1, 3); /* the wall on the right: the frame touches it */
+        ck_assert_int_eq(p.y1, k == 0 ? 2 : 3);
+        uint8_t area[GO_POINTS];
+        go_benson_area_for(&p.framed, GO_BLACK, false, area);
+        for (int x = 0; x < 9; x++) {
+            int q = go_point_at(x, p.y1 + 1);
+            ck_assert_msg(p.framed.color[q] != GO_BLACK || area[q] == GO_BLACK,
+                          "frame stone at %d,%d not pass-alive", x, p.y1 + 1);
+        }
+        int below = go_point_at(1, 3), gap = go_point_at(2, 2);
+        if (k == 0) {
+            ck_assert_int_ne(p.framed.color[below], GO_EMPTY); /* frame (or its eye) */
+            ck_assert(!p.region[below]);
+        } else {
+            ck_assert_int_eq(p.framed.color[below], GO_EMPTY);
+            ck_assert(p.region[below] && p.region[gap]);
+        }
+    }
+}
+END_TEST
+
+/* Goal inference on every shared book: the statements there ("Black to play", "Black to play:
+ * Elementary", "White to play", ...) name no goal, so it comes from the position; every problem
+ * of the four books the solver was not tuned on sets up, and the first problem of each book and
+ * statement form gets the goal its book means (read off the diagrams: the surrounded side
+ * lives, the surrounding side kills) with the book's answer in the region. */
+START_TEST(goal_on_every_shared_book)
+{
+    static const struct {
+        const char *file, *id, *comment;
+        go_tsumego_goal goal;
+    } first[] = {
+        {"cho-elementary", "cho-elementary/Prob0001", "Black to play: Elementary",
+         GO_TSUMEGO_GOAL_KILL},
+        {"cho-intermediate", "cho-intermediate/Prob0001", "Black to play: Intermediate",
+         GO_TSUMEGO_GOAL_KILL},
+        {"cho-advanced", "cho-advanced/Prob0001", "Black to play", GO_TSUMEGO_GOAL_LIVE},
+        {"maeda-nobuaki-newly-selected-tsumego-100-problems-for-1-8k",
+         "maeda-nobuaki-newly-selected-tsumego-100-problems-for-1-8k/001", "Black to play",
+         GO_TSUMEGO_GOAL_KILL},
+        {"yamada-kimio-road-to-3-dan", "yamada-kimio-road-to-3-dan/1001", "Black to play",
+         GO_TSUMEGO_GOAL_LIVE},
+        {"ishida-akira-tsumego-masterpiece-dan-level",
+         "ishida-akira-tsumego-masterpiece-dan-level/001", "Black to play", GO_TSUMEGO_GOAL_KILL},
+        {"fujisawa-shuuko-collection-or-original-tsumego-advanced",
+         "fujisawa-shuuko-collection-or-original-tsumego-advanced/Problem 100", "White to play",
+         GO_TSUMEGO_GOAL_LIVE},
+        {"fujisawa-shuuko-collection-or-original-tsumego-advanced",
+         "fujisawa-shuuko-collection-or-original-tsumego-advanced/Problem 101", "Black to play",
+         GO_TSUMEGO_GOAL_KILL},
+    };
+    for (size_t i = 0; i < sizeof first / sizeof *first; i++) {
+        char path[1024], why[512], err[256];
+        snprintf(path, sizeof path, "%s/tsumego/%s.jsonl", SHIDO_SHARED_DIR, first[i].file);
+        int count = 0;
+        tsumego_record *recs = tsumego_records_read_jsonl(path, &count, why, sizeof why);
+        ck_assert_msg(recs != NULL, "%s", why);
+        bool cho = !strncmp(first[i].file, "cho-", 4), seen = false;
+        for (int k = 0; k < count; k++) {
+            const tsumego_record *r = &recs[k];
+            ck_assert_msg(r->hint == GO_TSUMEGO_GOAL_AUTO, "%s: the statement names a goal",
+                          r->id);
+            bool the_one = !strcmp(r->id, first[i].id);
+            if (cho && !the_one)
+                continue; /* Cho's 2,539 set-ups are the benchmark's */
+            go_board b;
+            go_tsumego_problem p;
+            teach_goal_source from;
+            ck_assert(tsumego_record_board(r, &b));
+            ck_assert_msg(teach_tsumego_setup(&b, r->to_play, GO_TSUMEGO_GOAL_AUTO, r->hint, &p,
+                                              &from, NULL, err, sizeof err),
+                          "%s: %s", r->id, err);
+            ck_assert(from == TEACH_GOAL_INFERRED && p.goal_inferred);
+            if (!the_one)
+                continue;
+            seen = true;
+            ck_assert_msg(p.goal == first[i].goal, "%s: goal %d, want %d", r->id, (int)p.goal,
+                          (int)first[i].goal);
+            ck_assert_int_eq(p.to_play, first[i].comment[0] == 'W' ? GO_WHITE : GO_BLACK);
+            ck_assert(go_tsumego_goal_from_text(first[i].comment) == GO_TSUMEGO_GOAL_AUTO);
+            int answer = tsumego_record_point(r->size, r->sol[0]);
+            ck_assert_msg(answer > 0 && p.region[answer], "%s: the answer is off the region",
+                          r->id);
+        }
+        ck_assert_msg(seen, "%s not found", first[i].id);
+        free(recs);
+    }
+}
+END_TEST
+
 /* Runs `shido tsumego solve --time 1` on an SGF text with extra arguments. */
 static int run_solve(const char *sgf, const char *extra, char *out, size_t len)
 {
@@ -2119,6 +2293,12 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, bench_sgf_collection);
     tcase_add_test(cho, bench_wrong_answers_by_kind);
     suite_add_tcase(s, cho);
+    TCase *books = tcase_create("books");
+    tcase_set_timeout(books, 120);
+    tcase_add_test(books, goal_on_every_shared_book);
+    tcase_add_test(books, side_problem_region);
+    tcase_add_test(books, frame_on_open_sides);
+    suite_add_tcase(s, books);
     TCase *oracle = tcase_create("oracle");
     tcase_set_timeout(oracle, 300);
     tcase_add_test(oracle, gnugo_owl_confirms_answers);
