@@ -773,6 +773,25 @@ START_TEST(test_time_management)
 }
 END_TEST
 
+/* What kata-genmove_analyze COLOR 0 answers: "=", one info line (returned, parsed), "play
+ * MOVE" and the empty line. */
+static line_info read_genmove_analysis(engine *e, int size)
+{
+    char *l = engine_read_line(e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = engine_read_line(e);
+    line_info li = parse_kata_line(l, size, no_keys);
+    free(l);
+    l = engine_read_line(e);
+    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
+    free(l);
+    l = engine_read_line(e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    return li;
+}
+
 /* The root visits kata-genmove_analyze reports for white after black's genmove, a pause of
  * `pause_s`, with pondering or not. */
 static int64_t visits_after_pause(bool ponder, double pause_s)
@@ -788,18 +807,7 @@ static int64_t visits_after_pause(bool ponder, double pause_s)
     struct timespec ts = {(time_t)pause_s, (long)((pause_s - (time_t)pause_s) * 1e9)};
     nanosleep(&ts, NULL);
     send_line(&e, "kata-genmove_analyze w 0");
-    char *l = engine_read_line(&e);
-    ck_assert_str_eq(l, "=");
-    free(l);
-    l = engine_read_line(&e);
-    line_info li = parse_kata_line(l, 9, no_keys);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_str_eq(l, "");
-    free(l);
+    line_info li = read_genmove_analysis(&e, 9);
     engine_finish(&e);
     return li.visits_sum;
 }
@@ -846,19 +854,8 @@ START_TEST(test_genmove_at_end_of_input)
     char *l = read_reply(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = engine_read_line(&e);
-    ck_assert_str_eq(l, "=");
-    free(l);
-    l = engine_read_line(&e);
-    line_info li = parse_kata_line(l, 9, no_keys);
+    line_info li = read_genmove_analysis(&e, 9);
     ck_assert_msg(li.visits_sum >= 30, "%lld visits", li.visits_sum);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_str_eq(l, "");
-    free(l);
     ck_assert_ptr_null(engine_read_line(&e));
     fclose(e.out);
     engine_wait(&e, 0);
