@@ -10,8 +10,9 @@
 # M,B,S is GTP time_settings: 0,1,1 is one second a move (byo-yomi), 300,0,0 five minutes
 # sudden death. OUT gets match.log, games.jsonl and sgf/. Both engines take a little opening
 # temperature for variety (KataGo's default early temperature, shido's for the first moves).
-# SEED=S sets the match seed (default 42). GRACE=S lets a move run over the clock by S seconds without losing (counted as late): for a
-# machine loaded by other work, where a process may be descheduled past its deadline.
+# SEED=S sets the match seed (default 42). GRACE=S lets a move run over the clock by S seconds
+# without losing (counted as late): for a machine loaded by other work, where a process may be
+# descheduled past its deadline.
 set -eu
 out=$1 size=$2 games=$3 tc=$4
 shido=${5:-build/shido}
