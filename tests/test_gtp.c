@@ -701,43 +701,61 @@ START_TEST(test_time_commands)
 {
     gtp_engine e;
     engine_up(&e);
+    const go_time_control *t = &e.time.control;
     expect(&e, "time_settings 300 30 5\ntime_left b 120 0\ntime_left white 25.5 3\n",
            "=\n\n=\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_CANADIAN);
-    ck_assert(e.time.main_time_s == 300 && e.time.period_time_s == 30);
-    ck_assert_int_eq(e.time.period_stones, 5);
-    ck_assert(e.clock[GO_BLACK].known && e.clock[GO_BLACK].time_left_s == 120);
-    ck_assert(e.clock[GO_WHITE].time_left_s == 25.5 && e.clock[GO_WHITE].stones_left == 3);
+    ck_assert_int_eq(t->system, GO_TIME_CANADIAN);
+    ck_assert(t->main_time_s == 300 && t->period_time_s == 30);
+    ck_assert_int_eq(t->period_stones, 5);
+    ck_assert(e.time.reported[GO_BLACK] && e.time.clock[GO_BLACK].time_left_s == 120);
+    ck_assert(!e.time.clock[GO_BLACK].overtime);
+    ck_assert(e.time.clock[GO_WHITE].time_left_s == 25.5 && e.time.clock[GO_WHITE].overtime &&
+              e.time.clock[GO_WHITE].stones_left == 3);
     expect(&e, "time_settings 600 0 0\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_ABSOLUTE);
-    ck_assert(!e.clock[GO_BLACK].known);
+    ck_assert_int_eq(t->system, GO_TIME_ABSOLUTE);
+    /* a new clock: both players start it afresh */
+    ck_assert(!e.time.reported[GO_BLACK] && e.time.clock[GO_BLACK].time_left_s == 600);
     expect(&e, "time_settings 0 1 0\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_NONE);
+    ck_assert_int_eq(t->system, GO_TIME_NONE);
     expect(&e, "time_settings -1 30 5\ntime_settings 1 2\ntime_settings a b c\n"
                "time_settings 1 2 -3\ntime_left x 1 0\ntime_left b 1 -1\ntime_left b nan 0\n",
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n");
     expect(&e, "kgs-time_settings byoyomi 600 30 5\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_BYOYOMI);
-    ck_assert_int_eq(e.time.periods, 5);
+    ck_assert_int_eq(t->system, GO_TIME_BYOYOMI);
+    ck_assert_int_eq(t->periods, 5);
     expect(&e, "kgs-time_settings canadian 300 300 25\n", "=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_CANADIAN);
-    ck_assert_int_eq(e.time.period_stones, 25);
+    ck_assert_int_eq(t->system, GO_TIME_CANADIAN);
+    ck_assert_int_eq(t->period_stones, 25);
     expect(&e, "kgs-time_settings absolute 900\nkgs-time_settings none\n", "=\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_NONE);
+    ck_assert_int_eq(t->system, GO_TIME_NONE);
+    /* Fischer is KataGo's, not KGS's */
     expect(&e,
            "kgs-time_settings none 5\nkgs-time_settings absolute\nkgs-time_settings byoyomi 1 2\n"
-           "kgs-time_settings canadian 1 2 x\nkgs-time_settings fischer 1 2 3\nkgs-time_settings\n",
+           "kgs-time_settings canadian 1 2 x\nkgs-time_settings fischer 1 2\nkgs-time_settings\n",
            "? syntax error\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
            "? syntax error\n\n? syntax error\n\n");
-    /* KataGo's spellings of the same systems; Fischer clocks refused by name */
     expect(&e, "kata-list_time_settings\nkata-time_settings byoyomi 60 10 3\n",
-           "= none\nabsolute\nbyoyomi\ncanadian\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_BYOYOMI);
-    ck_assert_int_eq(e.time.periods, 3);
-    expect(&e, "kata-time_settings fischer 60 5\nkata-time_settings absolute 30\n",
-           "? fischer time is not supported (none, absolute, byoyomi, canadian)\n\n=\n\n");
-    ck_assert_int_eq(e.time.system, TEACH_TIME_ABSOLUTE);
+           "= none\nabsolute\nbyoyomi\ncanadian\nfischer\nfischer-capped\n\n=\n\n");
+    ck_assert_int_eq(t->system, GO_TIME_BYOYOMI);
+    ck_assert_int_eq(t->periods, 3);
+    expect(&e, "kata-time_settings fischer 60 5\n", "=\n\n");
+    ck_assert_int_eq(t->system, GO_TIME_FISCHER);
+    ck_assert(t->main_time_s == 60 && t->increment_s == 5 && t->main_cap_s == 0);
+    expect(&e, "kata-time_settings fischer-capped 60 5 120 -1\n", "=\n\n");
+    ck_assert(t->main_cap_s == 120 && t->move_cap_s < 0);
+    ck_assert_str_eq(go_time_system_name(t), "fischer-capped");
+    /* KataGo's rules for the caps: a main cap below the main time, a zero move cap, and the
+     * wrong number of values are refused and leave the clock as it was */
+    expect(&e,
+           "kata-time_settings fischer-capped 60 5 30 -1\nkata-time_settings fischer-capped 60 5 "
+           "-1 0\nkata-time_settings fischer 60\nkata-time_settings fischer-capped 60 5 -1\n",
+           "? the main time limit must be at least the main time\n\n"
+           "? the time a move may take must be positive (negative: no limit)\n\n"
+           "? syntax error\n\n? syntax error\n\n");
+    ck_assert(t->main_cap_s == 120);
+    expect(&e, "kata-time_settings absolute 30\n", "=\n\n");
+    ck_assert_int_eq(t->system, GO_TIME_ABSOLUTE);
     gtp_engine_free(&e);
 }
 END_TEST

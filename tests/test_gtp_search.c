@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "go/clock.h"
 #include "tests/common.h"
 
 /* ---- a running engine ------------------------------------------------------------------- */
@@ -741,7 +742,8 @@ START_TEST(test_lz_net)
 }
 END_TEST
 
-/* The clock: time_settings / kgs-time_settings / time_left give a per-move budget. */
+/* The clock: under one-second byo-yomi genmove spends most of the period and answers within
+ * it; under sudden death it keeps within what time_left reported. */
 START_TEST(test_time_management)
 {
     engine e;
@@ -749,21 +751,75 @@ START_TEST(test_time_management)
     engine_start(&e, args);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "kgs-time_settings byoyomi 0 1 3");
-    expect_ok(&e, "time_left b 1 1");
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    char *r = ask(&e, "genmove b");
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 9), "%s", r);
-    ck_assert_msg(s < 3.0, "genmove took %.2f s with a 1 s byo-yomi", s);
-    free(r);
+    expect_ok(&e, "time_left b 1 3");
+    for (int i = 0; i < 2; i++) {
+        double t0 = go_now_s();
+        char *r = ask(&e, i ? "genmove b" : "genmove w");
+        double s = go_now_s() - t0;
+        ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 9), "%s", r);
+        ck_assert_msg(s >= 0.6 && s < 1.0 * SHIDO_TEST_TIME_SCALE,
+                      "genmove took %.2f s with a 1 s byo-yomi", s);
+        free(r);
+    }
     expect_ok(&e, "time_settings 30 0 0");
-    expect_ok(&e, "time_left w 2 0");
-    r = ask(&e, "genmove w");
+    expect_ok(&e, "time_left w 0.5 0");
+    double t0 = go_now_s();
+    char *r = ask(&e, "genmove w");
+    double s = go_now_s() - t0;
     ck_assert_msg(r[0] == '=', "%s", r);
+    ck_assert_msg(s < 0.5 * SHIDO_TEST_TIME_SCALE, "took %.2f s with 0.5 s left", s);
     free(r);
     engine_finish(&e);
+}
+END_TEST
+
+/* What kata-genmove_analyze COLOR 0 answers: "=", one info line (returned, parsed), "play
+ * MOVE" and the empty line. */
+static line_info read_genmove_analysis(engine *e, int size)
+{
+    char *l = engine_read_line(e);
+    ck_assert_str_eq(l, "=");
+    free(l);
+    l = engine_read_line(e);
+    line_info li = parse_kata_line(l, size, no_keys);
+    free(l);
+    l = engine_read_line(e);
+    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
+    free(l);
+    l = engine_read_line(e);
+    ck_assert_str_eq(l, "");
+    free(l);
+    return li;
+}
+
+/* The root visits kata-genmove_analyze reports for white after black's genmove, a pause of
+ * `pause_s`, with pondering or not. */
+static int64_t visits_after_pause(bool ponder, double pause_s)
+{
+    engine e;
+    const char *on[] = {"gtp", "-w", TEST_G170, "--visits", "8", "--ponder", NULL};
+    const char *off[] = {"gtp", "-w", TEST_G170, "--visits", "8", NULL};
+    engine_start(&e, ponder ? on : off);
+    expect_ok(&e, "boardsize 9");
+    char *r = ask(&e, "genmove b");
+    ck_assert_msg(r[0] == '=' && is_vertex(r + 2, 9), "%s", r);
+    free(r);
+    struct timespec ts = {(time_t)pause_s, (long)((pause_s - (time_t)pause_s) * 1e9)};
+    nanosleep(&ts, NULL);
+    send_line(&e, "kata-genmove_analyze w 0");
+    line_info li = read_genmove_analysis(&e, 9);
+    engine_finish(&e);
+    return li.visits_sum;
+}
+
+/* Pondering: after genmove the search goes on with the opponent to move, and the next genmove
+ * starts from that tree, so its report holds far more than its own 8 visits; without it the
+ * tree holds the 8 visits and what black's search left under its move. */
+START_TEST(test_ponder_keeps_tree)
+{
+    int64_t with = visits_after_pause(true, 2.0), without = visits_after_pause(false, 2.0);
+    ck_assert_msg(with >= 24, "pondering left %lld visits", (long long)with);
+    ck_assert_msg(without <= 16, "without pondering %lld visits", (long long)without);
 }
 END_TEST
 
@@ -798,19 +854,8 @@ START_TEST(test_genmove_at_end_of_input)
     char *l = read_reply(&e);
     ck_assert_str_eq(l, "=");
     free(l);
-    l = engine_read_line(&e);
-    ck_assert_str_eq(l, "=");
-    free(l);
-    l = engine_read_line(&e);
-    line_info li = parse_kata_line(l, 9, no_keys);
+    line_info li = read_genmove_analysis(&e, 9);
     ck_assert_msg(li.visits_sum >= 30, "%lld visits", li.visits_sum);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_msg(!strncmp(l, "play ", 5), "%s", l);
-    free(l);
-    l = engine_read_line(&e);
-    ck_assert_str_eq(l, "");
-    free(l);
     ck_assert_ptr_null(engine_read_line(&e));
     fclose(e.out);
     engine_wait(&e, 0);
@@ -956,6 +1001,7 @@ static Suite *gtp_search_suite(void)
     tcase_add_test(tc, test_final_score_and_status);
     tcase_add_test(tc, test_lz_net);
     tcase_add_test(tc, test_time_management);
+    tcase_add_test(tc, test_ponder_keeps_tree);
     tcase_add_test(tc, test_eof_during_analysis);
     tcase_add_test(tc, test_genmove_at_end_of_input);
     tcase_add_test(tc, test_analysis_visit_cap);

@@ -431,6 +431,61 @@ START_TEST(illegal_moves_lose)
 }
 END_TEST
 
+/* The clock shido keeps: time_left before every genmove (the mover's colour, seconds, stones
+ * as GTP has them), and a genmove over the period loses on time. */
+START_TEST(time_losses)
+{
+    scratch s;
+    scratch_init(&s);
+    char log[128], engine1[512];
+    snprintf(log, sizeof log, "%s/time_left", s.dir);
+    snprintf(engine1, sizeof engine1,
+             ENGINE_LOOP(GENMOVE_PASS "time_left) echo \"$a\" >> %s; printf '= \\n\\n';; "), log);
+    const char *args[] = {"--engine1", engine1, "--engine2",
+                          ENGINE_LOOP("genmove) sleep 1.2; printf '= pass\\n\\n';; "),
+                          "--games", "2", "--size", "5", "--time-settings", "0,1,1", "--jsonl",
+                          s.jsonl, NULL};
+    run_result r = run_match(&s, args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *rec[2] = {NULL};
+    ck_assert_int_eq(read_records(s.jsonl, rec, 2), 2);
+    ck_assert_str_eq(jstr(rec[0], "result"), "B+T");
+    ck_assert_str_eq(jstr(rec[0], "end"), "time");
+    const char *why = "time: engine2's flag fell at move 2 (1.";
+    ck_assert_msg(!strncmp(jstr(rec[0], "reason"), why, strlen(why)), "%s",
+                  jstr(rec[0], "reason"));
+    ck_assert_str_eq(jstr(rec[1], "result"), "W+T");
+    ck_assert_int_eq((int)test_json_num(rec[1], "genmoves_engine2"), 1);
+    ck_assert(test_json_num(rec[1], "longest_s_engine2") >= 1.2);
+    ck_assert_int_eq((int)test_json_num(rec[1], "genmoves_engine1"), 0);
+    ck_assert(strstr(r.out, "engine2 as black 0/1 wins, as white 0/1 wins; lost 0 by forfeit, "
+                            "0 by illegal move, 2 on time"));
+    ck_assert(strstr(r.out, "engine1 thought 0.0"));
+    /* engine1 moved once, as black in game 1, with the full period on its clock */
+    char *sent = test_read_file(log, NULL);
+    ck_assert_str_eq(sent, "b 1.000 1\n");
+    free(sent);
+    free_records(rec, 2);
+    run_free(&r);
+
+    /* with a grace of 0.5 s the same move is late, not lost: the game ends by two passes */
+    const char *graced[] = {"--engine1", PASSER, "--engine2",
+                            ENGINE_LOOP("genmove) sleep 1.2; printf '= pass\\n\\n';; "),
+                            "--games", "1", "--size", "5", "--time-settings", "0,1,1",
+                            "--time-grace", "0.5", "--jsonl", s.jsonl, NULL};
+    r = run_match(&s, graced);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *one[1] = {NULL};
+    ck_assert_int_eq(read_records(s.jsonl, one, 1), 1);
+    ck_assert_str_eq(jstr(one[0], "end"), "two passes");
+    ck_assert_int_eq((int)test_json_num(one[0], "late_engine2"), 1);
+    ck_assert_int_eq((int)test_json_num(one[0], "late_engine1"), 0);
+    free_records(one, 1);
+    run_free(&r);
+    scratch_free(&s);
+}
+END_TEST
+
 /* Whether any process is running `sleep 987` (the SLEEPER's genmove). */
 static bool sleeper_alive(void)
 {
@@ -730,6 +785,7 @@ Suite *match_suite(void)
     tcase_add_test(scripted, illegal_moves_lose);
     tcase_add_test(scripted, broken_engines_forfeit);
     tcase_add_test(scripted, parallel_games);
+    tcase_add_test(scripted, time_losses);
     suite_add_tcase(s, scripted);
 
     TCase *gnugo = tcase_create("gnugo");

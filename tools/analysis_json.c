@@ -18,6 +18,7 @@
 #include "teach/features.h"
 #include "teach/play.h"
 #include "teach/player.h"
+#include "teach/timing.h"
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/line_reader.h"
@@ -61,6 +62,8 @@ typedef struct aj_worker {
     const aj_query *running;        /* the query being searched, NULL between turns */
     int running_turn;
     atomic_bool stop_running;       /* terminate reached the running turn */
+    double answer_s;                /* measured: from a search's end to its answer written */
+    int answers;
 } aj_worker;
 
 struct aj_engine {
@@ -1253,6 +1256,14 @@ static bool move_choice(aj_worker *w, const aj_query *q, const go_game *g,
     return ok;
 }
 
+/* maxTime bounds a turn's answer, not its search alone: the search gets what is left after
+ * the time spent before it and what answering takes after it, as measured on this worker. */
+static int64_t turn_search_ms(const aj_worker *w, int64_t max_time_ms, double before_s)
+{
+    double ms = (double)max_time_ms - 1000.0 * (before_s + w->answer_s);
+    return ms < 1 ? 1 : (int64_t)ms;
+}
+
 /* Analyses one turn; returns false (after reporting) on an error. */
 static bool analyse_turn(aj_worker *w, const aj_query *q, int turn)
 {
@@ -1263,6 +1274,7 @@ static bool analyse_turn(aj_worker *w, const aj_query *q, int turn)
         report(a, q->id, true, "moves", err);
         return false;
     }
+    double t0 = go_now_s();
     mcts_limits lim = {0};
     lim.report_interval_cs = AJ_POLL_CS;
     if (q->report_every_s > 0 && q->report_every_s * 100 < AJ_POLL_CS)
@@ -1284,8 +1296,11 @@ static bool analyse_turn(aj_worker *w, const aj_query *q, int turn)
      * settings (maxVisits, cpuct, ...) must not stand in for this one's */
     if (ok)
         teach_search_player_new_search(w->search);
+    if (params.max_time_ms > 0)
+        lim.max_time_ms = turn_search_ms(w, params.max_time_ms, go_now_s() - t0);
     ok = ok && teach_player_set_position(w->search, &g, err, sizeof err) &&
          teach_player_analyze(w->search, &lim, on_progress, &tc, err, sizeof err);
+    double searched_s = go_now_s();
     if (!ok) {
         report(a, q->id, true, NULL, err);
     } else {
@@ -1305,6 +1320,7 @@ static bool analyse_turn(aj_worker *w, const aj_query *q, int turn)
             }
             write_result(a, q, &g, turn, &an, false, base, chosen ? &choice : NULL, raw);
             free(raw);
+            teach_time_smooth(&w->answer_s, go_now_s() - searched_s, &w->answers);
         } else {
             write_no_results(a, q->id, turn);
         }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "go/clock.h"
 #include "go/score.h"
 #include "go/sgf.h"
 #include "weights/desc_lz.h"
@@ -538,13 +539,6 @@ static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
     return true;
 }
 
-/* Resets what time_left reported: it described the previous clock. */
-static void set_time_control(gtp_engine *e, teach_time_control t)
-{
-    e->time = t;
-    memset(e->clock, 0, sizeof e->clock);
-}
-
 static bool parse_seconds(const char *s, double *out)
 {
     return gtp_parse_number(s, out) && *out >= 0;
@@ -554,34 +548,35 @@ static bool parse_seconds(const char *s, double *out)
  * time of 0 means sudden death; otherwise Canadian overtime. */
 static bool cmd_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    teach_time_control t = {0};
+    go_time_control t = {0};
     if (!parse_seconds(a->argv[0], &t.main_time_s) || !parse_seconds(a->argv[1], &t.period_time_s) ||
         !gtp_parse_int(a->argv[2], &t.period_stones) || t.period_stones < 0)
         return gtp_fail(r, "syntax error");
     if (t.period_time_s > 0 && t.period_stones == 0)
-        t = (teach_time_control){.system = TEACH_TIME_NONE};
+        t = (go_time_control){.system = GO_TIME_NONE};
     else if (t.period_time_s == 0)
-        t = (teach_time_control){.system = TEACH_TIME_ABSOLUTE, .main_time_s = t.main_time_s};
+        t = (go_time_control){.system = GO_TIME_ABSOLUTE, .main_time_s = t.main_time_s};
     else
-        t.system = TEACH_TIME_CANADIAN;
-    set_time_control(e, t);
+        t.system = GO_TIME_CANADIAN;
+    teach_timekeeper_set_control(&e->time, &t);
     return true;
 }
 
-static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+/* kgs-time_settings, and with fischer kata-time_settings: the system's name, then its numbers. */
+static bool set_named_time(gtp_engine *e, const gtp_args *a, bool fischer, gtp_text *r)
 {
-    teach_time_control t = {0};
+    go_time_control t = {0};
     const char *sys = a->argv[0];
     bool ok;
     if (!strcmp(sys, "none")) {
         ok = a->argc == 1;
     } else if (!strcmp(sys, "absolute")) {
-        t.system = TEACH_TIME_ABSOLUTE;
+        t.system = GO_TIME_ABSOLUTE;
         ok = a->argc == 2 && parse_seconds(a->argv[1], &t.main_time_s);
     } else if (!strcmp(sys, "byoyomi") || !strcmp(sys, "canadian")) {
         bool byoyomi = sys[0] == 'b';
         int count;
-        t.system = byoyomi ? TEACH_TIME_BYOYOMI : TEACH_TIME_CANADIAN;
+        t.system = byoyomi ? GO_TIME_BYOYOMI : GO_TIME_CANADIAN;
         ok = a->argc == 4 && parse_seconds(a->argv[1], &t.main_time_s) &&
              parse_seconds(a->argv[2], &t.period_time_s) && gtp_parse_int(a->argv[3], &count) &&
              count >= 0;
@@ -589,38 +584,54 @@ static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
             t.periods = ok ? count : 0;
         else
             t.period_stones = ok ? count : 0;
+    } else if (fischer && (!strcmp(sys, "fischer") || !strcmp(sys, "fischer-capped"))) {
+        /* KataGo's caps: negative means none; a main time cap is at least the main time. */
+        bool capped = sys[7] == '-';
+        t.system = GO_TIME_FISCHER;
+        ok = a->argc == (capped ? 5 : 3) && parse_seconds(a->argv[1], &t.main_time_s) &&
+             parse_seconds(a->argv[2], &t.increment_s) &&
+             (!capped || (gtp_parse_number(a->argv[3], &t.main_cap_s) &&
+                          gtp_parse_number(a->argv[4], &t.move_cap_s)));
+        if (ok && t.main_cap_s >= 0 && t.main_cap_s < t.main_time_s && capped)
+            return gtp_fail(r, "the main time limit must be at least the main time");
+        if (ok && capped && t.move_cap_s == 0)
+            return gtp_fail(r, "the time a move may take must be positive (negative: no limit)");
     } else {
         ok = false;
     }
     if (!ok)
         return gtp_fail(r, "syntax error");
-    set_time_control(e, t);
+    teach_timekeeper_set_control(&e->time, &t);
     return true;
 }
 
-/* KataGo's kata-time_settings: kgs-time_settings' systems; Fischer clocks are not kept here. */
+static bool cmd_kgs_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
+{
+    return set_named_time(e, a, false, r);
+}
+
+/* KataGo's kata-time_settings: kgs-time_settings' systems, fischer and fischer-capped. */
 static bool cmd_kata_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    if (!strncmp(a->argv[0], "fischer", 7))
-        return gtp_fail(r, "fischer time is not supported (none, absolute, byoyomi, canadian)");
-    return cmd_kgs_time_settings(e, a, r);
+    return set_named_time(e, a, true, r);
 }
 
 static bool cmd_kata_list_time_settings(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    gtp_text_add(r, "none\nabsolute\nbyoyomi\ncanadian");
+    gtp_text_add(r, "none\nabsolute\nbyoyomi\ncanadian\nfischer\nfischer-capped");
     return true;
 }
 
 static bool cmd_time_left(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
     go_color c;
-    teach_clock k = {.known = true};
+    double seconds;
+    int stones;
     /* Some servers report a slightly negative time once the clock has run out. */
-    if (!gtp_parse_color(a->argv[0], &c) || !gtp_parse_number(a->argv[1], &k.time_left_s) ||
-        !gtp_parse_int(a->argv[2], &k.stones_left) || k.stones_left < 0)
+    if (!gtp_parse_color(a->argv[0], &c) || !gtp_parse_number(a->argv[1], &seconds) ||
+        !gtp_parse_int(a->argv[2], &stones) || stones < 0)
         return gtp_fail(r, "syntax error");
-    e->clock[c] = k;
+    teach_timekeeper_time_left(&e->time, c, seconds, stones);
     return true;
 }
 
@@ -935,6 +946,7 @@ bool gtp_engine_init(gtp_engine *e)
 {
     memset(e, 0, sizeof *e);
     e->allow_files = true;
+    teach_timekeeper_init(&e->time);
     char err[256];
     if (!(e->engine = teach_engine_new(NULL, err, sizeof err)))
         return false;
@@ -969,6 +981,28 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
                 return 2;
             }
             e->tsumego_s = t;
+            continue;
+        }
+        if (!strcmp(arg, "--lag") && i + 1 < argc) {
+            char *end = NULL;
+            double v = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(v >= 0) || v > 60) {
+                snprintf(err, (size_t)err_len, "--lag takes seconds (0 <= S <= 60)");
+                return 2;
+            }
+            teach_timekeeper_set_lag_floor(&e->time, v);
+            continue;
+        }
+        if (!strcmp(arg, "--ponder") || !strncmp(arg, "--ponder=", 9)) {
+            char *end = NULL;
+            double v = arg[8] ? strtod(arg + 9, &end) : (double)GTP_PONDER_VISITS;
+            if (arg[8] && (end == arg + 9 || *end || !(v >= 1) || v > 1e9)) {
+                snprintf(err, (size_t)err_len,
+                         "--ponder=V takes the most visits a pondered tree may hold "
+                         "(1 <= V <= 1e9)");
+                return 2;
+            }
+            e->ponder_visits = (int64_t)v;
             continue;
         }
         int got = teach_options_parse(&o, argc, argv, &i, err, err_len);
@@ -1030,6 +1064,9 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
     size_t len = strlen(line);
     if (len > 0 && line[len - 1] == '\n')
         len--;
+    e->command_s = go_now_s();
+    e->moved_color = 0;
+    e->ponder_due = false;
     if (len > GTP_MAX_LINE) {
         gtp_write_reply(out, false, "", "line too long");
         return true;
@@ -1080,6 +1117,12 @@ bool gtp_engine_handle_line(gtp_engine *e, const char *line, FILE *out)
         if (!e->replied)
             gtp_write_reply(out, ok && !reply.oom, id, reply.oom ? "out of memory" : reply.data);
         e->replied = false;
+        if (e->moved_color) {
+            /* what the controller's clock saw: from the command to its answer */
+            teach_timekeeper_moved(&e->time, e->moved_color, go_now_s() - e->command_s,
+                                   e->moved_stop_s);
+            e->ponder_due = e->ponder_visits > 0;
+        }
         free(reply.data);
     }
     free(buf);
@@ -1103,6 +1146,8 @@ int gtp_engine_run(gtp_engine *e, FILE *in, FILE *out)
             go_on = gtp_engine_handle_line(e, line, out);
         if (!go_on || ferror(out))
             break;
+        if (e->ponder_due && !line_reader_pending(&input))
+            gtp_ponder(e);
     }
     e->input = NULL;
     line_reader_free(&input);
@@ -1113,11 +1158,15 @@ int shido_cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido gtp %s [--tsumego[=S]]\n"
+            printf("usage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n"
                    "GTP v2 on standard input and output (see README.md for the commands)\n%s"
                    "  --tsumego[=S]       genmove plays the tsumego solver's move on corner and "
-                   "side problems (S seconds, default 10)\n",
-                   teach_options_synopsis(), teach_options_help());
+                   "side problems (S seconds, default 10)\n"
+                   "  --ponder[=V]        search on the opponent's time after each genmove, "
+                   "keeping the tree (at most V visits, default %d)\n"
+                   "  --lag S             seconds a controller or server adds to every move: the "
+                   "time manager never assumes less (default: measured, from 0.05)\n",
+                   teach_options_synopsis(), teach_options_help(), GTP_PONDER_VISITS);
             return 0;
         }
     gtp_engine e;
@@ -1128,7 +1177,9 @@ int shido_cmd_gtp(int argc, char **argv)
     char err[512];
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
-        fprintf(stderr, "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]]\n%s", err,
+        fprintf(stderr,
+                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n%s",
+                err,
                 teach_options_synopsis(), teach_options_help());
     else if (rc != 0)
         fprintf(stderr, "shido gtp: cannot load network: %s\n", err);

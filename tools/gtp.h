@@ -134,10 +134,22 @@
  * and skipped without being held in memory. */
 #define GTP_MAX_LINE LINE_READER_MAX
 
+/* The most visits a pondered tree holds by default (`--ponder` without a number). */
+#define GTP_PONDER_VISITS 1000000
+
 typedef struct gtp_engine {
     go_game game;
-    teach_time_control time;   /* what time_settings / kgs-time_settings described */
-    teach_clock clock[3];      /* what time_left reported, indexed by GO_BLACK / GO_WHITE */
+    /* The clock time_settings / kgs-time_settings / kata-time_settings described, time_left's
+     * reports and the measured delays: the budget of every genmove. */
+    teach_timekeeper time;
+    double command_s;     /* go_now_s() when the command being handled arrived */
+    int moved_color;      /* a genmove answered by the command being handled: its colour, */
+    double moved_stop_s;  /* and when its search was asked to stop (after command_s; -1: none) */
+    /* Pondering (`--ponder[=V]`): after a genmove's answer the search goes on with the
+     * opponent to move until the next line arrives (at most ponder_visits visits in the tree),
+     * and the next genmove starts from the subtree of the move played. */
+    int64_t ponder_visits;    /* 0: no pondering */
+    bool ponder_due;          /* the last command was a genmove that may be pondered on */
     bool allow_files;     /* loadsgf / printsgf FILE may touch the file system (not when fuzzing) */
     /* The networks (the first drives play) and the search tunables every search starts from. */
     teach_engine *engine;

@@ -59,16 +59,22 @@ teach_player *gtp_search_get(gtp_engine *e, gtp_text *r);
  * loaded), else the search. NULL with the reason in r. */
 teach_player *gtp_player_get(gtp_engine *e, gtp_text *r);
 
-/* Sets p's position to the game and thinks within lim: a move (genmove, into *move) or an
- * analysis. cb and ctx report progress as mcts_run's; with any_input, while the engine reads
+/* Sets p's position to the game and thinks within lim: a move (genmove, into *move; under a
+ * clock the time manager's plan stops it, and e->moved_color / moved_stop_s record it for the
+ * clock) or an analysis. cb and ctx report progress as mcts_run's; with any_input, while the engine reads
  * from a gtp_input, a new line or the end of input stops the thinking. Returns false with the
  * reason in r. */
 bool gtp_think(gtp_engine *e, teach_player *p, const mcts_limits *lim, mcts_progress_fn cb,
                void *ctx, bool any_input, int *move, gtp_text *r);
 
-/* The limits a move is searched with: the tunables' limits, a default visit count when none is
- * set, and a time budget from the clock. */
+/* The limits a move is searched with: the tunables' limits and a default visit count when none
+ * is set; under a clock the tunables' maxTime only, since gtp_think's time manager stops the
+ * search (teach/timing.h). */
 mcts_limits gtp_move_limits(gtp_engine *e);
+
+/* Searches on with the opponent to move (pondering) until a new line or the end of input
+ * arrives, or the tree holds e->ponder_visits visits. */
+void gtp_ponder(gtp_engine *e);
 
 /* Plays move for c (a point, GO_PASS or MCTS_RESIGN) and writes its vertex (or "resign") into
  * buf. Returns false when the move could not be played. */

@@ -122,11 +122,19 @@ bool gtp_think(gtp_engine *e, teach_player *p, const mcts_limits *lim, mcts_prog
                                ? lim->report_interval_cs
                                : GTP_POLL_CS;
     bool ok;
-    if (move)
-        ok = teach_player_genmove(p, &l, on_progress, &tc, move, err, sizeof err) ==
-             TEACH_MOVE_CHOSEN;
-    else
+    if (move) {
+        /* Under a clock the time manager decides when the search stops. */
+        go_color c = e->game.board.to_move;
+        teach_time_plan plan = teach_timekeeper_plan(&e->time, c, e->game.board.size,
+                                                     e->game.num_moves);
+        double stop_s;
+        ok = teach_timed_genmove(p, &plan, &l, on_progress, &tc, e->command_s, move, &stop_s,
+                                 err, sizeof err) == TEACH_MOVE_CHOSEN;
+        e->moved_color = ok ? c : 0;
+        e->moved_stop_s = stop_s;
+    } else {
         ok = teach_player_analyze(p, &l, on_progress, &tc, err, sizeof err);
+    }
     if (!ok)
         gtp_text_printf(r, "%s%s", teach_player_is_search(p) ? "search failed: " : "", err);
     return ok;
@@ -134,10 +142,28 @@ bool gtp_think(gtp_engine *e, teach_player *p, const mcts_limits *lim, mcts_prog
 
 mcts_limits gtp_move_limits(gtp_engine *e)
 {
-    go_color c = e->game.board.to_move;
-    double budget = teach_move_budget_s(&e->time, &e->clock[c], e->game.board.size,
-                                        e->game.num_moves);
-    return teach_move_limits(teach_engine_params(e->engine), budget);
+    const mcts_params *p = teach_engine_params(e->engine);
+    if (e->time.control.system == GO_TIME_NONE)
+        return teach_move_limits(p, 0);
+    /* the clock's plan takes the place of the default visits; a shorter maxTime still holds */
+    return (mcts_limits){.max_time_ms = p->max_time_ms};
+}
+
+void gtp_ponder(gtp_engine *e)
+{
+    e->ponder_due = false;
+    if (!e->search || !e->input)
+        return;
+    char err[512];
+    if (!teach_player_set_position(e->search, &e->game, err, sizeof err))
+        return;
+    mcts_limits lim = {.max_visits = e->ponder_visits, .max_playouts = -1, .max_time_ms = -1,
+                       .report_interval_cs = GTP_POLL_CS};
+    lim.report.max_moves = 1;
+    lim.report.pv_len = 1;
+    think_ctx tc = {e, NULL, NULL, 0, 0, true};
+    /* a failure leaves the tree as it was: the next genmove searches as without pondering */
+    teach_player_analyze(e->search, &lim, on_progress, &tc, err, sizeof err);
 }
 
 bool gtp_play_chosen(gtp_engine *e, int move, go_color c, char *buf, int len)

@@ -54,7 +54,10 @@ static void usage(FILE *f)
             "  --rules NAME                  sent by kata-set-rules to engines that know it; also\n"
             "                                shido's rules for legality and scoring (default "
             "chinese)\n"
-            "  --time-settings M,B,S         time_settings M B S (main s, byo-yomi s, stones)\n"
+            "  --time-settings M,B,S         time_settings M B S (main s, byo-yomi s, stones);\n"
+            "                                shido keeps the clocks and a fallen flag loses\n"
+            "  --time-grace S (0)            a move over the clock by at most S does not lose\n"
+            "                                (counted as late; for a loaded machine)\n"
             "  --setup1 GTP, --setup2 GTP    extra command sent at each game start (repeatable;\n"
             "                                {seed} becomes seed + game index)\n"
             "  --sgf-dir DIR                 one SGF per game: DIR/game-NNNN.sgf\n"
@@ -159,6 +162,15 @@ static int parse_options(int argc, char **argv, match_options *opt)
             opt->main_time_s = (int)m;
             opt->byoyomi_s = (int)b;
             opt->byoyomi_stones = (int)s;
+            /* GTP's reading: stones 0 and a byo-yomi time is no limit, a byo-yomi time of 0
+             * sudden death, else Canadian overtime (one stone: Japanese byo-yomi's one period) */
+            if (b > 0 && s == 0)
+                opt->clock = (go_time_control){.system = GO_TIME_NONE};
+            else if (b == 0)
+                opt->clock = (go_time_control){.system = GO_TIME_ABSOLUTE, .main_time_s = m};
+            else
+                opt->clock = (go_time_control){.system = GO_TIME_CANADIAN, .main_time_s = m,
+                                               .period_time_s = b, .period_stones = (int)s};
         } else if (!strcmp(a, "--sgf-dir")) {
             opt->sgf_dir = v;
         } else if (!strcmp(a, "--jsonl")) {
@@ -176,6 +188,10 @@ static int parse_options(int argc, char **argv, match_options *opt)
             if (!tools_parse_long(v, 1, 64, &n))
                 return bad_option("--parallel must be 1..64, not '%s'", v);
             opt->parallel = (int)n;
+        } else if (!strcmp(a, "--time-grace")) {
+            if (!parse_double(v, 0, 3600, &d))
+                return bad_option("--time-grace must be 0..3600 seconds, not '%s'", v);
+            opt->time_grace_s = d;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--genmove-timeout")) {
             if (!parse_double(v, 0.001, 86400, &d))
                 return bad_option("timeouts must be 0.001..86400 seconds, not '%s'", v);
@@ -213,6 +229,7 @@ static const char *end_text(match_end end)
     case MATCH_END_RESIGN: return "resignation";
     case MATCH_END_ILLEGAL: return "illegal move";
     case MATCH_END_FORFEIT: return "forfeit";
+    case MATCH_END_TIME: return "time";
     case MATCH_END_VOID: return "void";
     }
     return "?";
@@ -266,6 +283,12 @@ static cJSON *game_record(const match_options *opt, const match_result *r)
               json_add_text(o, "errors_engine2", r->errors[1][0] ? r->errors[1] : NULL) &&
               json_add(o, "think_s_engine1", cJSON_CreateNumber(think_s[0])) &&
               json_add(o, "think_s_engine2", cJSON_CreateNumber(think_s[1])) &&
+              json_add(o, "genmoves_engine1", cJSON_CreateNumber(r->moves_by[0])) &&
+              json_add(o, "late_engine1", cJSON_CreateNumber(r->late[0])) &&
+              json_add(o, "late_engine2", cJSON_CreateNumber(r->late[1])) &&
+              json_add(o, "genmoves_engine2", cJSON_CreateNumber(r->moves_by[1])) &&
+              json_add(o, "longest_s_engine1", cJSON_CreateNumber(round(r->longest_s[0] * 1e3) / 1e3)) &&
+              json_add(o, "longest_s_engine2", cJSON_CreateNumber(round(r->longest_s[1] * 1e3) / 1e3)) &&
               json_add(o, "seed", cJSON_CreateRaw(seed)) &&
               json_add_text(o, "sgf", r->sgf_path[0] ? r->sgf_path : NULL) &&
               json_add_text(o, "detail", r->detail);
@@ -319,13 +342,22 @@ static void report_match(const match_state *st)
     const match_options *opt = st->opt;
     int played = 0, wins[2] = {0, 0}, draws = 0, voids = 0, by_shido = 0;
     int black_games[2] = {0, 0}, black_wins[2] = {0, 0}, white_games[2] = {0, 0},
-        white_wins[2] = {0, 0}, forfeits[2] = {0, 0}, illegal[2] = {0, 0};
+        white_wins[2] = {0, 0}, forfeits[2] = {0, 0}, illegal[2] = {0, 0}, on_time[2] = {0, 0};
+    double think[2] = {0, 0}, longest[2] = {0, 0};
+    int genmoves[2] = {0, 0}, late[2] = {0, 0};
     for (int i = 0; i < opt->games; i++) {
         if (!st->done[i])
             continue;
         const match_result *r = &st->results[i];
         played++;
         by_shido += r->by_shido;
+        for (int e = 0; e < 2; e++) {
+            think[e] += r->think_s[e];
+            genmoves[e] += r->moves_by[e];
+            late[e] += r->late[e];
+            if (r->longest_s[e] > longest[e])
+                longest[e] = r->longest_s[e];
+        }
         if (r->winner == MATCH_NO_RESULT) {
             voids++;
             continue;
@@ -344,6 +376,7 @@ static void report_match(const match_state *st)
         int loser = 1 - r->winner;
         forfeits[loser] += r->end == MATCH_END_FORFEIT;
         illegal[loser] += r->end == MATCH_END_ILLEGAL;
+        on_time[loser] += r->end == MATCH_END_TIME;
     }
     int decided = wins[0] + wins[1] + draws;
     double score = wins[0] + 0.5 * draws, lo, hi;
@@ -356,9 +389,14 @@ static void report_match(const match_state *st)
            decided ? 100.0 * score / decided : 0.0, 100 * lo, 100 * hi, decided);
     for (int e = 0; e < 2; e++)
         printf("%s as black %d/%d wins, as white %d/%d wins; lost %d by forfeit, %d by illegal "
-               "move\n",
+               "move, %d on time\n",
                engine_label(e), black_wins[e], black_games[e], white_wins[e], white_games[e],
-               forfeits[e], illegal[e]);
+               forfeits[e], illegal[e], on_time[e]);
+    for (int e = 0; e < 2; e++)
+        printf("%s thought %.3f s a move on average (%d moves), %.3f s at most, %d moves late "
+               "within the grace\n",
+               engine_label(e), genmoves[e] ? think[e] / genmoves[e] : 0.0, genmoves[e],
+               longest[e], late[e]);
     printf("scored by shido (engines disagreed or could not score): %d games\n", by_shido);
     fflush(stdout);
 }

@@ -351,6 +351,9 @@ static void play_moves(match_state *st, match_engine eng[2], go_game *g, match_r
     const match_options *opt = st->opt;
     char reply[REPLY_LEN], line[64], why[REPLY_LEN + 128], vertex[8];
     go_color to_move = opt->handicap > 0 ? GO_WHITE : GO_BLACK;
+    /* each engine's clock, kept here: time_left before each genmove, the flag after it */
+    go_clock clock[2] = {go_clock_start(&opt->clock), go_clock_start(&opt->clock)};
+    bool clocked = opt->timed && opt->clock.system != GO_TIME_NONE;
     for (;;) {
         int move_no = g->num_moves + 1;
         if (g->num_moves >= opt->max_moves) {
@@ -361,11 +364,45 @@ static void play_moves(match_state *st, match_engine eng[2], go_game *g, match_r
         }
         int mover = to_move == GO_BLACK ? r->black : 1 - r->black, other = 1 - mover;
         char c = color_letter(to_move);
+        gtp_client_status s;
+        if (clocked) {
+            double left;
+            int stones;
+            go_clock_to_gtp(&opt->clock, &clock[mover], &left, &stones);
+            snprintf(line, sizeof line, "time_left %c %.3f %d", (char)tolower(c), left, stones);
+            /* an engine that does not take time_left keeps its own account */
+            s = gtp_client_cmd(&eng[mover].gtp, opt->timeout_ms, line, reply, sizeof reply);
+            if (s == GTP_CLIENT_BROKEN) {
+                engine_error(r, mover, line, eng[mover].gtp.err);
+                forfeit(r, mover, move_no);
+                return;
+            }
+        }
         snprintf(line, sizeof line, "genmove %c", (char)tolower(c));
         double t0 = go_now_s();
-        gtp_client_status s =
-            gtp_client_cmd(&eng[mover].gtp, opt->genmove_timeout_ms, line, reply, sizeof reply);
-        r->think_s[mover] += go_now_s() - t0;
+        s = gtp_client_cmd(&eng[mover].gtp, opt->genmove_timeout_ms, line, reply, sizeof reply);
+        double spent = go_now_s() - t0;
+        r->think_s[mover] += spent;
+        r->moves_by[mover]++;
+        if (spent > r->longest_s[mover])
+            r->longest_s[mover] = spent;
+        go_clock charged = clock[mover];
+        bool in_time = !clocked || go_clock_charge(&opt->clock, &charged, spent);
+        if (!in_time && opt->time_grace_s > 0) {
+            /* late, but within the grace: charged as if the grace had not been used */
+            charged = clock[mover];
+            double within = spent > opt->time_grace_s ? spent - opt->time_grace_s : 0;
+            in_time = go_clock_charge(&opt->clock, &charged, within);
+            r->late[mover] += in_time;
+        }
+        clock[mover] = charged;
+        if (s == GTP_CLIENT_OK && !in_time) {
+            lose(r, mover, MATCH_END_TIME, "T");
+            snprintf(r->reason, sizeof r->reason, "time: %s's flag fell at move %d (%.3f s)",
+                     engine_label(mover), move_no, spent);
+            snprintf(r->detail, sizeof r->detail, "%s", r->reason);
+            return;
+        }
         if (s != GTP_CLIENT_OK) {
             snprintf(why, sizeof why, "refused: %s", reply);
             engine_error(r, mover, line, s == GTP_CLIENT_REFUSED ? why : eng[mover].gtp.err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "go/rules.h"
+#include "go/time_control.h"
 #include "tools/gtp_client.h"
 
 #define MATCH_MAX_SETUP 32    /* --setupN lines per engine */
@@ -26,6 +27,8 @@ typedef struct match_options {
     go_rules rules;                     /* shido's rules: --rules, else Chinese */
     bool timed;                         /* --time-settings given */
     int main_time_s, byoyomi_s, byoyomi_stones;
+    go_time_control clock;              /* the clock time_settings describes, kept by shido */
+    double time_grace_s;                /* --time-grace: lateness that does not lose */
     const char *sgf_dir, *jsonl_path;
     unsigned long long seed;
     int timeout_ms, genmove_timeout_ms;
@@ -47,6 +50,7 @@ typedef enum {
     MATCH_END_RESIGN,
     MATCH_END_ILLEGAL,    /* the mover played a move shido or the other engine refused */
     MATCH_END_FORFEIT,    /* an engine exited, timed out, answered garbage or refused set-up */
+    MATCH_END_TIME,       /* the mover's flag fell on shido's clock */
     MATCH_END_VOID,       /* both engines failed at set-up: no result */
 } match_end;
 
@@ -68,6 +72,9 @@ typedef struct match_result {
     char detail[768];           /* the full story, for SGF C[] and the JSON line */
     char errors[2][600];        /* engine failures in this game, "" when none */
     double think_s[2];          /* time each engine spent in genmove */
+    int moves_by[2];            /* genmoves each engine answered */
+    int late[2];                /* moves over the clock within --time-grace */
+    double longest_s[2];        /* each engine's longest genmove */
     char sgf_path[512];         /* "" when not written */
 } match_result;
 

@@ -58,14 +58,17 @@ declare -A seeds=([fuzz_sgf]=tests/data/sgf/good [fuzz_gtp]=tests/data/gtp
                   [fuzz_lz]=build-fuzz/seeds/lz [fuzz_kata]="build-fuzz/seeds/kata tests/data/kata"
                   [fuzz_analysis_json]=build-fuzz/seeds/json [fuzz_tsumego]=tests/data/tsumego
                   [fuzz_tsumego_records]="tests/data/tsumego build-fuzz/seeds/records"
-                  [fuzz_disc]=build-fuzz/seeds/disc)
+                  [fuzz_disc]=build-fuzz/seeds/disc [fuzz_time]=tests/data/time
+                  [fuzz_gtp_client]=tests/data/gtp_client
+                  [fuzz_cuda_options]=tests/data/cuda_options)
 printf '%s\n' '{"id":"p","moves":[["B","(4,4)"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1],"priorities":[5,-1],"analysisPVLen":3,"includeNoResultValue":true,"whiteHandicapBonus":"N"}' '{"id":"m","action":"query_models"}' '{"id":"t","action":"terminate","terminateId":"p","turnNumbers":[1]}' >build-fuzz/seeds/json/katago
 # dictionaries of the protocol's words
-declare -A dicts=([fuzz_gtp]=tests/data/gtp/fuzz-gtp.dict)
+declare -A dicts=([fuzz_gtp]=tests/data/gtp/fuzz-gtp.dict [fuzz_time]=tests/data/gtp/fuzz-gtp.dict)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
 declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
                  [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000
-                 [fuzz_tsumego_records]=20000 [fuzz_disc]=5000)
+                 [fuzz_tsumego_records]=20000 [fuzz_disc]=5000 [fuzz_time]=20000
+                 [fuzz_gtp_client]=20000 [fuzz_cuda_options]=20000)
 for f in build-fuzz/fuzz_*; do
     name=$(basename "$f")
     mkdir -p "build-fuzz/corpus-$name"
