@@ -2,7 +2,8 @@
  * position-control experiments.
  *
  *   shido match --engine1 CMD --engine2 CMD [--games N] [--size N] [--komi K] [--handicap H]
- *               [--rules NAME] [--time-settings M,B,S] [--setup1 GTP]... [--setup2 GTP]...
+ *               [--rules NAME] [--time-settings M,B,S] [--time-grace S] [--setup1 GTP]...
+ *               [--setup2 GTP]...
  *               [--name1 S] [--name2 S] [--sgf-dir DIR] [--jsonl FILE] [--max-moves N]
  *               [--seed S] [--parallel P] [--timeout S] [--genmove-timeout S]
  *               [--show-engine-stderr]
@@ -11,7 +12,9 @@
  * black when i is even. Every game: boardsize, clear_board, komi, kata-set-rules (only for an
  * engine that knows it), time_settings, the --setupN lines ("{seed}" replaced by seed + game
  * index), fixed_handicap; then genmove for the side to move and play of the answer on the other
- * engine. shido replays every move on its own board: a move illegal there, or refused by the
+ * engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to
+ * the mover before each genmove, and a genmove over the clock by more than --time-grace loses on
+ * time (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or refused by the
  * other engine, loses for the mover. Two passes or the move limit end a game, which is then
  * scored by both engines' final_score when they agree on the winner, otherwise by shido (dead
  * stones as both engines' final_status_list agree, else the board as it stands, under --rules or
