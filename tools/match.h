@@ -14,8 +14,8 @@
  * index), fixed_handicap; then genmove for the side to move and play of the answer on the other
  * engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to
  * the mover before each genmove, and a genmove over the clock by more than --time-grace loses on
- * time (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or refused by the
- * other engine, loses for the mover. Two passes or the move limit end a game, which is then
+ * time (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or
+ * refused by the other engine, loses for the mover. Two passes or the move limit end a game, which is then
  * scored by both engines' final_score when they agree on the winner, otherwise by shido (dead
  * stones as both engines' final_status_list agree, else the board as it stands, under --rules or
  * Chinese rules). An engine that exits, answers garbage or misses its deadline loses the game and
