@@ -12,22 +12,24 @@
  * black when i is even. Every game: boardsize, clear_board, komi, kata-set-rules (only for an
  * engine that knows it), time_settings, the --setupN lines ("{seed}" replaced by seed + game
  * index), fixed_handicap; then genmove for the side to move and play of the answer on the other
- * engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to
- * the mover before each genmove, and a genmove over the clock by more than --time-grace loses on
- * time (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or
- * refused by the other engine, loses for the mover. Two passes or the move limit end a game, which is then
+ * engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to the
+ * mover before each genmove, and a genmove over the clock by more than --time-grace loses on time
+ * (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or refused by
+ * the other engine, loses for the mover. Two passes or the move limit end a game, which is then
  * scored by both engines' final_score when they agree on the winner, otherwise by shido (dead
  * stones as both engines' final_status_list agree, else the board as it stands, under --rules or
  * Chinese rules). An engine that exits, answers garbage or misses its deadline loses the game and
  * is restarted for the next; the match stops when an engine exits unanswered three starts in a
- * row. The first command after a start (known_command) gets the genmove deadline, since loading
- * a network can take long. Engines' stderr goes to a temporary file quoted on failure.
+ * row. The first command after a start (known_command) gets the genmove deadline, since loading a
+ * network can take long. Engines' stderr goes to a temporary file quoted on failure.
  *
  * Names default to the engines' GTP name and version, with " #1" / " #2" when they coincide.
- * Output: one progress line per game as it ends, engine failures on stderr, then wins per
- * engine, engine1's win rate with its 95% Wilson interval (draws count half) and wins by colour.
- * Each SGF has FF GM SZ KM HA/AB PB PW RE DT GN (RU only with --rules, TM/OT with time settings)
- * and a root comment saying how the result came about ("adjudicated by shido: ..." when so).
+ * Output: one progress line per game as it ends, engine failures on stderr, then wins per engine,
+ * engine1's win rate with its 95% Wilson interval (draws count half), wins by colour, losses by
+ * kind (forfeit, illegal move, time) and each engine's seconds a move, longest move and late
+ * moves. Each SGF
+ * has FF GM SZ KM HA/AB PB PW RE DT GN (RU only with --rules, TM/OT with time settings) and a root
+ * comment saying how the result came about ("adjudicated by shido: ..." when so).
  *
  * Exit status: 0 when every game was played, 1 when the match could not be run (an engine that
  * cannot start, an unwritable output), 2 for bad options.
