@@ -183,33 +183,6 @@ static void finish(engine *e)
     unlink(e->err_path);
 }
 
-/* maxTime bounds each turn's answer, the time answering takes (the policy's eight symmetries,
- * ownership, the JSON) included once measured: three turns of 0.4 s each come 0.4 s apart. */
-START_TEST(test_max_time_bounds_answers)
-{
-    engine e;
-    start(&e);
-    send_line(&e, "{\"id\":\"T\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"]],"
-                  "\"rules\":\"chinese\",\"komi\":7,\"boardXSize\":9,\"boardYSize\":9,"
-                  "\"analyzeTurns\":[0,1,2],\"maxVisits\":1000000,\"includeOwnership\":true,"
-                  "\"includePolicy\":true,\"overrideSettings\":{\"maxTime\":0.4}}");
-    double last = go_now_s();
-    for (int t = 0; t < 3; t++) {
-        cJSON *r = must_next(&e);
-        double now = go_now_s(), took = now - last;
-        last = now;
-        expect_id(r, "T");
-        ck_assert(cJSON_IsFalse(field(r, "isDuringSearch")));
-        ck_assert_msg(took >= 0.2, "turn %d answered after %.3f s", t, took);
-        if (t > 0)   /* the first answer measures what answering takes */
-            ck_assert_msg(took < 0.4 + 0.1 * SHIDO_TEST_TIME_SCALE,
-                          "turn %d answered after %.3f s with maxTime 0.4", t, took);
-        cJSON_Delete(r);
-    }
-    finish(&e);
-}
-END_TEST
-
 START_TEST(test_katrain_session)
 {
     engine e;
@@ -1009,7 +982,6 @@ static Suite *analysis_json_suite(void)
     TCase *tc = tcase_create("binary");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_katrain_session);
-    tcase_add_test(tc, test_max_time_bounds_answers);
     tcase_add_test(tc, test_ownership_stdev);
     tcase_add_test(tc, test_terminate);
     tcase_add_test(tc, test_malformed_lines);

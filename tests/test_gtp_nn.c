@@ -387,6 +387,31 @@ START_TEST(test_configure)
 }
 END_TEST
 
+/* genmove under a clock runs on the time manager's plan and charges the clock it keeps: the
+ * controller's report is the base, the move's time comes off it (in our own account with the
+ * assumed lag too), and the next report can be compared. Without a clock nothing is charged. */
+START_TEST(test_genmove_charges_the_clock)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--threads", "1", "--visits", "16"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 7, argv, err, sizeof err) == 0, "%s", err);
+    expect_ok(&e, "boardsize 9");
+    expect_ok(&e, "genmove b");
+    ck_assert(!e.time.expect_valid[GO_BLACK] && e.time.overhead_samples == 0);
+    expect_ok(&e, "time_settings 30 0 0");
+    expect_ok(&e, "time_left w 20 0");
+    expect_ok(&e, "genmove w");
+    const teach_timekeeper *tk = &e.time;
+    ck_assert(tk->expect_valid[GO_WHITE] && !tk->reported[GO_WHITE]);
+    ck_assert(tk->expected[GO_WHITE].time_left_s < 20 && tk->expected[GO_WHITE].time_left_s > 0);
+    ck_assert(tk->clock[GO_WHITE].time_left_s < tk->expected[GO_WHITE].time_left_s);
+    ck_assert(tk->clock[GO_BLACK].time_left_s == 30);   /* black's clock untouched */
+    gtp_engine_free(&e);
+}
+END_TEST
+
 /* Runs the real binary with args (without argv[0]) and stdin from /dev/null; returns its stderr
  * (malloc'd). */
 static char *run_binary(const char *const *args, int *status)
@@ -532,6 +557,7 @@ static Suite *gtp_nn_suite(void)
     tcase_add_test(tc, test_vectors_lz_third_net);
     tcase_add_test(tc, test_all_and_average);
     tcase_add_test(tc, test_heatmap_matches_lz);
+    tcase_add_test(tc, test_genmove_charges_the_clock);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
     tcase_set_timeout(tc, 120);

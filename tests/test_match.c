@@ -468,11 +468,11 @@ START_TEST(time_losses)
     free_records(rec, 2);
     run_free(&r);
 
-    /* with a grace of 0.5 s the same move is late, not lost: the game ends by two passes */
+    /* with a grace of 30 s the same move is late, not lost: the game ends by two passes */
     const char *graced[] = {"--engine1", PASSER, "--engine2",
                             ENGINE_LOOP("genmove) sleep 1.2; printf '= pass\\n\\n';; "),
                             "--games", "1", "--size", "5", "--time-settings", "0,1,1",
-                            "--time-grace", "0.5", "--jsonl", s.jsonl, NULL};
+                            "--time-grace", "30", "--jsonl", s.jsonl, NULL};
     r = run_match(&s, graced);
     ck_assert_msg(r.status == 0, "%s", r.err);
     cJSON *one[1] = {NULL};
