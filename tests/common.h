@@ -271,6 +271,20 @@ static inline double test_time_scale(void)
     return SHIDO_TEST_TIME_SCALE * (extra >= 1 ? extra : 1);
 }
 
+/* How many of its problems a long test runs: all (full) in the Release build, fewer (light)
+ * under the sanitizers, which run the solver 10-20 times slower; the Release run checks the
+ * behaviour on every problem, the sanitizer run the memory and arithmetic on the same code.
+ * SHIDO_TEST_LIGHT=1 in the environment asks for the light counts in any build. */
+static inline int test_count(int full, int light)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return light;
+#else
+    const char *env = getenv("SHIDO_TEST_LIGHT");
+    return env && atoi(env) == 1 ? light : full;
+#endif
+}
+
 /* ---- what this machine may lack ------------------------------------------------------------- */
 
 /* ctest's SKIP_RETURN_CODE (CMakeLists.txt): a suite whose tests passed but some could not run
