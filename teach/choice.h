@@ -98,18 +98,24 @@ typedef struct teach_play_params {
     double score_gamma, score_low, score_high;
     int score_top;
 
-    /* two-phase: Ikeda's controller as set (method A's c_puct when on) until the endgame; the
-     * endgame (score band) starts when |score lead| <= endgame_lead, score stdev
-     * <= endgame_stdev and passing changes the score lead by <= endgame_pass (0: the thesis's
-     * values for the board size: 5 / 7 on 13x13 and below, 12 / 5 on 19x19). */
+    /* two-phase: Ikeda's controller as set (method A's c_puct when on) while the game is open;
+     * the score band while the best winrate is saturated (>= saturation: Ikeda's winrate gaps
+     * give nothing back there) and for good once the endgame starts: |score lead|
+     * <= endgame_lead, score stdev <= endgame_stdev and passing changes the score lead by
+     * <= endgame_pass (0: the thesis's values for the board size: 5 / 7 on 13x13 and below,
+     * 12 / 5 on 19x19). */
     double endgame_lead, endgame_stdev, endgame_pass;
+    double saturation;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
-     * weight adaptive_rate); our own per-move loss targets it, plus the lead spread over the
-     * next adaptive_horizon moves. Its search spreads with method A's c_puct so that moves
-     * losing that much are candidates. */
+     * weight adaptive_rate); our own per-move loss targets it, plus the lead beyond
+     * adaptive_margin spread over the next adaptive_horizon moves. The margin (the controller's
+     * own view; below zero it stays behind) covers what the opponent still loses once the game
+     * has no moves left that give points back. Its search spreads with method A's c_puct so
+     * that moves losing that much are candidates. */
     double adaptive_rate;
     double adaptive_horizon;
+    double adaptive_margin;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;

@@ -388,13 +388,16 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
      * leaves too much of it in place */
     double moves_left = (0.6 * x->size * x->size - g->num_moves) / 2;
     double horizon = fmax(3.0, fmin(x->p->adaptive_horizon, moves_left));
-    double target = (s ? s->opp_loss_mean : 0) + root / horizon;
+    double target = (s ? s->opp_loss_mean : 0) + (root - x->p->adaptive_margin) / horizon;
+    /* losses against the search's own choice: the highest lead among moves of a few visits
+     * each is mostly their noise, and a loss against it is often none */
+    double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
     double closest = INFINITY;
     for (int i = 0; i < x->n; i++)
         if (x->c[i].keep)
-            closest = fmin(closest, fabs(x->best_lead - x->c[i].lead - target));
+            closest = fmin(closest, fabs(ref - x->c[i].lead - target));
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].keep && fabs(x->best_lead - x->c[i].lead - target) > closest + 1.0)
+        if (x->c[i].keep && fabs(ref - x->c[i].lead - target) > closest + 1.0)
             x->c[i].keep = false;
     int pick = argmax(x, by_prior, NULL);
     if (s && pick >= 0) {
@@ -403,7 +406,7 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
         s->expected_move_number = g->num_moves + 1;
     }
     snprintf(why, (size_t)why_len, "opponent loses %.2f a move (%d measured), lead %+.1f: "
-             "aiming at %.2f", s ? s->opp_loss_mean : 0, s ? s->opp_moves : 0, root, target);
+             "losing %.2f", s ? s->opp_loss_mean : 0, s ? s->opp_moves : 0, root, target);
     return pick;
 }
 
@@ -478,6 +481,7 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
     }
     char note[96] = "", why[160] = "";
     int pick = -1;
+    bool saturated = false;   /* two-phase: the score band for a saturated winrate */
     if (ok) {
         safeguard(x, note, sizeof note);
         teach_policy policy = p->policy;
@@ -485,7 +489,9 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
             if (in->state && !in->state->in_endgame && is_endgame(x))
                 in->state->in_endgame = true;
             bool end = in->state ? in->state->in_endgame : is_endgame(x);
-            policy = end ? TEACH_POLICY_SCORE : TEACH_POLICY_IKEDA;
+            int top = argmax(x, by_winrate, NULL);
+            saturated = !end && top >= 0 && x->c[top].winrate >= p->saturation;
+            policy = end || saturated ? TEACH_POLICY_SCORE : TEACH_POLICY_IKEDA;
         }
         switch (policy) {
         case TEACH_POLICY_NAIVE:
@@ -520,7 +526,9 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
         out->move = x->c[pick].move;
         snprintf(out->why, sizeof out->why, "%s%s: %s%s", teach_policy_name(p->policy),
                  p->policy == TEACH_POLICY_TWO_PHASE
-                     ? (in->state && in->state->in_endgame ? " (endgame)" : " (open)")
+                     ? (in->state && in->state->in_endgame ? " (endgame)"
+                        : saturated                        ? " (saturated)"
+                                                           : " (open)")
                      : "",
                  why, note);
         remember(x);

@@ -353,6 +353,7 @@ START_TEST(test_adaptive)
     test_an t;
     teach_play_params p = params_of("adaptive");
     p.adaptive_horizon = 50;   /* the lead over every move left (49.7 at move 2) */
+    p.adaptive_margin = 0;     /* the lead aimed at: level */
     an_init(&t, NULL, GO_BLACK);
     /* move 0: nothing measured, lead 0 on an empty 13x13 (moves left (101.4 - 0) / 2 = 50.7):
      * the target is 0 loss: G7 (loss 0) */
@@ -379,6 +380,20 @@ START_TEST(test_adaptive)
     p.adaptive_horizon = 2;
     t.state.have_expected = false;   /* the same measurement is not taken twice */
     assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* aiming at a lead of +4 (the lead now): 4 + 0 / 2 = 4, J10 (3) and C11 (5) both a point
+     * away, J10 of higher prior */
+    p.adaptive_margin = 4;
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    /* aiming at -6: 4 + 10 / 2 = 9, C11 the closest */
+    p.adaptive_margin = -6;
+    assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* losses count from the search's own choice (D4, +4), not from a move of a few visits
+     * whose lead is its noise (E5, +6): nothing to give back (opponent's loss 0, at the
+     * margin) is D4, not E5 */
+    an_add(&t, "E5", 3, 0.75, 6.0, 0.05);
+    t.state.opp_loss_mean = 0;
+    p.adaptive_margin = 4;
+    assert_move(choose(&p, &t, 1, why), "D4", why);
     go_game_free(&t.game);
 }
 END_TEST
@@ -432,6 +447,26 @@ START_TEST(test_two_phase)
     ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
     assert_move(out.move, "D10", out.why);
     ck_assert(!t.state.in_endgame && strstr(out.why, "(open)"));
+    /* a saturated winrate (0.95 >= 0.9), not yet the endgame: the score band for this move.
+     * Leads 10 / 6 / 5 (none more than 5 below the best): 0.2 / 3^14, 0.5 / 3^10 = 8.5e-6,
+     * 0.3 / 3^9 = 1.5e-5: K4 */
+    test_an u;
+    an_init(&u, NULL, GO_BLACK);
+    an_add(&u, "G7", 300, 0.95, 10.0, 0.2);
+    an_add(&u, "D10", 200, 0.93, 6.0, 0.5);
+    an_add(&u, "K4", 100, 0.92, 5.0, 0.3);
+    u.an.root_score_stdev = 20;
+    u.an.root_score_lead = 10;
+    teach_choice_in in_u = {.game = &u.game, .an = &u.an, .search_choice = u.moves[0].move,
+                            .state = &u.state, .has_pass_lead = true, .pass_lead = 9.0};
+    ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
+    assert_move(out.move, "K4", out.why);
+    ck_assert_msg(!u.state.in_endgame && strstr(out.why, "(saturated)"), "%s", out.why);
+    p.saturation = 0.99;   /* below it: Ikeda's controller (ahead: a natural move back) */
+    ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
+    ck_assert_msg(strstr(out.why, "(open)") && strstr(out.why, "ahead"), "%s", out.why);
+    p.saturation = 0.9;
+    go_game_free(&u.game);
     /* |lead| 1 <= 5, stdev 5 <= 10, pass change 2 <= 7: the endgame, and it stays */
     t.an.root_score_stdev = 5;
     ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
