@@ -431,6 +431,97 @@ START_TEST(illegal_moves_lose)
 }
 END_TEST
 
+static void write_text(const char *path, const char *text)
+{
+    test_write_file(path, text, strlen(text), false);
+}
+
+/* Games from openings: two SGFs taken in turn, games 2k and 2k+1 from the k-th with colours
+ * swapped; both engines get the moves as play commands (one that refuses them forfeits at
+ * set-up), the SGF holds the whole game, the record names the opening; openings that do not fit
+ * the match are refused. */
+START_TEST(openings)
+{
+    scratch s;
+    scratch_init(&s);
+    char a[128], b[128], spec_a[136], sgf[160];
+    snprintf(a, sizeof a, "%s/a.sgf", s.dir);
+    snprintf(b, sizeof b, "%s/b.sgf", s.dir);
+    snprintf(spec_a, sizeof spec_a, "%s:2", a);
+    write_text(a, "(;GM[1]FF[4]SZ[5];B[cc];W[bb];B[dd])");
+    write_text(b, "(;GM[1]FF[4]SZ[5];B[aa])");
+    const char *args[] = {"--engine1", PASSER, "--engine2", PASSER, "--games", "4", "--size", "5",
+                          "--opening", spec_a, "--opening", b, "--jsonl", s.jsonl, "--sgf-dir",
+                          s.sgf, NULL};
+    run_result r = run_match(&s, args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, ", 2 openings\n"));
+    cJSON *rec[4] = {NULL};
+    ck_assert_int_eq(read_records(s.jsonl, rec, 4), 4);
+    /* two moves of a, then both pass; one move of b (white to move), then both pass */
+    static const char *first[] = {"C3", "A5"};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_str_eq(jstr(rec[i], "opening"), i < 2 ? spec_a : b);
+        ck_assert_int_eq((int)test_json_num(rec[i], "moves"), i < 2 ? 4 : 3);
+        snprintf(sgf, sizeof sgf, "%s/game-%04d.sgf", s.sgf, i + 1);
+        char err[256];
+        go_sgf_collection *c = go_sgf_read_file(sgf, err, sizeof err);
+        ck_assert_msg(c != NULL, "%s", err);
+        go_game g;
+        ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
+        ck_assert_int_eq(g.num_moves, i < 2 ? 4 : 3);
+        ck_assert_int_eq(g.moves[0].point, go_point_from_gtp(5, first[i / 2]));
+        ck_assert_int_eq(g.moves[1].point, i < 2 ? go_point_from_gtp(5, "B4") : GO_PASS);
+        ck_assert_int_eq(g.moves[1].color, GO_WHITE);
+        ck_assert(g.moves[g.num_moves - 1].point == GO_PASS);
+        ck_assert(strstr(go_sgf_get(c->games[0], "C"), "From the opening"));
+        go_game_free(&g);
+        go_sgf_free(c);
+    }
+    free_records(rec, 4);
+    run_free(&r);
+
+    /* an engine that refuses the opening's moves forfeits at set-up */
+    const char *refused[] = {"--engine1", PASSER, "--engine2", REFUSER, "--games", "1",
+                             "--size", "5", "--opening", b, "--jsonl", s.jsonl, NULL};
+    r = run_match(&s, refused);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *one[1] = {NULL};
+    ck_assert_int_eq(read_records(s.jsonl, one, 1), 1);
+    ck_assert_str_eq(jstr(one[0], "reason"), "forfeit: engine2 failed at set-up");
+    ck_assert_str_eq(jstr(one[0], "winner"), "engine1");
+    free_records(one, 1);
+    run_free(&r);
+
+    /* openings that do not fit */
+    char setup[128], illegal[128], spec_far[136];
+    snprintf(setup, sizeof setup, "%s/setup.sgf", s.dir);
+    snprintf(illegal, sizeof illegal, "%s/illegal.sgf", s.dir);
+    snprintf(spec_far, sizeof spec_far, "%s:9", a);
+    write_text(setup, "(;GM[1]FF[4]SZ[5]AB[aa];W[bb])");
+    write_text(illegal, "(;GM[1]FF[4]SZ[5];B[aa];W[bb];B[ba];W[ab];B[aa])");
+    const struct {
+        const char *size, *spec, *why;
+    } bad[] = {
+        {"7", a, "a 5x5 game, the match is 7x7"},
+        {"5", spec_far, "9 moves asked, the game has 3"},
+        {"5", setup, "setup or handicap stones"},
+        {"5", illegal, "move 5"},
+        {"5", "/nonexistent.sgf", "/nonexistent.sgf"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *bad_args[] = {"--engine1", PASSER, "--engine2", PASSER, "--size", bad[i].size,
+                                  "--opening", bad[i].spec, NULL};
+        r = run_match(&s, bad_args);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "--opening") && strstr(r.err, bad[i].why),
+                      "case %zu: status %d: %s", i, r.status, r.err);
+        ck_assert_str_eq(r.out, "");
+        run_free(&r);
+    }
+    scratch_free(&s);
+}
+END_TEST
+
 /* The clock shido keeps: time_left before every genmove (the mover's colour, seconds, stones
  * as GTP has them), and a genmove over the period loses on time. */
 START_TEST(time_losses)
@@ -786,6 +877,7 @@ Suite *match_suite(void)
     tcase_add_test(scripted, broken_engines_forfeit);
     tcase_add_test(scripted, parallel_games);
     tcase_add_test(scripted, time_losses);
+    tcase_add_test(scripted, openings);
     suite_add_tcase(s, scripted);
 
     TCase *gnugo = tcase_create("gnugo");

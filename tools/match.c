@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "go/game.h"
+#include "go/sgf.h"
 #include "tools/match_internal.h"
 
 #define Z_95 1.959963984540054 /* two-sided 95% normal quantile */
@@ -42,6 +43,90 @@ void match_wilson_interval(double successes, int n, double z, double *lo, double
 
 /* --- options --- */
 
+void match_openings_free(match_options *opt)
+{
+    for (int i = 0; i < opt->num_openings; i++)
+        free(opt->openings[i].moves);
+    free(opt->openings);
+    opt->openings = NULL;
+    opt->num_openings = 0;
+}
+
+/* Reads the opening SPEC (FILE or FILE:N) into o, checked against the match: the board size,
+ * no setup or handicap stones, every move legal under the match's rules. */
+static bool load_opening(const match_options *opt, const char *spec, match_opening *o,
+                         char *err, int err_len)
+{
+    char path[1024];
+    long limit = -1;
+    const char *colon = strrchr(spec, ':');
+    size_t len = strlen(spec);
+    if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+        if (!tools_parse_long(colon + 1, 0, 100000, &limit)) {
+            snprintf(err, (size_t)err_len, "move count '%s' out of range", colon + 1);
+            return false;
+        }
+        len = (size_t)(colon - spec);
+    }
+    if (len == 0 || len >= sizeof path) {
+        snprintf(err, (size_t)err_len, "no file named");
+        return false;
+    }
+    memcpy(path, spec, len);
+    path[len] = 0;
+    char why[512];
+    go_sgf_collection *c = go_sgf_read_file(path, why, sizeof why);
+    if (!c) {
+        snprintf(err, (size_t)err_len, "%s", why);
+        return false;
+    }
+    go_game g;
+    bool have = c->num_games > 0;
+    bool ok = have && go_sgf_to_game(c->games[0], (int)limit, &g, why, sizeof why);
+    go_sgf_free(c);
+    if (!ok) {
+        snprintf(err, (size_t)err_len, "%s", have ? why : "no game in the file");
+        return false;
+    }
+    bool setup = g.handicap > 0;
+    for (int q = 0; q < GO_POINTS && !setup; q++)
+        setup = g.setup.color[q] == GO_BLACK || g.setup.color[q] == GO_WHITE;
+    if (g.board.size != opt->size)
+        snprintf(err, (size_t)err_len, "a %dx%d game, the match is %dx%d", g.board.size,
+                 g.board.size, opt->size, opt->size);
+    else if (setup)
+        snprintf(err, (size_t)err_len, "setup or handicap stones (only moves can be replayed)");
+    else if (limit > g.num_moves)
+        snprintf(err, (size_t)err_len, "%ld moves asked, the game has %d", limit, g.num_moves);
+    ok = g.board.size == opt->size && !setup && limit <= g.num_moves;
+    go_game check;
+    if (ok && !go_game_init(&check, opt->size, &opt->rules, opt->komi)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        ok = false;
+    } else if (ok) {
+        for (int i = 0; ok && i < g.num_moves; i++) {
+            go_move_status st = go_game_play(&check, g.moves[i].point, g.moves[i].color);
+            if (st != GO_MOVE_OK) {
+                snprintf(err, (size_t)err_len, "move %d: %s under the match's rules", i + 1,
+                         go_move_status_text(st));
+                ok = false;
+            }
+        }
+        go_game_free(&check);
+    }
+    o->spec = spec;
+    o->num_moves = g.num_moves;
+    o->moves = ok ? malloc(sizeof *o->moves * (size_t)(g.num_moves > 0 ? g.num_moves : 1)) : NULL;
+    if (ok && !o->moves) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        ok = false;
+    }
+    if (ok && g.num_moves > 0)
+        memcpy(o->moves, g.moves, sizeof *o->moves * (size_t)g.num_moves);
+    go_game_free(&g);
+    return ok;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -63,6 +148,9 @@ static void usage(FILE *f)
             "  --sgf-dir DIR                 one SGF per game: DIR/game-NNNN.sgf\n"
             "  --jsonl FILE                  one JSON record per game\n"
             "  --max-moves N (size*size*3)   then the game is scored as it stands\n"
+            "  --opening SGF[:N]             games 2k and 2k+1 (colours swapped) start from the\n"
+            "                                k-th opening (repeatable, taken in turn): the main\n"
+            "                                line of the SGF's first game, or its first N moves\n"
             "  --seed S (1)  --parallel P (1) games at once, each with its own engines\n"
             "  --timeout S (30)  --genmove-timeout S (300)  deadline per command in seconds\n"
             "  --show-engine-stderr          pass the engines' stderr through (default: quoted "
@@ -101,6 +189,8 @@ static int parse_options(int argc, char **argv, match_options *opt)
     opt->genmove_timeout_ms = 300000;
     bool komi_given = false;
     long max_moves = 0;
+    const char *opening[MATCH_MAX_OPENINGS];
+    int num_openings = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -175,6 +265,10 @@ static int parse_options(int argc, char **argv, match_options *opt)
             opt->sgf_dir = v;
         } else if (!strcmp(a, "--jsonl")) {
             opt->jsonl_path = v;
+        } else if (!strcmp(a, "--opening")) {
+            if (num_openings == MATCH_MAX_OPENINGS)
+                return bad_option("more than 1000 %s positions", a);
+            opening[num_openings++] = v;
         } else if (!strcmp(a, "--max-moves")) {
             if (!tools_parse_long(v, 1, 100000, &max_moves))
                 return bad_option("--max-moves must be 1..100000, not '%s'", v);
@@ -214,6 +308,19 @@ static int parse_options(int argc, char **argv, match_options *opt)
     if (!opt->rules_text)
         go_rules_preset(&opt->rules, "chinese");
     opt->max_moves = max_moves > 0 ? (int)max_moves : opt->size * opt->size * 3;
+    if (num_openings > 0 && opt->handicap > 0)
+        return bad_option("--opening and --handicap %s exclude each other", "together");
+    if (num_openings > 0 && !(opt->openings = calloc((size_t)num_openings, sizeof *opt->openings)))
+        return bad_option("out of memory%s", "");
+    for (int i = 0; i < num_openings; i++) {
+        char err[700];
+        if (!load_opening(opt, opening[i], &opt->openings[opt->num_openings], err, sizeof err)) {
+            fprintf(stderr, "shido match: --opening %s: %s\n", opening[i], err);
+            match_openings_free(opt);
+            return 2;
+        }
+        opt->num_openings++;
+    }
     return 0;
 }
 
@@ -290,6 +397,8 @@ static cJSON *game_record(const match_options *opt, const match_result *r)
               json_add(o, "longest_s_engine1", cJSON_CreateNumber(round(r->longest_s[0] * 1e3) / 1e3)) &&
               json_add(o, "longest_s_engine2", cJSON_CreateNumber(round(r->longest_s[1] * 1e3) / 1e3)) &&
               json_add(o, "seed", cJSON_CreateRaw(seed)) &&
+              json_add_text(o, "opening", r->opening >= 0 ? opt->openings[r->opening].spec
+                                                          : NULL) &&
               json_add_text(o, "sgf", r->sgf_path[0] ? r->sgf_path : NULL) &&
               json_add_text(o, "detail", r->detail);
     if (!ok) {
@@ -416,6 +525,7 @@ static void *worker_main(void *arg)
         match_result *r = &st->results[i];
         memset(r, 0, sizeof *r);
         r->game = i;
+        r->opening = st->opt->num_openings > 0 ? i / 2 % st->opt->num_openings : -1;
         char why[700];
         bool ok = match_play_game(st, w->eng, r, why, sizeof why);
         pthread_mutex_lock(&st->lock);
@@ -515,10 +625,13 @@ int shido_cmd_match(int argc, char **argv)
         goto out;
     }
     printf("shido match: %d games on %dx%d, komi %g, handicap %d, rules %s, max %d moves, "
-           "%d at a time, seed %llu\n",
+           "%d at a time, seed %llu",
            opt.games, opt.size, opt.size, opt.komi, opt.handicap,
            opt.rules_text ? opt.rules_text : "(engine defaults; shido scores chinese)",
            opt.max_moves, workers, opt.seed);
+    if (opt.num_openings > 0)
+        printf(", %d openings", opt.num_openings);
+    printf("\n");
     for (int e = 0; e < 2; e++)
         printf("  %s: %s [%s]\n", engine_label(e), opt.name[e], opt.command[e]);
     fflush(stdout);
@@ -555,5 +668,6 @@ out:
     free(w);
     free(st.done);
     free(st.results);
+    match_openings_free(&opt);
     return rc;
 }

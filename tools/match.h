@@ -5,14 +5,17 @@
  *               [--rules NAME] [--time-settings M,B,S] [--time-grace S] [--setup1 GTP]...
  *               [--setup2 GTP]...
  *               [--name1 S] [--name2 S] [--sgf-dir DIR] [--jsonl FILE] [--max-moves N]
+ *               [--opening SGF[:N]]...
  *               [--seed S] [--parallel P] [--timeout S] [--genmove-timeout S]
  *               [--show-engine-stderr]
  *
  * Each engine is a shell command speaking GTP on stdin/stdout. Game i (from 0) has engine1 as
  * black when i is even. Every game: boardsize, clear_board, komi, kata-set-rules (only for an
  * engine that knows it), time_settings, the --setupN lines ("{seed}" replaced by seed + game
- * index), fixed_handicap; then genmove for the side to move and play of the answer on the other
- * engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to the
+ * index), fixed_handicap, the opening's moves as play commands (--opening: games 2k and 2k+1
+ * start from the k-th opening, in turn; the main line of an SGF game or its first N moves,
+ * checked at start: the board size, no setup stones, every move legal under the match's rules);
+ * then genmove for the side to move and play of the answer on the other engine. With --time-settings shido keeps both clocks (go/time_control.h): time_left goes to the
  * mover before each genmove, and a genmove over the clock by more than --time-grace loses on time
  * (RE B+T / W+T). shido replays every move on its own board: a move illegal there, or refused by
  * the other engine, loses for the mover. Two passes or the move limit end a game, which is then

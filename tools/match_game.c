@@ -217,6 +217,16 @@ static int setup_engine(match_state *st, match_engine *eng, int e, match_result 
             return 0;
         }
     }
+    if (r->opening >= 0) {
+        const match_opening *o = &opt->openings[r->opening];
+        char vertex[8];
+        for (int i = 0; i < o->num_moves; i++) {
+            snprintf(line, sizeof line, "play %c %s", color_letter(o->moves[i].color),
+                     go_point_to_gtp(opt->size, o->moves[i].point, vertex));
+            if (!setup_cmd(opt, eng, e, r, line, reply, sizeof reply))
+                return 0;
+        }
+    }
     return 1;
 }
 
@@ -350,7 +360,7 @@ static void play_moves(match_state *st, match_engine eng[2], go_game *g, match_r
 {
     const match_options *opt = st->opt;
     char reply[REPLY_LEN], line[64], why[REPLY_LEN + 128], vertex[8];
-    go_color to_move = opt->handicap > 0 ? GO_WHITE : GO_BLACK;
+    go_color to_move = g->board.to_move;   /* white after handicap stones; after an opening */
     /* each engine's clock, kept here: time_left before each genmove, the flag after it */
     go_clock clock[2] = {go_clock_start(&opt->clock), go_clock_start(&opt->clock)};
     bool clocked = opt->timed && opt->clock.system != GO_TIME_NONE;
@@ -503,11 +513,16 @@ static bool write_sgf(const match_options *opt, const go_game *g, match_result *
     snprintf(r->sgf_path, sizeof r->sgf_path, "%s/game-%04d.sgf", opt->sgf_dir,
              r->game + 1);
     go_sgf_collection *c = go_sgf_from_game(g);
-    char num[32], comment[sizeof r->detail + 2 * MATCH_NAME_LEN + 128];
+    char num[32], comment[sizeof r->detail + 2 * MATCH_NAME_LEN + 428];
     snprintf(num, sizeof num, "%d", r->game + 1);
     int b = r->black, w = 1 - r->black;
-    snprintf(comment, sizeof comment, "shido match game %d: Black %s (%s), White %s (%s). %s: %s.",
-             r->game + 1, opt->name[b], engine_label(b), opt->name[w], engine_label(w), r->re,
+    char from[300] = "";
+    if (r->opening >= 0)
+        snprintf(from, sizeof from, " From the opening %.200s (%d moves).",
+                 opt->openings[r->opening].spec, opt->openings[r->opening].num_moves);
+    snprintf(comment, sizeof comment,
+             "shido match game %d: Black %s (%s), White %s (%s).%s %s: %s.", r->game + 1,
+             opt->name[b], engine_label(b), opt->name[w], engine_label(w), from, r->re,
              r->detail);
     bool ok = c != NULL;
     if (ok && !opt->rules_text)
@@ -566,6 +581,12 @@ bool match_play_game(match_state *st, match_engine eng[2], match_result *r, char
     if (opt->handicap > 0) {
         int pts[9];
         go_game_fixed_handicap(&g, opt->handicap, pts);
+    }
+    if (r->opening >= 0) {
+        /* legal under the match's rules: load_opening replayed it */
+        const match_opening *o = &opt->openings[r->opening];
+        for (int i = 0; i < o->num_moves; i++)
+            go_game_play(&g, o->moves[i].point, o->moves[i].color);
     }
     if (ready[0] <= 0 && ready[1] <= 0) {
         r->end = MATCH_END_VOID;

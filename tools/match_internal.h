@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "go/game.h"
 #include "go/rules.h"
 #include "go/time_control.h"
 #include "tools/gtp_client.h"
@@ -14,6 +15,14 @@
 #define MATCH_MAX_SETUP 32    /* --setupN lines per engine */
 #define MATCH_NAME_LEN 128
 #define MATCH_START_FAILURES 3 /* engine starts in a row that die unanswered before we give up */
+#define MATCH_MAX_OPENINGS 1000 /* --opening positions */
+
+/* A position games start from (--opening): the main line of an SGF game, or its first N moves. */
+typedef struct match_opening {
+    const char *spec;     /* as given: FILE or FILE:N */
+    int num_moves;
+    go_move *moves;
+} match_opening;
 
 typedef struct match_options {
     const char *command[2];             /* engine command lines */
@@ -33,7 +42,12 @@ typedef struct match_options {
     unsigned long long seed;
     int timeout_ms, genmove_timeout_ms;
     bool show_stderr;
+    match_opening *openings;            /* games 2k and 2k+1 start from opening k mod count */
+    int num_openings;
 } match_options;
+
+/* Frees the openings the options hold. */
+void match_openings_free(match_options *opt);
 
 /* One engine as a worker holds it between games. */
 typedef struct match_engine {
@@ -59,6 +73,7 @@ typedef enum {
 
 typedef struct match_result {
     int game;                   /* 0-based */
+    int opening;                /* index into the options' openings, -1 for the empty board */
     int black;                  /* engine (0 or 1) playing black */
     int winner;                 /* engine 0 or 1, MATCH_DRAW or MATCH_NO_RESULT */
     char re[32];                /* SGF RE: "B+3.5", "W+R", "B+F", "0", "Void" */
