@@ -356,17 +356,21 @@ static int choose_score(ctx *x, char *why, int why_len)
     return pick;
 }
 
-/* The thesis's endgame criteria, by board size where the tunable is 0. */
-static bool is_endgame(const ctx *x)
+bool teach_endgame_criteria(const teach_play_params *p, int size, double lead, double stdev,
+                            double pass_lead)
 {
-    const teach_play_params *p = x->p;
-    const teach_choice_in *in = x->in;
-    bool big = x->size > 15;
+    bool big = size > 15;
     double lead_max = p->endgame_lead > 0 ? p->endgame_lead : big ? 12 : 5;
     double pass_max = p->endgame_pass > 0 ? p->endgame_pass : big ? 5 : 7;
-    double root = x->an->root_score_lead;
-    return fabs(root) <= lead_max && x->an->root_score_stdev <= p->endgame_stdev &&
-           in->has_pass_lead && fabs(root - in->pass_lead) <= pass_max;
+    return fabs(lead) <= lead_max && stdev <= p->endgame_stdev &&
+           fabs(lead - pass_lead) <= pass_max;
+}
+
+static bool is_endgame(const ctx *x)
+{
+    return x->in->has_pass_lead &&
+           teach_endgame_criteria(x->p, x->size, x->an->root_score_lead,
+                                  x->an->root_score_stdev, x->in->pass_lead);
 }
 
 /* The adaptive controller: our loss per move aims at the opponent's measured loss, plus the lead

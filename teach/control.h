@@ -31,4 +31,10 @@ bool teach_ikeda_natural(double gap, double p, double c);
  * p's band and gamma. */
 double teach_score_weight(const teach_play_params *p, double prior, double delta);
 
+/* The thesis's endgame criteria (seed 001, section 6): |lead| <= endgame_lead, score stdev
+ * <= endgame_stdev and |lead - pass_lead| <= endgame_pass, each from the mover's view, the
+ * tunables of 0 by board size (13x13 and below: 5 and 7; 19x19: 12 and 5). */
+bool teach_endgame_criteria(const teach_play_params *p, int size, double lead, double stdev,
+                            double pass_lead);
+
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "go/clock.h"
+#include "teach/control.h"
 
 typedef struct play_player {
     teach_player base;
@@ -247,4 +248,29 @@ const nn_result *teach_play_player_net(const teach_player *p)
 {
     const play_player *pp = (const play_player *)p;
     return pp->have_net ? pp->net : NULL;
+}
+
+bool teach_endgame_test(teach_player *search, const teach_play_params *pp, const go_game *g,
+                        int64_t visits, teach_endgame_check *out, char *err, int err_len)
+{
+    mcts_limits lim = {.max_visits = visits};
+    mcts_analysis an = {0};
+    bool ok = teach_player_set_position(search, g, err, err_len) &&
+              teach_player_analyze(search, &lim, NULL, NULL, err, err_len);
+    if (ok && !teach_player_report(search, NULL, &an)) {
+        snprintf(err, (size_t)err_len, "no analysis of the search");
+        ok = false;
+    }
+    if (ok && !pass_lead(search, g, &an, &out->pass_lead)) {
+        snprintf(err, (size_t)err_len, "no score lead after a pass (a network without scores?)");
+        ok = false;
+    }
+    if (ok) {
+        out->lead = an.root_score_lead;
+        out->stdev = an.root_score_stdev;
+        out->endgame = teach_endgame_criteria(pp, g->board.size, out->lead, out->stdev,
+                                              out->pass_lead);
+    }
+    mcts_analysis_free(&an);
+    return ok;
 }

@@ -47,4 +47,16 @@ bool teach_play_decide(teach_player *search, const teach_play_params *pp, const 
                        mcts_analysis *an, bool *have_an, nn_result *net, bool *have_net,
                        teach_choice *out, char *err, int err_len);
 
+/* The thesis's endgame test on g (teach_endgame_criteria under pp): a search of `visits` by
+ * search (a search player) for the score lead and its stdev, and the lead after a pass (the
+ * search's when it visited the pass, else the network's). Fills the values and the verdict;
+ * false with the reason in err. */
+typedef struct teach_endgame_check {
+    double lead, stdev, pass_lead;   /* the mover's view */
+    bool endgame;
+} teach_endgame_check;
+
+bool teach_endgame_test(teach_player *search, const teach_play_params *pp, const go_game *g,
+                        int64_t visits, teach_endgame_check *out, char *err, int err_len);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "go/sgf.h"
 #include "shido_pipe.h"
 #include "teach/choice.h"
 #include "teach/control.h"
@@ -479,6 +480,79 @@ START_TEST(test_two_phase)
 }
 END_TEST
 
+/* The thesis's endgame criteria, values by hand: 13x13 |lead| <= 5, stdev <= 10, a pass
+ * changing the lead by <= 7; 19x19 12 and 5; the tunables override. */
+START_TEST(test_endgame_criteria)
+{
+    teach_play_params p = teach_play_params_default();
+    ck_assert(teach_endgame_criteria(&p, 13, 4.0, 9.0, 10.0));    /* |4 - 10| = 6 */
+    ck_assert(!teach_endgame_criteria(&p, 13, 6.0, 9.0, 6.0));    /* lead */
+    ck_assert(!teach_endgame_criteria(&p, 13, 4.0, 11.0, 4.0));   /* stdev */
+    ck_assert(!teach_endgame_criteria(&p, 13, 4.0, 9.0, -4.0));   /* |4 + 4| = 8 */
+    ck_assert(teach_endgame_criteria(&p, 19, -11.0, 5.0, -7.0));  /* |-11 + 7| = 4 */
+    ck_assert(!teach_endgame_criteria(&p, 19, -11.0, 5.0, -5.0)); /* 6 > 5 */
+    p.endgame_lead = 20;
+    ck_assert(teach_endgame_criteria(&p, 13, 6.0, 9.0, 6.0));
+}
+END_TEST
+
+/* `teach-stats --find-endgames`: one position a game, none twice. A collection of one random
+ * 9x9 game twice: with criteria every position meets, the first game gives its position at
+ * --from-move (written as an SGF of that many moves), the second none (the same position);
+ * with no stdev allowed, no position. */
+START_TEST(test_find_endgames)
+{
+    char dir[] = "/tmp/test_control-XXXXXX", games[64], out[64], found[96];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(games, sizeof games, "%s/games.sgf", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(found, sizeof found, "%s/endgame-01.sgf", out);
+    go_game g;
+    test_game_random(&g, 9, 30, 7);
+    go_sgf_collection *c = go_sgf_from_game(&g);
+    char *text = go_sgf_write(c);
+    FILE *f = fopen(games, "w");
+    ck_assert(f && fprintf(f, "%s\n%s\n", text, text) > 0 && fclose(f) == 0);
+    free(text);
+    go_sgf_free(c);
+    for (int strict = 0; strict < 2; strict++) {
+        const char *args[] = {"teach-stats", "--find-endgames", "5", "--out-dir", out, "-w",
+                              TEST_G170, "--threads", "1", "--endgame-visits", "4",
+                              "--from-move", "20", "--set", "endgame_lead=1000", "--set",
+                              strict ? "endgame_stdev=0" : "endgame_stdev=1000", "--set",
+                              "endgame_pass=1000", games, NULL};
+        char *err;
+        int status;
+        char *answer = pipe_run(args, "/dev/null", NULL, &err, &status);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", err);
+        ck_assert_msg(strstr(err, strict ? "0 endgame positions of 5" : "1 endgame positions of 5"),
+                      "%s", err);
+        if (!strict) {
+            ck_assert_msg(strstr(answer, "endgame-01.sgf") && strstr(answer, "game 1 move 20:"),
+                          "%s", answer);
+            char why[256];
+            go_sgf_collection *back = go_sgf_read_file(found, why, sizeof why);
+            ck_assert_msg(back != NULL, "%s", why);
+            go_game h;
+            ck_assert_msg(go_sgf_to_game(back->games[0], -1, &h, why, sizeof why), "%s", why);
+            ck_assert_int_eq(h.num_moves, 20);
+            for (int i = 0; i < 20; i++)
+                ck_assert(h.moves[i].point == g.moves[i].point &&
+                          h.moves[i].color == g.moves[i].color);
+            go_game_free(&h);
+            go_sgf_free(back);
+            ck_assert_int_eq(unlink(found), 0);
+        }
+        free(answer);
+        free(err);
+    }
+    go_game_free(&g);
+    ck_assert_int_eq(rmdir(out), 0);
+    ck_assert_int_eq(unlink(games), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 START_TEST(test_safeguards)
 {
     char why[320];
@@ -724,6 +798,7 @@ static Suite *control_suite(void)
     tcase_add_test(tc, test_styles_by_ownership);
     tcase_add_test(tc, test_two_phase);
     tcase_add_test(tc, test_safeguards);
+    tcase_add_test(tc, test_endgame_criteria);
     suite_add_tcase(s, tc);
     TCase *net = tcase_create("network");
     tcase_set_timeout(net, 300);
@@ -731,6 +806,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_gtp_teaching_player);
     tcase_add_test(net, test_json_move_choice);
     tcase_add_test(net, test_naturalness);
+    tcase_add_test(net, test_find_endgames);
     suite_add_tcase(s, net);
     return s;
 }

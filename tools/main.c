@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "               short tactical maps that characterise the games' moves\n"
             "  teach-stats --player NAME -w NET [--judge-visits N] GAME.sgf|DIR...\n"
             "               a player's results and how natural its moves were (teaching play)\n"
+            "  teach-stats --find-endgames K --out-dir DIR -w NET GAME.sgf|DIR...\n"
+            "               the thesis's endgame positions in finished games, as SGF\n"
             "  features GAME.sgf [--move N] [--ref MOVE] [--json] -w NET [-w HUMAN_NET] MOVE...\n"
             "               seed 000's move features: Rémi distances, density, score loss,\n"
             "               priors, contributions to strengthening and weakening stones\n"

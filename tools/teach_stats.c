@@ -4,13 +4,23 @@
  *
  *   shido teach-stats --player NAME -w NET [--judge-visits N] [--opening N] [--json]
  *                     [--row LABEL] [shared options] GAME.sgf|DIR...
+ *   shido teach-stats --find-endgames K --out-dir DIR -w NET [--endgame-visits N]
+ *                     [--from-move M] [--step S] [shared options] GAME.sgf|DIR...
  *
  * The player is the one whose PB or PW contains NAME. Per collection: games, the player's wins,
  * the opponent's win rate with its 95% Wilson interval (draws half, void games left out), and the
  * naturalness of teach/naturalness.h. --json prints one JSON object instead of the text, --row
- * one row of a Markdown table (teach_stats_header's columns) that starts with LABEL. */
+ * one row of a Markdown table (teach_stats_header's columns) that starts with LABEL.
+ *
+ * --find-endgames: the endgame positions of the thesis's experiment (seed 001, section 6): in
+ * each game (files in order), the first position from move M on (every S-th; M 0: half the
+ * board's points) where a search of N visits (200) finds the thesis's endgame criteria met
+ * (teach_endgame_criteria, the endgame_* tunables of --set), written as DIR/endgame-NN.sgf (the
+ * game up to there) for `shido match --opening`, one line each on standard output; K positions
+ * at most, one a game, none twice (a game that reaches a position found before gives none). */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +31,7 @@
 #include "go/sgf.h"
 #include "teach/engine.h"
 #include "teach/naturalness.h"
+#include "teach/play.h"
 #include "teach/player.h"
 #include "tools/commands.h"
 #include "tools/match.h"
@@ -30,18 +41,99 @@ typedef struct tally {
     teach_nat_stats nat;
 } tally;
 
+/* What one run does with each game. */
+typedef struct job {
+    teach_engine *e;
+    /* the statistics */
+    const char *player;
+    teach_player *judge;
+    const teach_nat_opts *opts;
+    tally t;
+    /* --find-endgames */
+    int find, found;
+    uint64_t found_key[100];     /* the positions found (stones and the side to move) */
+    const char *out_dir;
+    int64_t visits;
+    int from_move, step;
+    teach_player *search;
+} job;
+
 static int usage(FILE *f)
 {
     fprintf(f, "usage: shido teach-stats --player NAME %s [--judge-visits N] [--opening N] "
                "[--json] [--row LABEL] GAME.sgf|DIR...\n"
-               "  a player's results and the naturalness of its moves in finished games\n%s",
-            teach_options_synopsis(), teach_options_help());
+               "       shido teach-stats --find-endgames K --out-dir DIR %s [--endgame-visits N]\n"
+               "                         [--from-move M] [--step S] GAME.sgf|DIR...\n"
+               "  a player's results and the naturalness of its moves in finished games; or\n"
+               "  the first position of each game that meets the thesis's endgame criteria\n"
+               "  (seed 001; a search of N visits, 200), from move M (0: half the board's\n"
+               "  points) every S moves (2), K at most, written as DIR/endgame-NN.sgf for\n"
+               "  shido match --opening\n%s",
+            teach_options_synopsis(), teach_options_synopsis(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
 
-/* One SGF file's games into t. False after printing why. */
-static bool add_file(const char *path, const char *player, teach_engine *e, teach_player *judge,
-                     const teach_nat_opts *opts, tally *t)
+/* The first endgame position of the game g (game i of path), written when found. */
+static bool find_endgame(job *j, const char *path, int i, const go_sgf_node *root,
+                         const go_game *g)
+{
+    char err[512];
+    int size = g->board.size;
+    int from = j->from_move > 0 ? j->from_move : size * size / 2;
+    const teach_play_params *pp = teach_engine_play_params(j->e);
+    for (int m = from; m < g->num_moves && j->found < j->find; m += j->step) {
+        if (g->moves[m - 1].point == GO_PASS)
+            break;   /* the game is over: passes end the search for a position */
+        go_game at;
+        if (!go_sgf_to_game(root, m, &at, err, sizeof err)) {
+            fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
+            return false;
+        }
+        teach_endgame_check c;
+        bool ok = teach_endgame_test(j->search, pp, &at, j->visits, &c, err, sizeof err);
+        uint64_t key = at.hashes[at.num_moves] ^ (at.board.to_move == GO_WHITE ? 1 : 0);
+        bool again = false;
+        for (int k = 0; k < j->found; k++)
+            again = again || j->found_key[k] == key;
+        if (ok && c.endgame && again) {
+            /* the same position as a game before (deterministic players): no new one here */
+            go_game_free(&at);
+            break;
+        }
+        if (ok && c.endgame) {
+            char file[4096];
+            snprintf(file, sizeof file, "%s/endgame-%02d.sgf", j->out_dir, j->found + 1);
+            go_sgf_collection *col = go_sgf_from_game(&at);
+            char *text = col ? go_sgf_write(col) : NULL;
+            FILE *f = text ? fopen(file, "w") : NULL;
+            ok = f && fputs(text, f) >= 0;
+            ok = f && fclose(f) == 0 && ok;
+            if (!ok)
+                snprintf(err, sizeof err, "cannot write %.400s", file);
+            free(text);
+            go_sgf_free(col);
+            if (ok) {
+                j->found_key[j->found++] = key;
+                printf("%s  %s game %d move %d: lead %+.1f, stdev %.1f, after a pass %+.1f "
+                       "(%s to play)\n",
+                       file, path, i + 1, m, c.lead, c.stdev, c.pass_lead,
+                       at.board.to_move == GO_BLACK ? "black" : "white");
+                fflush(stdout);
+            }
+        }
+        go_game_free(&at);
+        if (!ok) {
+            fprintf(stderr, "shido teach-stats: %s: game %d, move %d: %s\n", path, i + 1, m, err);
+            return false;
+        }
+        if (c.endgame)
+            break;
+    }
+    return true;
+}
+
+/* One SGF file's games into the job. False after printing why. */
+static bool add_file(const char *path, job *j)
 {
     char err[512];
     go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
@@ -50,8 +142,21 @@ static bool add_file(const char *path, const char *player, teach_engine *e, teac
         return false;
     }
     bool ok = true;
-    for (int i = 0; ok && i < col->num_games; i++) {
+    const char *player = j->player;
+    tally *t = &j->t;
+    for (int i = 0; ok && i < col->num_games && (j->find == 0 || j->found < j->find); i++) {
         const go_sgf_node *root = col->games[i];
+        if (j->find > 0) {
+            go_game g;
+            if (!go_sgf_to_game(root, -1, &g, err, sizeof err)) {
+                fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
+                ok = false;
+                break;
+            }
+            ok = find_endgame(j, path, i, root, &g);
+            go_game_free(&g);
+            continue;
+        }
         const char *pb = go_sgf_get(root, "PB"), *pw = go_sgf_get(root, "PW");
         const char *re = go_sgf_get(root, "RE");
         go_color who = pb && strstr(pb, player) ? GO_BLACK
@@ -78,7 +183,7 @@ static bool add_file(const char *path, const char *player, teach_engine *e, teac
             t->wins++;
         else
             t->losses++;
-        ok = teach_naturalness_add(e, judge, &g, who, opts, &t->nat, err, sizeof err);
+        ok = teach_naturalness_add(j->e, j->judge, &g, who, j->opts, &t->nat, err, sizeof err);
         if (!ok)
             fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
         go_game_free(&g);
@@ -93,12 +198,11 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 }
 
 /* A file, or every *.sgf of a directory in name order. */
-static bool add_path(const char *path, const char *player, teach_engine *e, teach_player *judge,
-                     const teach_nat_opts *opts, tally *t)
+static bool add_path(const char *path, job *j)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return add_file(path, player, e, judge, opts, t);
+        return add_file(path, j);
     struct dirent **names;
     int n = scandir(path, &names, NULL, by_name);
     if (n < 0) {
@@ -111,7 +215,7 @@ static bool add_path(const char *path, const char *player, teach_engine *e, teac
         if (ok && len > 4 && !strcasecmp(names[i]->d_name + len - 4, ".sgf")) {
             char file[4096];
             snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
-            ok = add_file(file, player, e, judge, opts, t);
+            ok = add_file(file, j);
         }
         free(names[i]);
     }
@@ -181,12 +285,25 @@ static void print(const tally *t, const char *player, bool json, const char *row
     cJSON_Delete(o);
 }
 
+/* An integer option's value in lo..hi, or -1 after printing why. */
+static long long count_option(const char *name, const char *v, long long lo, long long hi)
+{
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end || n < lo || n > hi) {
+        fprintf(stderr, "shido teach-stats: %s must be %lld..%lld, not '%s'\n", name, lo, hi, v);
+        return -1;
+    }
+    return n;
+}
+
 int shido_cmd_teach_stats(int argc, char **argv)
 {
     teach_options o;
     teach_options_init(&o);
     teach_nat_opts nopts = {0};
-    const char *player = NULL, *row = NULL;
+    job j = {.opts = &nopts, .visits = 200, .step = 2};
+    const char *row = NULL;
     const char *paths[256];
     int npaths = 0;
     bool json = false;
@@ -202,20 +319,41 @@ int shido_cmd_teach_stats(int argc, char **argv)
         if (got > 0)
             continue;
         bool more = i + 1 < argc;
+        long long n = 0;
         if (!strcmp(argv[i], "--player") && more) {
-            player = argv[++i];
+            j.player = argv[++i];
         } else if (!strcmp(argv[i], "--judge-visits") && more) {
-            nopts.judge_visits = atoll(argv[++i]);
-            if (nopts.judge_visits < 0 || nopts.judge_visits > 1000000) {
-                fprintf(stderr, "shido teach-stats: --judge-visits must be 0..1000000\n");
+            if ((n = count_option(argv[i], argv[i + 1], 0, 1000000)) < 0)
                 return 2;
-            }
+            nopts.judge_visits = n;
+            i++;
         } else if (!strcmp(argv[i], "--opening") && more) {
-            nopts.opening_moves = atoi(argv[++i]);
-            if (nopts.opening_moves < 1 || nopts.opening_moves > 1000) {
-                fprintf(stderr, "shido teach-stats: --opening must be 1..1000\n");
+            if ((n = count_option(argv[i], argv[i + 1], 1, 1000)) < 0)
                 return 2;
-            }
+            nopts.opening_moves = (int)n;
+            i++;
+        } else if (!strcmp(argv[i], "--find-endgames") && more) {
+            if ((n = count_option(argv[i], argv[i + 1], 1, 99)) < 0)
+                return 2;
+            j.find = (int)n;
+            i++;
+        } else if (!strcmp(argv[i], "--endgame-visits") && more) {
+            if ((n = count_option(argv[i], argv[i + 1], 1, 1000000)) < 0)
+                return 2;
+            j.visits = n;
+            i++;
+        } else if (!strcmp(argv[i], "--from-move") && more) {
+            if ((n = count_option(argv[i], argv[i + 1], 0, 100000)) < 0)
+                return 2;
+            j.from_move = (int)n;
+            i++;
+        } else if (!strcmp(argv[i], "--step") && more) {
+            if ((n = count_option(argv[i], argv[i + 1], 1, 1000)) < 0)
+                return 2;
+            j.step = (int)n;
+            i++;
+        } else if (!strcmp(argv[i], "--out-dir") && more) {
+            j.out_dir = argv[++i];
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
         } else if (!strcmp(argv[i], "--row") && more) {
@@ -226,26 +364,37 @@ int shido_cmd_teach_stats(int argc, char **argv)
             return usage(stderr);
         }
     }
-    if (!player || !npaths || o.num_weights != 1)
+    if (!npaths || o.num_weights != 1 || (j.find > 0 ? !j.out_dir : !j.player))
         return usage(stderr);
-    teach_engine *e = teach_engine_new(&o, err, sizeof err);
-    if (!e) {
+    if (j.out_dir && mkdir(j.out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "shido teach-stats: cannot create %s: %s\n", j.out_dir, strerror(errno));
+        return 1;
+    }
+    j.e = teach_engine_new(&o, err, sizeof err);
+    if (!j.e) {
         fprintf(stderr, "shido teach-stats: %s\n", err);
         return 1;
     }
-    teach_player *judge = NULL;
-    if (nopts.judge_visits > 0 && !(judge = teach_search_player_new(e, err, sizeof err))) {
+    bool need_search = j.find > 0 || nopts.judge_visits > 0;
+    teach_player *search = need_search ? teach_search_player_new(j.e, err, sizeof err) : NULL;
+    if (need_search && !search) {
         fprintf(stderr, "shido teach-stats: %s\n", err);
-        teach_engine_free(e);
+        teach_engine_free(j.e);
         return 1;
     }
-    tally t = {0};
+    if (j.find > 0)
+        j.search = search;
+    else
+        j.judge = search;
     bool ok = true;
-    for (int i = 0; ok && i < npaths; i++)
-        ok = add_path(paths[i], player, e, judge, &nopts, &t);
-    if (ok)
-        print(&t, player, json, row);
-    teach_player_free(judge);
-    teach_engine_free(e);
+    for (int i = 0; ok && i < npaths && (j.find == 0 || j.found < j.find); i++)
+        ok = add_path(paths[i], &j);
+    if (ok && j.find == 0)
+        print(&j.t, j.player, json, row);
+    if (ok && j.find > 0)
+        fprintf(stderr, "shido teach-stats: %d endgame positions of %d asked in %s\n", j.found,
+                j.find, j.out_dir);
+    teach_player_free(search);
+    teach_engine_free(j.e);
     return ok ? 0 : 1;
 }
