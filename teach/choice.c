@@ -84,7 +84,8 @@ teach_play_params teach_play_params_default(void)
         .saturation = 0.9,
         .adaptive_rate = 0.1,
         .adaptive_horizon = 8,
-        .adaptive_margin = -2.5,
+        .adaptive_margin = -2.0,
+        .adaptive_learn = 0.5,
         .style_max_loss = 2.0,
         .prior_floor = 0.01,
         .threat_drop = 1.0,
@@ -187,7 +188,9 @@ static const entry table[] = {
     {{"adaptive_horizon", "double", "adaptive: moves over which the lead is given back"},
      K_DOUBLE, F(adaptive_horizon), 1, 1000},
     {{"adaptive_margin", "double", "adaptive: the score lead aimed at (own view)"}, K_DOUBLE,
-     F(adaptive_margin), -1000, 1000},
+     F(adaptive_margin), -50, 50},
+    {{"adaptive_learn", "double", "adaptive: the margin's correction by each game's final lead"},
+     K_DOUBLE, F(adaptive_learn), 0, 2},
     {{"style_max_loss", "double", "aggressive, peaceful: most points a move may lose"}, K_DOUBLE,
      F(style_max_loss), 0, 100},
     {{"prior_floor", "double", "safeguard: no move of lower prior unless forced"}, K_DOUBLE,
@@ -404,11 +407,19 @@ double teach_rng_uniform(teach_rng *r)
 
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games)
 {
-    double z = s->softmax_z;
+    double z = s->softmax_z, shift = s->margin_shift;
     int games = s->games_done;
     memset(s, 0, sizeof *s);
     s->softmax_z = keep_games && p->softmax_adapt && games > 0 ? z : p->softmax_z;
     s->games_done = keep_games ? games : 0;
+    s->margin_shift = keep_games ? shift : 0;
+}
+
+void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead)
+{
+    double margin = p->adaptive_margin + s->margin_shift - p->adaptive_learn * final_lead;
+    margin = fmin(50.0, fmax(-50.0, margin));
+    s->margin_shift = margin - p->adaptive_margin;
 }
 
 /* The network's favourite legal move (pass when nothing is legal). */

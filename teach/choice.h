@@ -116,6 +116,10 @@ typedef struct teach_play_params {
     double adaptive_rate;
     double adaptive_horizon;
     double adaptive_margin;
+    /* adaptive, between games: the margin moves by -adaptive_learn times the last game's final
+     * lead (the last search's, own view), toward the margin that ends games level against this
+     * opponent (0: fixed) */
+    double adaptive_learn;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;
@@ -200,6 +204,7 @@ typedef struct teach_play_state {
     /* adaptive: the opponent's mean score loss per move, and the moves it is measured over */
     double opp_loss_mean;
     int opp_moves;
+    double margin_shift;        /* adaptive_learn's correction of adaptive_margin (kept) */
     bool have_expected;         /* after our move: what the search expected the opponent to get */
     double expected_lead;       /* our score lead after our last move, as the search saw it */
     int expected_move_number;   /* the game's move count it refers to */
@@ -210,8 +215,13 @@ typedef struct teach_play_state {
     bool in_endgame;            /* two-phase: the switch happened (it does not switch back) */
 } teach_play_state;
 
-/* A fresh state for a new game (softmax adaptation kept when keep_games is true). */
+/* A fresh state for a new game (softmax adaptation and the adaptive margin's correction kept
+ * when keep_games is true). */
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games);
+
+/* The adaptive controller's lesson from a finished game whose last search saw final_lead (own
+ * view): margin_shift -= adaptive_learn * final_lead, the margin kept within [-50, 50]. */
+void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
 
 /* What a policy sees. */
 typedef struct teach_choice_in {

@@ -392,7 +392,8 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
      * leaves too much of it in place */
     double moves_left = (0.6 * x->size * x->size - g->num_moves) / 2;
     double horizon = fmax(3.0, fmin(x->p->adaptive_horizon, moves_left));
-    double target = (s ? s->opp_loss_mean : 0) + (root - x->p->adaptive_margin) / horizon;
+    double margin = x->p->adaptive_margin + (s ? s->margin_shift : 0);
+    double target = (s ? s->opp_loss_mean : 0) + (root - margin) / horizon;
     /* losses against the search's own choice: the highest lead among moves of a few visits
      * each is mostly their noise, and a loss against it is often none */
     double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
@@ -409,8 +410,9 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
         s->expected_lead = x->c[pick].lead;
         s->expected_move_number = g->num_moves + 1;
     }
-    snprintf(why, (size_t)why_len, "opponent loses %.2f a move (%d measured), lead %+.1f: "
-             "losing %.2f", s ? s->opp_loss_mean : 0, s ? s->opp_moves : 0, root, target);
+    snprintf(why, (size_t)why_len, "opponent loses %.2f a move (%d measured), lead %+.1f, "
+             "margin %+.1f: losing %.2f", s ? s->opp_loss_mean : 0, s ? s->opp_moves : 0, root,
+             margin, target);
     return pick;
 }
 

@@ -24,8 +24,9 @@ typedef struct play_player {
     bool have_an;
     nn_result *net;            /* the last choice's network output */
     bool have_net;
-    bool have_result;          /* the last game's last root winrate, for softmax adaptation */
-    double last_winrate;
+    bool have_result;          /* the last game's last root winrate and lead, for softmax */
+    double last_winrate;       /* adaptation and adaptive's margin */
+    double last_lead;
     char why[320];
 } play_player;
 
@@ -42,8 +43,9 @@ static bool continues(const play_player *p, const go_game *g)
     return true;
 }
 
-/* A new game: softmax's exponent moves toward a close result from the last game's end (we won
- * with a last winrate above one half: play weaker), the rest of the memory starts afresh. */
+/* A new game: softmax's exponent and adaptive's margin move toward a close result from the last
+ * game's end (we won with a last winrate above one half: play weaker; the last lead corrects the
+ * margin), the rest of the memory starts afresh. */
 static void new_game(play_player *p)
 {
     const teach_play_params *pp = teach_engine_play_params(p->engine);
@@ -57,6 +59,8 @@ static void new_game(play_player *p)
         p->state.softmax_z = fmax(0.0, p->state.softmax_z + step);
         p->state.games_done++;
     }
+    if (pp->policy == TEACH_POLICY_ADAPTIVE && p->have_result)
+        teach_adaptive_learn(&p->state, pp, p->last_lead);
     p->have_result = false;
     teach_play_state_reset(&p->state, pp, true);
 }
@@ -187,6 +191,7 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
     if (p->have_an) {
         p->have_result = true;
         p->last_winrate = p->an.root_winrate;
+        p->last_lead = p->an.root_score_lead;
     }
     *move = choice.move;
     snprintf(p->why, sizeof p->why, "%s", choice.why);

@@ -377,15 +377,16 @@ START_TEST(test_adaptive)
     assert_move(choose(&p, &t, 1, why), "J10", why);
     ck_assert_double_eq_tol(t.state.opp_loss_mean, 4.0, 1e-9);
     ck_assert_int_eq(t.state.opp_moves, 1);
-    /* the lead given back over 2 moves: 4 + 4 / 2 = 6, C11 (5) alone within a point of it */
+    /* the lead given back over 2 moves, at least 3 (the floor): 4 + 4 / 3 = 5.3, C11 (5) alone
+     * within a point of it */
     p.adaptive_horizon = 2;
     t.state.have_expected = false;   /* the same measurement is not taken twice */
     assert_move(choose(&p, &t, 1, why), "C11", why);
-    /* aiming at a lead of +4 (the lead now): 4 + 0 / 2 = 4, J10 (3) and C11 (5) both a point
+    /* aiming at a lead of +4 (the lead now): 4 + 0 / 3 = 4, J10 (3) and C11 (5) both a point
      * away, J10 of higher prior */
     p.adaptive_margin = 4;
     assert_move(choose(&p, &t, 1, why), "J10", why);
-    /* aiming at -6: 4 + 10 / 2 = 9, C11 the closest */
+    /* aiming at -6: 4 + 10 / 3 = 7.3, C11 the closest */
     p.adaptive_margin = -6;
     assert_move(choose(&p, &t, 1, why), "C11", why);
     /* losses count from the search's own choice (D4, +4), not from a move of a few visits
@@ -395,6 +396,25 @@ START_TEST(test_adaptive)
     t.state.opp_loss_mean = 0;
     p.adaptive_margin = 4;
     assert_move(choose(&p, &t, 1, why), "D4", why);
+    /* between games: a game ended 4 points up moves the margin by -0.5 * 4 to +2, one ended 6
+     * points down by +3 to +5; the correction stays through a new game's reset, within
+     * [-50, 50]. With the margin at -11 (a shift of -15): 0 + (4 + 11) / 3 (the horizon's
+     * floor) = 5 to lose: C11 */
+    p.adaptive_learn = 0.5;
+    teach_adaptive_learn(&t.state, &p, 4.0);
+    ck_assert_double_eq_tol(t.state.margin_shift, -2.0, 1e-12);
+    teach_adaptive_learn(&t.state, &p, -6.0);
+    ck_assert_double_eq_tol(t.state.margin_shift, 1.0, 1e-12);
+    teach_play_state_reset(&t.state, &p, true);
+    ck_assert_double_eq_tol(t.state.margin_shift, 1.0, 1e-12);
+    t.state.margin_shift = -15;
+    t.state.have_expected = false;
+    assert_move(choose(&p, &t, 1, why), "C11", why);
+    ck_assert_msg(strstr(why, "margin -11.0"), "%s", why);
+    teach_adaptive_learn(&t.state, &p, -200.0);   /* +100 would pass the bound */
+    ck_assert_double_eq_tol(p.adaptive_margin + t.state.margin_shift, 50.0, 1e-12);
+    teach_play_state_reset(&t.state, &p, false);
+    ck_assert_double_eq_tol(t.state.margin_shift, 0.0, 1e-12);
     go_game_free(&t.game);
 }
 END_TEST

@@ -16,6 +16,10 @@
 #   SIZE [13]  GAMES per cell [100]  VISITS per controller move [200]  PARALLEL games [2]
 #   NET [../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz]  SEED [1]
 #   JUDGE_VISITS: the strong search that counts moves losing > 5 points [0: not counted]
+#   MAX_MOVES: games stop after this many moves and are scored as they stand [0: played out];
+#   for the opening statistics alone (lines >= 4 in the first 40 / 60 moves)
+#   OPENINGS: SGF files (`shido teach-stats --find-endgames` writes them) the games start from,
+#   two games a position with colours swapped, in turn [none: the empty board]
 #   SHARD=K/N: only the cells whose index is K modulo N (a Slurm job array: SHARD=$ID/$COUNT,
 #   one process per node); `bash bench/teach/experiment.sh --table OUT_DIR` then writes the
 #   table of every cell found in OUT_DIR.
@@ -29,7 +33,7 @@ CONTROLLERS=${CONTROLLERS:-"best naive softmax A15 ABC25 two-phase adaptive jigo
 OPPONENTS=${OPPONENTS:-"gnugo1 gnugo5 gnugo10 net"}
 SIZE=${SIZE:-13} GAMES=${GAMES:-100} VISITS=${VISITS:-200} PARALLEL=${PARALLEL:-2}
 NET=${NET:-../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz}
-SEED=${SEED:-1} JUDGE_VISITS=${JUDGE_VISITS:-0} SHARD=${SHARD:-0/1}
+SEED=${SEED:-1} JUDGE_VISITS=${JUDGE_VISITS:-0} SHARD=${SHARD:-0/1} MAX_MOVES=${MAX_MOVES:-0}
 GNUGO=${GNUGO:-/usr/games/gnugo}
 
 table_only=false
@@ -55,6 +59,9 @@ if $table_only; then
     exit 0
 fi
 
+limit=()
+((MAX_MOVES > 0)) && limit=(--max-moves "$MAX_MOVES")
+for f in ${OPENINGS:-}; do limit+=(--opening "$f"); done
 shard_k=${SHARD%/*} shard_n=${SHARD#*/}
 cells=()
 idx=0
@@ -90,8 +97,10 @@ for cell in "${cells[@]}"; do
     fi
     name="shido-${spec//[:=,]/-}"
     case $opp in
-    gnugo*) cmd2="$GNUGO --mode gtp --level ${opp#gnugo} --chinese-rules" ;;
-    net) cmd2="$SHIDO gtp -w $NET --threads 1 --set play_policy=net" ;;
+    gnugo*) cmd2="$GNUGO --mode gtp --level ${opp#gnugo} --chinese-rules"
+            seed2=(--setup2 "set_random_seed {seed}") ;;   # GNU Go varies its play by it
+    net) cmd2="$SHIDO gtp -w $NET --threads 1 --set play_policy=net"
+         seed2=() ;;
     *) echo "experiment: unknown opponent $opp" >&2; exit 2 ;;
     esac
     dir="$OUT/$name-vs-$opp"
@@ -101,9 +110,10 @@ for cell in "${cells[@]}"; do
     fi
     cmd1="$SHIDO gtp -w $NET --visits $VISITS --threads 1 ${sets[*]}"
     "$SHIDO" match --engine1 "$cmd1" --engine2 "$cmd2" --name1 "$name" --name2 "$opp" \
-        --setup1 "kata-set-param play_seed {seed}" \
+        --setup1 "kata-set-param play_seed {seed}" "${seed2[@]}" \
         --games "$GAMES" --size "$SIZE" --komi 7.5 --rules chinese --parallel "$PARALLEL" \
-        --seed $((SEED + 1000 * i)) --sgf-dir "$dir" --jsonl "$dir.jsonl" >"$dir.log" 2>&1 &
+        --seed $((SEED + 1000 * i)) --sgf-dir "$dir" --jsonl "$dir.jsonl" "${limit[@]}" \
+        >"$dir.log" 2>&1 &
     pid=$!
     base=$done_games
     while kill -0 "$pid" 2>/dev/null; do
