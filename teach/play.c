@@ -25,8 +25,8 @@ typedef struct play_player {
     nn_result *net;            /* the last choice's network output */
     bool have_net;
     bool have_result;          /* the last game's last root winrate and lead, for softmax */
-    double last_winrate;       /* adaptation and adaptive's margin */
-    double last_lead;
+    double last_winrate;       /* adaptation and adaptive's margin, once our last move passed */
+    double last_lead;          /* or resigned (a game left or undone teaches nothing) */
     char why[320];
 } play_player;
 
@@ -45,7 +45,8 @@ static bool continues(const play_player *p, const go_game *g)
 
 /* A new game: softmax's exponent and adaptive's margin move toward a close result from the last
  * game's end (we won with a last winrate above one half: play weaker; the last lead corrects the
- * margin), the rest of the memory starts afresh. */
+ * margin) when that game ended with our pass or resignation, the rest of the memory starts
+ * afresh. */
 static void new_game(play_player *p)
 {
     const teach_play_params *pp = teach_engine_play_params(p->engine);
@@ -188,8 +189,8 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
                            &p->rng, &p->an, &p->have_an, p->net, &p->have_net, &choice, err,
                            err_len))
         return TEACH_MOVE_FAILED;
-    if (p->have_an) {
-        p->have_result = true;
+    p->have_result = p->have_an && (choice.move == GO_PASS || choice.move == MCTS_RESIGN);
+    if (p->have_result) {
         p->last_winrate = p->an.root_winrate;
         p->last_lead = p->an.root_score_lead;
     }

@@ -719,6 +719,46 @@ START_TEST(test_gtp_teaching_player)
 }
 END_TEST
 
+/* adaptive's margin learns from a game that ended with its pass: on 5x5 white fills every
+ * point but two eyes, black's one legal move is a pass, at a lead of about -32.5 (komi 7.5);
+ * the next game's margin is -2 less half of it, about +14. An undone move ends no game: the
+ * margin stays. */
+START_TEST(test_gtp_adaptive_learns)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1",
+                    "--set", "play_policy=adaptive"};
+    char err[1024];
+    ck_assert(gtp_engine_init(&e));
+    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    char script[1024] = "boardsize 5\nkomi 7.5";
+    for (int i = 0; i < 25; i++) {
+        char v[4] = {(char)('A' + i / 5), (char)('1' + i % 5), 0};
+        if (strcmp(v, "B2") && strcmp(v, "D4")) {
+            size_t n = strlen(script);
+            snprintf(script + n, sizeof script - n, "\nplay w %s", v);
+        }
+    }
+    strcat(script, "\ngenmove b\nclear_board\ngenmove b");
+    char *got = test_gtp_feed(&e, script, false);
+    ck_assert_msg(strstr(got, "= pass\n\n=\n\n= "), "%s", got + strlen(got) / 2);
+    free(got);
+    double margin[2];
+    for (int k = 0; k < 2; k++) {
+        const char *why = teach_play_player_why(e.play_player), *m = strstr(why, "margin ");
+        ck_assert_msg(m && sscanf(m, "margin %lf", &margin[k]) == 1, "%s", why);
+        ck_assert_msg(margin[k] > 10 && margin[k] < 18, "%s", why);
+        if (k == 0) {
+            got = test_gtp_feed(&e, "undo\ngenmove b", false);
+            ck_assert_msg(!strncmp(got, "=\n\n= ", 5), "%s", got);
+            free(got);
+        }
+    }
+    ck_assert_double_eq_tol(margin[0], margin[1], 1e-9);
+    gtp_engine_free(&e);
+}
+END_TEST
+
 START_TEST(test_json_move_choice)
 {
     const char *q = "{\"id\":\"a\",\"moves\":[[\"B\",\"D4\"]],\"rules\":\"chinese\",\"komi\":7.5,"
@@ -827,6 +867,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_json_move_choice);
     tcase_add_test(net, test_naturalness);
     tcase_add_test(net, test_find_endgames);
+    tcase_add_test(net, test_gtp_adaptive_learns);
     suite_add_tcase(s, net);
     return s;
 }
