@@ -8,7 +8,9 @@
 #include <time.h>
 
 #include "go/clock.h"
+#include "go/score.h"
 #include "teach/control.h"
+#include "teach/status.h"
 
 typedef struct play_player {
     teach_player base;
@@ -27,6 +29,8 @@ typedef struct play_player {
     bool have_result;          /* the last game's last root winrate and lead, for softmax */
     double last_winrate;       /* adaptation and adaptive's margin, once our last move passed */
     double last_lead;          /* or resigned (a game left or undone teaches nothing) */
+    bool last_passed;          /* that move was a pass (not a resignation) */
+    go_color last_color;       /* our colour in it */
     char why[320];
 } play_player;
 
@@ -41,6 +45,18 @@ static bool continues(const play_player *p, const go_game *g)
         if (old->moves[i].point != g->moves[i].point || old->moves[i].color != g->moves[i].color)
             return false;
     return true;
+}
+
+/* How the last game ended for us, in points: after our pass the board as it stands, scored
+ * with the dead stones the network sees (as final_score does); after a resignation, or without
+ * an ownership head, the last search's lead. */
+static double final_lead(play_player *p)
+{
+    bool dead[GO_POINTS] = {false};
+    if (!p->last_passed || !teach_mark_status(p->search, &p->game, dead, NULL))
+        return p->last_lead;
+    double black = go_score_final(&p->game, dead, NULL);
+    return p->last_color == GO_BLACK ? black : -black;
 }
 
 /* A new game: softmax's exponent and adaptive's margin move toward a close result from the last
@@ -61,7 +77,7 @@ static void new_game(play_player *p)
         p->state.games_done++;
     }
     if (pp->policy == TEACH_POLICY_ADAPTIVE && p->have_result)
-        teach_adaptive_learn(&p->state, pp, p->last_lead);
+        teach_adaptive_learn(&p->state, pp, final_lead(p));
     p->have_result = false;
     teach_play_state_reset(&p->state, pp, true);
 }
@@ -193,6 +209,8 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
     if (p->have_result) {
         p->last_winrate = p->an.root_winrate;
         p->last_lead = p->an.root_score_lead;
+        p->last_passed = choice.move == GO_PASS;
+        p->last_color = p->game.board.to_move;
     }
     *move = choice.move;
     snprintf(p->why, sizeof p->why, "%s", choice.why);
