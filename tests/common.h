@@ -235,6 +235,14 @@ static inline double test_result_diff(const nn_result *a, const nn_result *b)
 /* Feeds the lines of script (one or more commands, '\n' between them) to e one by one through
  * gtp_engine_handle_line and returns every reply, as the engine wrote them (malloc'd).
  * check_board: fail the test when the board breaks an invariant after any command. */
+/* A GTP engine configured by the command line argv (argv[0] "gtp"), or the test fails. */
+static inline void test_gtp_start(gtp_engine *e, int argc, char **argv)
+{
+    char err[1024];
+    ck_assert(gtp_engine_init(e));
+    ck_assert_msg(gtp_engine_configure(e, argc, argv, err, sizeof err) == 0, "%s", err);
+}
+
 static inline char *test_gtp_feed(gtp_engine *e, const char *script, bool check_board)
 {
     char *out = NULL;

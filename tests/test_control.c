@@ -685,9 +685,7 @@ START_TEST(test_gtp_teaching_player)
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "24", "--set", "play_policy=ABC25",
                     "--set", "play_seed=5"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 9, argv);
     char *got = test_gtp_feed(&e, "boardsize 13\nkata-get-param playPolicy\nkata-get-param "
                                   "ikeda_c\ngenmove b\ngenmove w", false);
     ck_assert_msg(!strncmp(got, "=\n\n= ikeda\n\n= 2.5\n\n= ", 20), "%s", got);
@@ -728,9 +726,7 @@ START_TEST(test_gtp_adaptive_learns)
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1",
                     "--set", "play_policy=adaptive"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 9, argv);
     char script[1024] = "boardsize 5\nkomi 7.5";
     for (int i = 0; i < 25; i++) {
         char v[4] = {(char)('A' + i / 5), (char)('1' + i % 5), 0};

@@ -394,9 +394,7 @@ START_TEST(test_genmove_charges_the_clock)
 {
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--threads", "1", "--visits", "16"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 7, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 7, argv);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "genmove b");
     ck_assert(!e.time.expect_valid[GO_BLACK] && e.time.overhead_samples == 0);
@@ -455,9 +453,7 @@ START_TEST(test_tsumego_genmove_with_network)
 {
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "8", "--threads", "1", "--tsumego=3"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 8, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 8, argv);
     expect_ok(&e, "boardsize 9");
     expect_ok(&e, "set_position w D9 w A8 w B8 w C8 w D8 b E9 b E8 b E7 b A6 b B6 b C6 b D6 b E6");
     expect_ok(&e, "play b A9");
@@ -487,9 +483,7 @@ START_TEST(test_search_in_process)
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "8", "--set", "c_puct=1.5",
                     "--threads", "1"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 9, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 9, argv);
     const mcts_params *params = teach_engine_params(e.engine);
     ck_assert(params->max_visits == 8 && params->c_puct == 1.5);
     expect_ok(&e, "boardsize 9");
@@ -511,6 +505,7 @@ START_TEST(test_search_in_process)
     gtp_engine_free(&e);
     /* Bad search options are usage errors naming the option. */
     ck_assert(gtp_engine_init(&e));
+    char err[1024];
     char *bad[] = {"gtp", "--set", "no_such_param=1"};
     ck_assert_int_eq(gtp_engine_configure(&e, 3, bad, err, sizeof err), 2);
     ck_assert_msg(strstr(err, "no_such_param"), "%s", err);
@@ -528,9 +523,7 @@ START_TEST(test_transformer_net_plays)
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_WEIGHTS "b10c384h6nbttflrs.bin.gz", "--visits", "8",
                     "--threads", "1"};
-    char err[1024];
-    ck_assert(gtp_engine_init(&e));
-    ck_assert_msg(gtp_engine_configure(&e, 7, argv, err, sizeof err) == 0, "%s", err);
+    test_gtp_start(&e, 7, argv);
     int n = check_file(&e, TEST_VECTORS "katago-b10c384h6nbttflrs.jsonl", "", false);
     ck_assert_int_ge(n, 1);
     expect_ok(&e, "boardsize 9\nclear_board\nkomi 7");
