@@ -65,6 +65,8 @@ printf '%s\n' '{"id":"p","moves":[["B","(4,4)"]],"rules":"chinese","boardXSize":
 # dictionaries of the protocol's words
 declare -A dicts=([fuzz_gtp]=tests/data/gtp/fuzz-gtp.dict [fuzz_time]=tests/data/gtp/fuzz-gtp.dict)
 # A fixed seed and run count keep the smoke round reproducible; long runs are done by hand.
+# fuzz/corpus/TARGET: the kept corpus of those runs (minimised with -merge=1; the network
+# targets' inputs derive from ../shared's files and are not kept), read as seeds.
 declare -A runs=([fuzz_sgf]=20000 [fuzz_gtp]=20000 [fuzz_lz]=2000 [fuzz_kata]=500
                  [fuzz_analysis_json]=20000 [fuzz_tsumego]=5000
                  [fuzz_tsumego_records]=20000 [fuzz_disc]=5000 [fuzz_time]=20000
@@ -75,7 +77,8 @@ for f in build-fuzz/fuzz_*; do
     "$f" -seed=1 -runs="${runs[$name]:-2000}" -max_total_time=120 -timeout=10 -max_len=65536 \
         ${dicts[$name]:+-dict=${dicts[$name]}} \
         "build-fuzz/corpus-$name" \
-        ${seeds[$name]:-} >"build-fuzz/$name.log" 2>&1 ||
+        ${seeds[$name]:-} $([ -d "fuzz/corpus/$name" ] && echo "fuzz/corpus/$name") \
+        >"build-fuzz/$name.log" 2>&1 ||
         { tail -50 "build-fuzz/$name.log"; echo "fuzz target $name found a failure"; exit 1; }
     echo "$name: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "build-fuzz/$name.log" || echo 'no summary')"
 done
