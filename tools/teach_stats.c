@@ -33,6 +33,7 @@
 #include "teach/naturalness.h"
 #include "teach/play.h"
 #include "teach/player.h"
+#include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/match.h"
 
@@ -285,29 +286,18 @@ static void print(const tally *t, const char *player, bool json, const char *row
     cJSON_Delete(o);
 }
 
-/* An integer option's value in lo..hi, or -1 after printing why. */
-static long long count_option(const char *name, const char *v, long long lo, long long hi)
-{
-    char *end;
-    long long n = strtoll(v, &end, 10);
-    if (end == v || *end || n < lo || n > hi) {
-        fprintf(stderr, "shido teach-stats: %s must be %lld..%lld, not '%s'\n", name, lo, hi, v);
-        return -1;
-    }
-    return n;
-}
-
 int shido_cmd_teach_stats(int argc, char **argv)
 {
     teach_options o;
     teach_options_init(&o);
     teach_nat_opts nopts = {0};
-    job j = {.opts = &nopts, .visits = 200, .step = 2};
+    job j = {.opts = &nopts};
     const char *row = NULL;
     const char *paths[256];
     int npaths = 0;
     bool json = false;
     char err[1024];
+    long judge_visits = 0, opening = 0, find = 0, endgame_visits = 200, from_move = 0, step = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return usage(stdout);
@@ -319,39 +309,28 @@ int shido_cmd_teach_stats(int argc, char **argv)
         if (got > 0)
             continue;
         bool more = i + 1 < argc;
-        long long n = 0;
-        if (!strcmp(argv[i], "--player") && more) {
+        /* the count options: name, range, value */
+        const struct {
+            const char *name;
+            long lo, hi, *value;
+        } counts[] = {{"--judge-visits", 0, 1000000, &judge_visits},
+                      {"--opening", 1, 1000, &opening},
+                      {"--find-endgames", 1, 99, &find},
+                      {"--endgame-visits", 1, 1000000, &endgame_visits},
+                      {"--from-move", 0, 100000, &from_move},
+                      {"--step", 1, 1000, &step}};
+        int c = 0, nc = (int)(sizeof counts / sizeof counts[0]);
+        while (c < nc && strcmp(argv[i], counts[c].name))
+            c++;
+        if (c < nc && more) {
+            if (!tools_parse_long(argv[i + 1], counts[c].lo, counts[c].hi, counts[c].value)) {
+                fprintf(stderr, "shido teach-stats: %s must be %ld..%ld, not '%s'\n",
+                        counts[c].name, counts[c].lo, counts[c].hi, argv[i + 1]);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(argv[i], "--player") && more) {
             j.player = argv[++i];
-        } else if (!strcmp(argv[i], "--judge-visits") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 0, 1000000)) < 0)
-                return 2;
-            nopts.judge_visits = n;
-            i++;
-        } else if (!strcmp(argv[i], "--opening") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 1, 1000)) < 0)
-                return 2;
-            nopts.opening_moves = (int)n;
-            i++;
-        } else if (!strcmp(argv[i], "--find-endgames") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 1, 99)) < 0)
-                return 2;
-            j.find = (int)n;
-            i++;
-        } else if (!strcmp(argv[i], "--endgame-visits") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 1, 1000000)) < 0)
-                return 2;
-            j.visits = n;
-            i++;
-        } else if (!strcmp(argv[i], "--from-move") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 0, 100000)) < 0)
-                return 2;
-            j.from_move = (int)n;
-            i++;
-        } else if (!strcmp(argv[i], "--step") && more) {
-            if ((n = count_option(argv[i], argv[i + 1], 1, 1000)) < 0)
-                return 2;
-            j.step = (int)n;
-            i++;
         } else if (!strcmp(argv[i], "--out-dir") && more) {
             j.out_dir = argv[++i];
         } else if (!strcmp(argv[i], "--json")) {
@@ -364,6 +343,12 @@ int shido_cmd_teach_stats(int argc, char **argv)
             return usage(stderr);
         }
     }
+    nopts.judge_visits = judge_visits;
+    nopts.opening_moves = (int)opening;
+    j.find = (int)find;
+    j.visits = endgame_visits;
+    j.from_move = (int)from_move;
+    j.step = (int)step;
     if (!npaths || o.num_weights != 1 || (j.find > 0 ? !j.out_dir : !j.player))
         return usage(stderr);
     if (j.out_dir && mkdir(j.out_dir, 0777) != 0 && errno != EEXIST) {
