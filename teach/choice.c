@@ -86,6 +86,7 @@ teach_play_params teach_play_params_default(void)
         .adaptive_horizon = 8,
         .adaptive_margin = -2.0,
         .adaptive_learn = 0.5,
+        .adaptive_clip = 1000,
         .style_max_loss = 2.0,
         .prior_floor = 0.01,
         .threat_drop = 1.0,
@@ -189,8 +190,12 @@ static const entry table[] = {
      K_DOUBLE, F(adaptive_horizon), 1, 1000},
     {{"adaptive_margin", "double", "adaptive: the score lead aimed at (own view)"}, K_DOUBLE,
      F(adaptive_margin), -50, 50},
+    {{"adaptive_natural", "double", "adaptive: points a move may miss by per e-fold of prior"},
+     K_DOUBLE, F(adaptive_natural), 0, 10},
     {{"adaptive_learn", "double", "adaptive: the margin's correction by each game's final lead"},
      K_DOUBLE, F(adaptive_learn), 0, 2},
+    {{"adaptive_clip", "double", "adaptive: the final lead's clip before learning"}, K_DOUBLE,
+     F(adaptive_clip), 0, 1000},
     {{"style_max_loss", "double", "aggressive, peaceful: most points a move may lose"}, K_DOUBLE,
      F(style_max_loss), 0, 100},
     {{"prior_floor", "double", "safeguard: no move of lower prior unless forced"}, K_DOUBLE,
@@ -417,7 +422,8 @@ void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, boo
 
 void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead)
 {
-    double margin = p->adaptive_margin + s->margin_shift - p->adaptive_learn * final_lead;
+    double lead = fmin(p->adaptive_clip, fmax(-p->adaptive_clip, final_lead));
+    double margin = p->adaptive_margin + s->margin_shift - p->adaptive_learn * lead;
     margin = fmin(50.0, fmax(-50.0, margin));
     s->margin_shift = margin - p->adaptive_margin;
 }

@@ -112,14 +112,20 @@ typedef struct teach_play_params {
      * adaptive_margin spread over the next adaptive_horizon moves. The margin (the controller's
      * own view; below zero it stays behind) covers what the opponent still loses once the game
      * has no moves left that give points back. Its search spreads with method A's c_puct so
-     * that moves losing that much are candidates. */
+     * that moves losing that much are candidates. A move's distance from the loss aimed at
+     * counts adaptive_natural points more per e-fold its prior falls short (0: the nearest move
+     * within a point, by prior): what one move misses, the lead's steering gives back later. */
     double adaptive_rate;
     double adaptive_horizon;
     double adaptive_margin;
+    double adaptive_natural;
     /* adaptive, between games: the margin moves by -adaptive_learn times the last game's final
-     * lead (the last search's, own view), toward the margin that ends games level against this
-     * opponent (0: fixed) */
+     * score (own view) clipped to [-adaptive_clip, adaptive_clip], toward the margin that ends
+     * games level against this opponent (adaptive_learn 0: fixed). A small clip makes it a
+     * staircase on won and lost games, which settles where the opponent wins half of them
+     * whatever the blowouts. */
     double adaptive_learn;
+    double adaptive_clip;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;
@@ -219,8 +225,9 @@ typedef struct teach_play_state {
  * when keep_games is true). */
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games);
 
-/* The adaptive controller's lesson from a finished game whose last search saw final_lead (own
- * view): margin_shift -= adaptive_learn * final_lead, the margin kept within [-50, 50]. */
+/* The adaptive controller's lesson from a finished game that ended final_lead (own view):
+ * margin_shift -= adaptive_learn * final_lead clipped to [-adaptive_clip, adaptive_clip], the
+ * margin kept within [-50, 50]. */
 void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
 
 /* What a policy sees. */

@@ -397,12 +397,15 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
     /* losses against the search's own choice: the highest lead among moves of a few visits
      * each is mostly their noise, and a loss against it is often none */
     double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
-    double closest = INFINITY;
+    double closest = INFINITY, cost[NN_MAX_MOVES];
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].keep)
-            closest = fmin(closest, fabs(ref - x->c[i].lead - target));
+        if (x->c[i].keep) {
+            cost[i] = fabs(ref - x->c[i].lead - target) +
+                      x->p->adaptive_natural * -log(fmax(x->c[i].prior, 1e-6));
+            closest = fmin(closest, cost[i]);
+        }
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].keep && fabs(ref - x->c[i].lead - target) > closest + 1.0)
+        if (x->c[i].keep && cost[i] > closest + 1.0)
             x->c[i].keep = false;
     int pick = argmax(x, by_prior, NULL);
     if (s && pick >= 0) {

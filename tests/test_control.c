@@ -389,6 +389,14 @@ START_TEST(test_adaptive)
     /* aiming at -6: 4 + 10 / 3 = 7.3, C11 the closest */
     p.adaptive_margin = -6;
     assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* natural moves first, 2 points per e-fold of prior: D4 7.33 + 2 * 1.20 = 9.74, J10
+     * 4.33 + 2 * 0.69 = 5.72, C11 2.33 + 2 * 1.61 = 5.55: J10 within a point of C11, of
+     * higher prior */
+    p.adaptive_natural = 2;
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    p.adaptive_natural = 0.5;   /* C11 3.14, J10 4.68: C11 alone */
+    assert_move(choose(&p, &t, 1, why), "C11", why);
+    p.adaptive_natural = 0;
     /* losses count from the search's own choice (D4, +4), not from a move of a few visits
      * whose lead is its noise (E5, +6): nothing to give back (opponent's loss 0, at the
      * margin) is D4, not E5 */
@@ -415,6 +423,16 @@ START_TEST(test_adaptive)
     ck_assert_double_eq_tol(p.adaptive_margin + t.state.margin_shift, 50.0, 1e-12);
     teach_play_state_reset(&t.state, &p, false);
     ck_assert_double_eq_tol(t.state.margin_shift, 0.0, 1e-12);
+    /* clipped at 2 with a gain of 1: a staircase of 2 points on won and lost games, what is
+     * inside the clip learnt as it is */
+    p.adaptive_learn = 1;
+    p.adaptive_clip = 2;
+    teach_adaptive_learn(&t.state, &p, 30.5);
+    ck_assert_double_eq_tol(t.state.margin_shift, -2.0, 1e-12);
+    teach_adaptive_learn(&t.state, &p, -40.0);
+    ck_assert_double_eq_tol(t.state.margin_shift, 0.0, 1e-12);
+    teach_adaptive_learn(&t.state, &p, -1.5);
+    ck_assert_double_eq_tol(t.state.margin_shift, 1.5, 1e-12);
     go_game_free(&t.game);
 }
 END_TEST
