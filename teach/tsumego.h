@@ -25,8 +25,8 @@
  *     where it visited nothing): a proof still counts, and if none comes the guess is the most
  *     visited first move that the solver has not refuted.
  * A second network, stronger and slower, may take the search of phase 2 (the guess network:
- * teach_tsumego_set_guess_model); its search then gets 0.45 T, and phase 3 the rest. A few of
- * its visits guess no better than the guide's search; some twenty do (bench/RESULTS.md).
+ * teach_tsumego_set_guess_model); its search then gets 0.45 T, and phase 3 the rest. Three to
+ * five of its visits guess no better than the guide's search; sixteen do (bench/RESULTS.md).
  * On the 57 advanced Cho Chikun problems of a sample that the solver leaves open, the search
  * (400 visits) picks the book answer in 31, the policy's top move in 21, the solver's own guess
  * in 7 (bench/RESULTS.md). */
