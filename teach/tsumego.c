@@ -14,10 +14,14 @@
 
 #define PHASE1_SHARE 0.45 /* of the time: the solver with the policy prior */
 #define SEARCH_SHARE 0.25 /* the PUCT search, when phase 1 proved nothing */
+#define GUESS_SHARE 0.45  /* the search on a guess network instead: a slow network needs the
+                             time for visits (its raw policy guesses no better than the guide) */
 
 struct teach_tsumego {
     nn_context *ctx;       /* NULL without a network */
     mcts_search *search;
+    mcts_search *guess;    /* on the guess network (teach_tsumego_set_guess_model); NULL: none */
+    mcts_params params;    /* the searches' tunables */
     go_tsumego_work *work; /* the solver's tables, kept from phase 1 to phase 3 */
     nn_result result;      /* scratch for the policy */
     bool stubborn;         /* a failure keeps the solver's most stubborn try */
@@ -35,13 +39,13 @@ teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, cha
     }
     if (!model)
         return t;
-    mcts_params mp = params ? *params : mcts_params_default();
-    mp.num_threads = 1;
-    mp.batch_size = 1;
-    mp.seed = 1;
-    mp.max_tree_mb = 256;
+    t->params = params ? *params : mcts_params_default();
+    t->params.num_threads = 1;
+    t->params.batch_size = 1;
+    t->params.seed = 1;
+    t->params.max_tree_mb = 256;
     t->ctx = nn_context_new(model, 8, err, err_len);
-    t->search = t->ctx ? mcts_new(model, &mp, err, err_len) : NULL;
+    t->search = t->ctx ? mcts_new(model, &t->params, err, err_len) : NULL;
     t->work = t->search ? go_tsumego_work_new() : NULL;
     if (t->search && !t->work)
         snprintf(err, (size_t)err_len, "out of memory");
@@ -53,6 +57,20 @@ teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, cha
 }
 
 bool teach_tsumego_guided(const teach_tsumego *t) { return t->ctx != NULL; }
+
+bool teach_tsumego_set_guess_model(teach_tsumego *t, nn_model *model, char *err, int err_len)
+{
+    if (!t->ctx) {
+        snprintf(err, (size_t)err_len, "a guess network needs a network to guide the solver");
+        return false;
+    }
+    mcts_search *s = model ? mcts_new(model, &t->params, err, err_len) : NULL;
+    if (model && !s)
+        return false;
+    mcts_free(t->guess);
+    t->guess = s;
+    return true;
+}
 
 void teach_tsumego_set_max_time(teach_tsumego *t, double max_s) { t->max_s = max_s; }
 
@@ -66,6 +84,7 @@ void teach_tsumego_free(teach_tsumego *t)
         return;
     go_tsumego_work_free(t->work);
     mcts_free(t->search);
+    mcts_free(t->guess);
     nn_context_free(t->ctx);
     free(t);
 }
@@ -164,28 +183,30 @@ static bool search_goes_on(const mcts_analysis *a, void *ctx)
     return !teach_tsumego_search_decided(first, second, total, a->elapsed_s, *(const double *)ctx);
 }
 
-/* Searches the framed board of p for time_s and puts the visit share of each of the region's
- * moves into visits (0 elsewhere; all 0 when nothing was visited). The first move is one of the
- * region's: the answer is one, and a search free to play elsewhere gave the region as little as
- * an eighth of its visits in some problems. Returns false on an error. */
+/* Searches the framed board of p for time_s (on the guess network when there is one) and puts
+ * the visit share of each of the region's moves into visits (0 elsewhere; all 0 when nothing was
+ * visited). The first move is one of the region's: the answer is one, and a search free to play
+ * elsewhere gave the region as little as an eighth of its visits in some problems. Returns false
+ * on an error. */
 static bool search_visits(teach_tsumego *t, const go_game *g, const go_tsumego_problem *p,
                           double time_s, float *visits, char *err, int err_len)
 {
+    mcts_search *search = t->guess ? t->guess : t->search;
     bool mask[GO_POINTS];
     for (int q = 0; q < GO_POINTS; q++)
         mask[q] = p->region[q] != 0;
-    mcts_clear_tree(t->search);
-    mcts_set_root_moves(t->search, mask);
-    mcts_set_position(t->search, g);
+    mcts_clear_tree(search);
+    mcts_set_root_moves(search, mask);
+    mcts_set_position(search, g);
     mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
                       .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1,
                       .report_interval_cs = 5, .report = {.pv_len = 1}};
-    bool ran = mcts_run(t->search, &ml, search_goes_on, &time_s, err, err_len);
-    mcts_set_root_moves(t->search, NULL);
+    bool ran = mcts_run(search, &ml, search_goes_on, &time_s, err, err_len);
+    mcts_set_root_moves(search, NULL);
     if (!ran)
         return false;
     mcts_analysis a = {0};
-    bool ok = mcts_analysis_get(t->search, NULL, &a);
+    bool ok = mcts_analysis_get(search, NULL, &a);
     int64_t total = 0;
     for (int i = 0; ok && i < a.num_moves; i++)
         if (a.moves[i].move > 0 && p->region[a.moves[i].move])
@@ -201,11 +222,15 @@ static bool search_visits(teach_tsumego *t, const go_game *g, const go_tsumego_p
     return true;
 }
 
-/* Phase 2: search_visits for the search's share of the time left in the solve. */
-static bool phase2(teach_tsumego *t, const go_game *g, const go_tsumego_problem *p, double left,
-                   float *visits, char *err, int err_len)
+/* Phase 2: search_visits for the search's share of the time left in the solve (left of total),
+ * on a guess network its share of the whole time, as far as the time left allows. */
+static bool phase2(teach_tsumego *t, const go_game *g, const go_tsumego_problem *p, double total,
+                   double left, float *visits, char *err, int err_len)
 {
-    return search_visits(t, g, p, SEARCH_SHARE / (1 - PHASE1_SHARE) * left, visits, err, err_len);
+    double s = SEARCH_SHARE / (1 - PHASE1_SHARE) * left;
+    if (t->guess)
+        s = GUESS_SHARE * total < left ? GUESS_SHARE * total : left;
+    return search_visits(t, g, p, s, visits, err, err_len);
 }
 
 /* The phases of teach_tsumego_solve on g, the framed board of p. */
@@ -233,7 +258,7 @@ static bool solve_phases(teach_tsumego *t, go_game *g, const go_tsumego_problem 
          * included: the frame or the region is wrong for this problem (one from a collection has
          * an answer), and the network's reading of the board is a better guess than the solver's
          * most stubborn try (its share of the time as when nothing is proven) */
-        if (!phase2(t, g, p, total - (go_now_s() - start), visits, err, err_len)) {
+        if (!phase2(t, g, p, total, total - (go_now_s() - start), visits, err, err_len)) {
             go_tsumego_solution_free(out);
             return false;
         }
@@ -252,7 +277,7 @@ static bool solve_phases(teach_tsumego *t, go_game *g, const go_tsumego_problem 
         /* a status proven but its answer not chosen yet (a ko whose first moves were not all
          * compared in time) needs the solver's time, not a guess */
         bool known = r == GO_TSUMEGO_SUCCESS || r == GO_TSUMEGO_KO;
-        if (!known && !phase2(t, g, p, total - (go_now_s() - start), visits, err, err_len)) {
+        if (!known && !phase2(t, g, p, total, total - (go_now_s() - start), visits, err, err_len)) {
             go_tsumego_solution_free(out);
             return false;
         }

@@ -24,6 +24,9 @@
  *     (go_tsumego_work), its prior now the search's visits on the problem region (the policy
  *     where it visited nothing): a proof still counts, and if none comes the guess is the most
  *     visited first move that the solver has not refuted.
+ * A second network, stronger and slower, may take the search of phase 2 (the guess network:
+ * teach_tsumego_set_guess_model); its search then gets 0.45 T, and phase 3 the rest. Three to
+ * five of its visits guess no better than the guide's search; sixteen do (bench/RESULTS.md).
  * On the 57 advanced Cho Chikun problems of a sample that the solver leaves open, the search
  * (400 visits) picks the book answer in 31, the policy's top move in 21, the solver's own guess
  * in 7 (bench/RESULTS.md). */
@@ -50,6 +53,11 @@ void teach_tsumego_free(teach_tsumego *t);
 
 /* Whether a network guides t. */
 bool teach_tsumego_guided(const teach_tsumego *t);
+
+/* Makes the search for the guess (phase 2 above) run on model (not owned; it must outlive t;
+ * NULL: the guide's network again), with the guide's search tunables. False with a message in
+ * err when t has no guiding network or out of memory (t then unchanged). */
+bool teach_tsumego_set_guess_model(teach_tsumego *t, nn_model *model, char *err, int err_len);
 
 /* Caps the time of every later solve at max_s seconds, its table at what that time can fill
  * (teach_tsumego_table_log2), 0: no cap. The GTP fuzz target keeps its solves short. */

@@ -2280,6 +2280,63 @@ START_TEST(net_command_line)
 }
 END_TEST
 
+/* A guess network runs the search for the guess (teach_tsumego_set_guess_model). Elementary
+ * 074, whose framed problem fails (see net_guess_after_a_failure), is answered with the most
+ * visited move of that search: with a network of random weights guiding alone not the book's
+ * D18 (A19 or C19), with g170 as the guess network D18, and with the guess network taken away
+ * not D18 again. A solver without a guiding network takes no guess network. On the command
+ * line the answer names both networks, and --guess-weights without -w is a usage error. */
+START_TEST(net_guess_network)
+{
+    go_tsumego_problem p;
+    cho_problem("elementary", "cho-elementary/Prob0074", &p);
+    go_tsumego_limits lim = {
+        .time_s = 4.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+    nn_model *rnd = test_model_load(TEST_B2C16, "cpu"), *g170 = test_model_load(TEST_G170, "cpu");
+    char err[512], v[8];
+    teach_tsumego *t = teach_tsumego_new(rnd, NULL, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    int d18 = go_point_from_gtp(19, "D18");
+    for (int k = 0; k < 3; k++) {
+        if (k == 1)
+            ck_assert_msg(teach_tsumego_set_guess_model(t, g170, err, sizeof err), "%s", err);
+        if (k == 2)
+            ck_assert_msg(teach_tsumego_set_guess_model(t, NULL, err, sizeof err), "%s", err);
+        go_tsumego_solution s;
+        ck_assert_msg(teach_tsumego_solve(t, &p, &lim, &s, err, sizeof err), "%s", err);
+        ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
+        ck_assert(teach_tsumego_failure_searched(t));
+        ck_assert_msg(k == 1 ? s.best_move == d18 : s.best_move != d18, "round %d: answer %s", k,
+                      go_point_to_gtp(19, s.best_move, v));
+        go_tsumego_solution_free(&s);
+    }
+    teach_tsumego_free(t);
+    t = teach_tsumego_new(NULL, NULL, err, sizeof err);
+    ck_assert(t != NULL);
+    err[0] = 0;
+    ck_assert(!teach_tsumego_set_guess_model(t, g170, err, sizeof err));
+    ck_assert_msg(strstr(err, "guide"), "%s", err);
+    teach_tsumego_free(t);
+    nn_model_free(rnd);
+    nn_model_free(g170);
+
+    static const char failing[] =
+        "(;GM[1]FF[4]SZ[19]PL[B]AB[ba][bb][ac][bc][bd][cd][dd][ed]"
+        "AW[cb][eb][cc][fc][ad][fd][ae][be][ce][de][ee])";
+    char after[1300], text[4096];
+    snprintf(after, sizeof after, "--time 4 -w %s --guess-weights %s", TEST_B2C16, TEST_G170);
+    ck_assert_int_eq(run_tsumego_on("solve", failing, after, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "a search for the guess on " TEST_G170) &&
+                      strstr(text, "best move: D18 (every move fails in the framed problem: the "
+                                   "network's choice)\n"),
+                  "%s", text);
+    snprintf(after, sizeof after, "--guess-weights %s --limit 1", TEST_G170);
+    ck_assert_int_eq(run_bench_args("", after, text, sizeof text), 2);
+    ck_assert_msg(strstr(text, "--guess-weights needs -w NET") && !strstr(text, "problems,"),
+                  "%s", text);
+}
+END_TEST
+
 Suite *tsumego_suite(void)
 {
     Suite *s = suite_create("tsumego");
@@ -2348,6 +2405,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(net, net_guess_when_unproven);
     tcase_add_test(net, net_guess_after_a_failure);
     tcase_add_test(net, net_command_line);
+    tcase_add_test(net, net_guess_network);
     tcase_add_test(net, net_komi_balances);
     suite_add_tcase(s, net);
     return s;

@@ -52,15 +52,57 @@ static teach_engine *load_engine(const char *cmd, const teach_options *o)
     return e;
 }
 
-/* A solver for one thread: guided by the engine's network when it has one. NULL after printing
- * the reason. */
-static teach_tsumego *new_solver(const char *cmd, teach_engine *e)
+/* Whether --guess-weights (path, NULL when absent) goes with the shared options: it needs the
+ * network of -w, which orders the solver's moves. False after printing why. */
+static bool guess_fits(const char *cmd, const teach_options *o, const char *path)
+{
+    if (path && o->num_weights == 0) {
+        fprintf(stderr, "shido tsumego %s: --guess-weights needs -w NET, the network that orders "
+                        "the solver's first moves\n", cmd);
+        return false;
+    }
+    return true;
+}
+
+/* The engine of --guess-weights path (NULL: none wanted; *ok stays true) on the backend of the
+ * shared options: the network of the guess's search. NULL with *ok false after printing the
+ * reason. */
+static teach_engine *load_guess_engine(const char *cmd, const teach_options *o, const char *path,
+                                       bool *ok)
+{
+    *ok = path == NULL;
+    if (!path)
+        return NULL;
+    teach_options go;
+    teach_options_init(&go);
+    snprintf(go.backend, sizeof go.backend, "%s", o->backend);
+    go.params = o->params;
+    go.num_weights = 1;
+    go.weights[0] = path;
+    char err[512];
+    teach_engine *e = teach_engine_new(&go, err, sizeof err);
+    if (!e)
+        fprintf(stderr, "shido tsumego %s: --guess-weights: %s\n", cmd, err);
+    *ok = e != NULL;
+    return e;
+}
+
+/* A solver for one thread: guided by the engine's network when it has one, its guess searched
+ * on the guess engine's network when there is one (ge may be NULL). NULL after printing the
+ * reason. */
+static teach_tsumego *new_solver(const char *cmd, teach_engine *e, teach_engine *ge)
 {
     char err[512];
     teach_tsumego *t = teach_tsumego_new(teach_engine_model(e, 0), teach_engine_params(e), err,
                                          sizeof err);
-    if (!t)
+    if (!t) {
         fprintf(stderr, "shido tsumego %s: %s: %s\n", cmd, teach_engine_net_name(e, 0), err);
+    } else if (ge && !teach_tsumego_set_guess_model(t, teach_engine_model(ge, 0), err,
+                                                     sizeof err)) {
+        fprintf(stderr, "shido tsumego %s: %s: %s\n", cmd, teach_engine_net_name(ge, 0), err);
+        teach_tsumego_free(t);
+        t = NULL;
+    }
     return t;
 }
 
@@ -73,15 +115,21 @@ static const char *goal_source_text(teach_goal_source from)
 
 /* --- solve --- */
 
+static const char guess_help[] =
+    "  --guess-weights NET  a stronger, slower network (b10c384 or larger) for the search for "
+    "the guess, with -w's network ordering the solver's moves: the search then gets 45% of the "
+    "time\n";
+
 /* The usage on f: standard output for --help (status 0), else standard error (status 2). */
 static int usage_solve(FILE *f)
 {
     fprintf(f, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] [--tt LOG2] "
-               "[--out TREE.sgf] [--frame] [-w NET] [--backend NAME] [--set NAME=VALUE]... "
-               "[--config FILE]\n"
+               "[--out TREE.sgf] [--frame] [-w NET] [--guess-weights NET] [--backend NAME] "
+               "[--set NAME=VALUE]... [--config FILE]\n"
                "  -w NET   a network that orders the first moves and, when nothing is proven, "
-               "searches for the guess (--set / --config: that search's tunables)\n%s",
-            teach_options_help());
+               "searches for the guess (--set / --config: that search's tunables)\n"
+               "%s%s",
+            guess_help, teach_options_help());
     return f == stdout ? 0 : 2;
 }
 
@@ -93,7 +141,7 @@ static void print_status(const char *who, const go_tsumego_status *s, go_color m
 
 static int cmd_solve(int argc, char **argv)
 {
-    const char *path = NULL, *out_path = NULL;
+    const char *path = NULL, *out_path = NULL, *guess_path = NULL;
     teach_options opts;
     teach_options_init(&opts);
     char err[512];
@@ -139,6 +187,8 @@ static int cmd_solve(int argc, char **argv)
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--frame")) {
             show_frame = true;
+        } else if (!strcmp(argv[i], "--guess-weights") && i + 1 < argc && argv[i + 1][0]) {
+            guess_path = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {
@@ -147,6 +197,8 @@ static int cmd_solve(int argc, char **argv)
     }
     if (!path)
         return usage_solve(stderr);
+    if (!guess_fits("solve", &opts, guess_path))
+        return 2;
     go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
     if (!col) {
         fprintf(stderr, "shido tsumego solve: %s\n", err);
@@ -173,8 +225,10 @@ static int cmd_solve(int argc, char **argv)
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
         return 1;
     }
-    teach_engine *engine = load_engine("solve", &opts);
-    teach_tsumego *solver = engine ? new_solver("solve", engine) : NULL;
+    bool guess_ok;
+    teach_engine *guess = load_guess_engine("solve", &opts, guess_path, &guess_ok);
+    teach_engine *engine = guess_ok ? load_engine("solve", &opts) : NULL;
+    teach_tsumego *solver = engine ? new_solver("solve", engine, guess) : NULL;
     go_tsumego_solution sol;
     bool got = solver && teach_tsumego_solve(solver, &prob, &lim, &sol, err, sizeof err);
     bool guided = got && teach_tsumego_guided(solver);
@@ -185,6 +239,7 @@ static int cmd_solve(int argc, char **argv)
     teach_tsumego_free(solver);
     if (!got) {
         teach_engine_free(engine);
+        teach_engine_free(guess);
         return 1;
     }
     const go_tsumego_problem *p = &sol.problem;
@@ -198,9 +253,11 @@ static int cmd_solve(int argc, char **argv)
            vertex(size, go_point_at(p->x0, p->y0), v0), vertex(size, go_point_at(p->x1, p->y1), v1),
            p->num_targets);
     if (guided)
-        printf("guided by the network %s (policy order; a search for the guess when nothing is "
-               "proven)\n", teach_engine_net_name(engine, 0));
+        printf("guided by the network %s (policy order; a search for the guess on %s when "
+               "nothing is proven)\n", teach_engine_net_name(engine, 0),
+               guess ? teach_engine_net_name(guess, 0) : "it");
     teach_engine_free(engine);
+    teach_engine_free(guess);
     if (show_frame) {
         char pic[4096];
         go_board_to_ascii(&p->framed, pic, sizeof pic);
@@ -449,8 +506,8 @@ static int usage_bench(FILE *f)
 {
     fprintf(f, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-               "[--tt LOG2] [--max-nodes N] [-w NET] [--backend NAME] [--id TEXT]... [--list] "
-               "[--results FILE] [--oracle CMD]\n"
+               "[--tt LOG2] [--max-nodes N] [-w NET] [--guess-weights NET] [--backend NAME] "
+               "[--id TEXT]... [--list] [--results FILE] [--oracle CMD]\n"
                "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                "\"AW\", \"solutions\", \"comment\"}\n"
                "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -458,6 +515,7 @@ static int usage_bench(FILE *f)
                "comment, or GB / GW / TE, else the first one not marked wrong (BM, Wrong)\n"
                "  -w NET   a network that orders the first moves and, when nothing is proven, "
                "searches for the guess (--set / --config: that search's tunables)\n"
+               "%s"
                "  --threads N  problems solved at once, each on its own thread\n"
                "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
                "before --sample and --limit)\n"
@@ -468,7 +526,7 @@ static int usage_bench(FILE *f)
                "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
                "gtp\") that reads each answer proven to win outright on the framed board: "
                "does it reach the goal, and does passing instead fail\n%s",
-            teach_options_help());
+            guess_help, teach_options_help());
     return f == stdout ? 0 : 2;
 }
 
@@ -716,7 +774,7 @@ static int cmd_bench(int argc, char **argv)
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
     bench_report rep = {.text = stdout};
-    const char *oracle_cmd = NULL, *results_path = NULL;
+    const char *oracle_cmd = NULL, *results_path = NULL, *guess_path = NULL;
     teach_options opts;
     teach_options_init(&opts);
     char err[1024];
@@ -751,6 +809,8 @@ static int cmd_bench(int argc, char **argv)
             lim.max_nodes = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
+        else if (!strcmp(argv[i], "--guess-weights") && i + 1 < argc && argv[i + 1][0])
+            guess_path = argv[++i];
         else if (!strcmp(argv[i], "--list"))
             rep.list = true;
         else if (!strcmp(argv[i], "--results") && i + 1 < argc && argv[i + 1][0])
@@ -760,6 +820,8 @@ static int cmd_bench(int argc, char **argv)
     }
     if (!nfiles)
         return usage_bench(stderr);
+    if (!guess_fits("bench", &opts, guess_path))
+        return 2;
     if (opts.threads)
         threads = opts.threads;
     if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || bp.limit < 0 ||
@@ -776,11 +838,13 @@ static int cmd_bench(int argc, char **argv)
             return 1;
         }
     }
-    teach_engine *engine = load_engine("bench", &opts);
+    bool guess_ok;
+    teach_engine *guess = load_guess_engine("bench", &opts, guess_path, &guess_ok);
+    teach_engine *engine = guess_ok ? load_engine("bench", &opts) : NULL;
     teach_tsumego **solvers = engine ? calloc((size_t)threads, sizeof *solvers) : NULL;
     int rc = !solvers;
     for (int t = 0; solvers && t < threads && !rc; t++)
-        rc = !(solvers[t] = new_solver("bench", engine));
+        rc = !(solvers[t] = new_solver("bench", engine, guess));
     tsumego_oracle **oracles = oracle_cmd && !rc ? calloc((size_t)threads, sizeof *oracles) : NULL;
     rc |= oracle_cmd && !oracles;
     for (int t = 0; oracles && t < threads && !rc; t++) {
@@ -803,6 +867,7 @@ static int cmd_bench(int argc, char **argv)
         tsumego_oracle_stop(oracles[t]);
     free(oracles);
     teach_engine_free(engine);
+    teach_engine_free(guess);
     if (rep.results) {
         /* a full disk shows at the flush: the records would be incomplete */
         bool bad = fflush(rep.results) != 0 || ferror(rep.results);
