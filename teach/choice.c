@@ -86,7 +86,7 @@ teach_play_params teach_play_params_default(void)
         .adaptive_horizon = 8,
         .adaptive_margin = -2.0,
         .adaptive_learn = 0.5,
-        .adaptive_clip = 1000,
+        .adaptive_clip = 8,
         .style_max_loss = 2.0,
         .prior_floor = 0.01,
         .threat_drop = 1.0,
