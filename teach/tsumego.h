@@ -38,6 +38,7 @@
 
 #include "go/tsumego.h"
 #include "nn/nn.h"
+#include "teach/engine.h"
 #include "teach/player.h"
 
 /* What one thread needs to solve problems: the solver's tables and, with a model, an evaluator
@@ -58,6 +59,17 @@ bool teach_tsumego_guided(const teach_tsumego *t);
  * NULL: the guide's network again), with the guide's search tunables. False with a message in
  * err when t has no guiding network or out of memory (t then unchanged). */
 bool teach_tsumego_set_guess_model(teach_tsumego *t, nn_model *model, char *err, int err_len);
+
+/* The front ends' `--guess-weights NET` (path; NULL: none) beside the shared options o: into
+ * *out an engine of that one network on o's backend with o's tunables, whose model goes to
+ * teach_tsumego_set_guess_model (the caller frees the engine after the solvers; *out NULL when
+ * path is). Returns 0, else an exit status with a message in err: 2 when o has no -w network to
+ * order the solver's moves (a usage error), 1 when the file cannot be loaded (err names it). */
+int teach_tsumego_guess_engine_new(const teach_options *o, const char *path, teach_engine **out,
+                                   char *err, int err_len);
+
+/* The help line of `--guess-weights NET` (ends in a newline). A static string. */
+const char *teach_tsumego_guess_help(void);
 
 /* Caps the time of every later solve at max_s seconds, its table at what that time can fill
  * (teach_tsumego_table_log2), 0: no cap. The GTP fuzz target keeps its solves short. */

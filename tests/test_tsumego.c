@@ -2285,7 +2285,8 @@ END_TEST
  * visited move of that search: with a network of random weights guiding alone not the book's
  * D18 (A19 or C19), with g170 as the guess network D18, and with the guess network taken away
  * not D18 again. A solver without a guiding network takes no guess network. On the command
- * line the answer names both networks, and --guess-weights without -w is a usage error. */
+ * line the answer names both networks, so does a benchmark's summary, and --guess-weights without
+ * -w is a usage error. */
 START_TEST(net_guess_network)
 {
     go_tsumego_problem p;
@@ -2329,6 +2330,15 @@ START_TEST(net_guess_network)
     ck_assert_msg(strstr(text, "a search for the guess on " TEST_G170) &&
                       strstr(text, "best move: D18 (every move fails in the framed problem: the "
                                    "network's choice)\n"),
+                  "%s", text);
+    static const char corner[] =
+        "{\"id\": \"corner\", \"to_play\": \"B\", \"size\": 19, \"solutions\": [\"ba\"], "
+        "\"AW\": [\"da\", \"ab\", \"bb\", \"cb\", \"db\"], "
+        "\"AB\": [\"eb\", \"fb\", \"bc\", \"cc\", \"dc\", \"be\"]}\n";
+    snprintf(after, sizeof after, "-w %s --guess-weights %s", TEST_B2C16, TEST_G170);
+    ck_assert_int_eq(run_bench_args(corner, after, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, " problems, 5.00 s/problem, 1 threads, network-guided (the guess "
+                               "searched on " TEST_G170 "): first move correct 100.0%"),
                   "%s", text);
     snprintf(after, sizeof after, "--guess-weights %s --limit 1", TEST_G170);
     ck_assert_int_eq(run_bench_args("", after, text, sizeof text), 2);

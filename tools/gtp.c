@@ -961,7 +961,8 @@ void gtp_engine_free(gtp_engine *e)
 {
     gtp_players_free(e);
     teach_engine_free(e->engine);
-    e->engine = NULL;
+    teach_engine_free(e->guess_engine);
+    e->engine = e->guess_engine = NULL;
     go_game_free(&e->game);
 }
 
@@ -970,8 +971,13 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
     teach_options o;
     teach_options_init(&o);
     o.params = *teach_engine_params(e->engine);
+    const char *guess_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        if (!strcmp(arg, "--guess-weights") && i + 1 < argc && argv[i + 1][0]) {
+            guess_path = argv[++i];
+            continue;
+        }
         if (!strcmp(arg, "--tsumego") || !strncmp(arg, "--tsumego=", 10)) {
             char *end = NULL;
             double t = arg[9] ? strtod(arg + 10, &end) : 10.0;
@@ -1013,12 +1019,20 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             return 2;
         }
     }
+    teach_engine *guess;
+    int rc = teach_tsumego_guess_engine_new(&o, guess_path, &guess, err, err_len);
+    if (rc)
+        return rc;
     teach_engine *fresh = teach_engine_new(&o, err, err_len);
-    if (!fresh)
+    if (!fresh) {
+        teach_engine_free(guess);
         return 1;
+    }
     gtp_players_free(e);
     teach_engine_free(e->engine);
+    teach_engine_free(e->guess_engine);
     e->engine = fresh;
+    e->guess_engine = guess;
     return 0;
 }
 
@@ -1158,15 +1172,17 @@ int shido_cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n"
+            printf("usage: shido gtp %s [--tsumego[=S]] [--guess-weights NET] [--ponder[=V]] "
+                   "[--lag S]\n"
                    "GTP v2 on standard input and output (see README.md for the commands)\n%s"
                    "  --tsumego[=S]       genmove plays the tsumego solver's move on corner and "
-                   "side problems (S seconds, default 10)\n"
+                   "side problems (S seconds, default 10)\n%s"
                    "  --ponder[=V]        search on the opponent's time after each genmove, "
                    "keeping the tree (at most V visits, default %d)\n"
                    "  --lag S             seconds a controller or server adds to every move: the "
                    "time manager never assumes less (default: measured, from 0.05)\n",
-                   teach_options_synopsis(), teach_options_help(), GTP_PONDER_VISITS);
+                   teach_options_synopsis(), teach_options_help(), teach_tsumego_guess_help(),
+                   GTP_PONDER_VISITS);
             return 0;
         }
     gtp_engine e;
@@ -1178,7 +1194,8 @@ int shido_cmd_gtp(int argc, char **argv)
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
         fprintf(stderr,
-                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--ponder[=V]] [--lag S]\n%s",
+                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--guess-weights NET] "
+                "[--ponder[=V]] [--lag S]\n%s",
                 err,
                 teach_options_synopsis(), teach_options_help());
     else if (rc != 0)

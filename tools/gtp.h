@@ -165,6 +165,8 @@ typedef struct gtp_engine {
     double tsumego_max_s;  /* caps every solve, tsumego_solve's SECONDS too (0: no cap; the
                               fuzz target keeps it short) */
     teach_tsumego *tsumego;  /* the solver (guided by the first network when there is one) */
+    teach_engine *guess_engine;  /* --guess-weights: the solver's search for the guess runs on
+                                    its network (NULL: on the guide's) */
     line_reader *input;    /* set by gtp_engine_run: lets a running analysis see new input */
     double analysis_wide_root_noise;   /* KataGo's analysisWideRootNoise: the search's
                                           wide_root_noise while analysing (not in genmove) */
@@ -181,8 +183,8 @@ void gtp_engine_free(gtp_engine *e);
 
 /* Applies `shido gtp` options (argv[0] is "gtp"): the shared ones of teach/engine.h (-w FILE,
  * repeatable, loaded in order; --backend; --threads, --visits, --config, --set, applied in
- * order) and --tsumego[=S]. The networks are loaded once every option is read, replacing the
- * engine's. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
+ * order), --tsumego[=S] and --guess-weights NET (teach_tsumego_guess_engine_new). The networks
+ * are loaded once every option is read, replacing the engine's. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
  * option, missing or bad value); err then holds the message. */
 int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len);
 

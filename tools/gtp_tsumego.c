@@ -16,7 +16,8 @@
  * refutation. When the problem is settled (no weak defender group left: it lives
  * unconditionally or was captured) genmove passes; on a position that is no corner or side
  * problem it plays the network's search as usual. A loaded network guides the solver
- * (teach/tsumego.h); without one the solver works alone. */
+ * (teach/tsumego.h); without one the solver works alone. With --guess-weights NET the search for
+ * the guess, when nothing is proven, runs on that second network. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,6 +32,12 @@ teach_tsumego *gtp_tsumego_get(gtp_engine *e, gtp_text *r)
         return e->tsumego;
     char err[512];
     e->tsumego = teach_tsumego_new(teach_engine_model(e->engine, 0), NULL, err, sizeof err);
+    if (e->tsumego && e->guess_engine &&
+        !teach_tsumego_set_guess_model(e->tsumego, teach_engine_model(e->guess_engine, 0), err,
+                                       sizeof err)) {
+        teach_tsumego_free(e->tsumego);
+        e->tsumego = NULL;
+    }
     if (!e->tsumego) {
         gtp_text_printf(r, "cannot start the tsumego solver: %s", err);
         return NULL;

@@ -52,41 +52,6 @@ static teach_engine *load_engine(const char *cmd, const teach_options *o)
     return e;
 }
 
-/* Whether --guess-weights (path, NULL when absent) goes with the shared options: it needs the
- * network of -w, which orders the solver's moves. False after printing why. */
-static bool guess_fits(const char *cmd, const teach_options *o, const char *path)
-{
-    if (path && o->num_weights == 0) {
-        fprintf(stderr, "shido tsumego %s: --guess-weights needs -w NET, the network that orders "
-                        "the solver's first moves\n", cmd);
-        return false;
-    }
-    return true;
-}
-
-/* The engine of --guess-weights path (NULL: none wanted; *ok stays true) on the backend of the
- * shared options: the network of the guess's search. NULL with *ok false after printing the
- * reason. */
-static teach_engine *load_guess_engine(const char *cmd, const teach_options *o, const char *path,
-                                       bool *ok)
-{
-    *ok = path == NULL;
-    if (!path)
-        return NULL;
-    teach_options go;
-    teach_options_init(&go);
-    snprintf(go.backend, sizeof go.backend, "%s", o->backend);
-    go.params = o->params;
-    go.num_weights = 1;
-    go.weights[0] = path;
-    char err[512];
-    teach_engine *e = teach_engine_new(&go, err, sizeof err);
-    if (!e)
-        fprintf(stderr, "shido tsumego %s: --guess-weights: %s\n", cmd, err);
-    *ok = e != NULL;
-    return e;
-}
-
 /* A solver for one thread: guided by the engine's network when it has one, its guess searched
  * on the guess engine's network when there is one (ge may be NULL). NULL after printing the
  * reason. */
@@ -115,11 +80,6 @@ static const char *goal_source_text(teach_goal_source from)
 
 /* --- solve --- */
 
-static const char guess_help[] =
-    "  --guess-weights NET  a stronger, slower network (b10c384 or larger) for the search for "
-    "the guess, with -w's network ordering the solver's moves: the search then gets 45% of the "
-    "time\n";
-
 /* The usage on f: standard output for --help (status 0), else standard error (status 2). */
 static int usage_solve(FILE *f)
 {
@@ -129,7 +89,7 @@ static int usage_solve(FILE *f)
                "  -w NET   a network that orders the first moves and, when nothing is proven, "
                "searches for the guess (--set / --config: that search's tunables)\n"
                "%s%s",
-            guess_help, teach_options_help());
+            teach_tsumego_guess_help(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
 
@@ -197,11 +157,16 @@ static int cmd_solve(int argc, char **argv)
     }
     if (!path)
         return usage_solve(stderr);
-    if (!guess_fits("solve", &opts, guess_path))
-        return 2;
+    teach_engine *guess;
+    int guess_rc = teach_tsumego_guess_engine_new(&opts, guess_path, &guess, err, sizeof err);
+    if (guess_rc) {
+        fprintf(stderr, "shido tsumego solve: %s\n", err);
+        return guess_rc;
+    }
     go_sgf_collection *col = go_sgf_read_file(path, err, sizeof err);
     if (!col) {
         fprintf(stderr, "shido tsumego solve: %s\n", err);
+        teach_engine_free(guess);
         return 1;
     }
     go_game game;
@@ -214,6 +179,7 @@ static int cmd_solve(int argc, char **argv)
     if (!ok) {
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path,
                 err[0] ? err : "no game in the file");
+        teach_engine_free(guess);
         return 1;
     }
     go_board board = game.board;
@@ -223,11 +189,10 @@ static int cmd_solve(int argc, char **argv)
     if (!teach_tsumego_setup(&board, board.to_move, goal, hint, &prob, &from, NULL, err,
                              sizeof err)) {
         fprintf(stderr, "shido tsumego solve: %s: %s\n", path, err);
+        teach_engine_free(guess);
         return 1;
     }
-    bool guess_ok;
-    teach_engine *guess = load_guess_engine("solve", &opts, guess_path, &guess_ok);
-    teach_engine *engine = guess_ok ? load_engine("solve", &opts) : NULL;
+    teach_engine *engine = load_engine("solve", &opts);
     teach_tsumego *solver = engine ? new_solver("solve", engine, guess) : NULL;
     go_tsumego_solution sol;
     bool got = solver && teach_tsumego_solve(solver, &prob, &lim, &sol, err, sizeof err);
@@ -526,7 +491,7 @@ static int usage_bench(FILE *f)
                "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
                "gtp\") that reads each answer proven to win outright on the framed board: "
                "does it reach the goal, and does passing instead fail\n%s",
-            guess_help, teach_options_help());
+            teach_tsumego_guess_help(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
 
@@ -646,9 +611,10 @@ static bool write_result(FILE *out, const char *path, const tsumego_record *rec,
 }
 
 /* Runs the problems bp picks from one source; *ran counts them. A file none of whose ids
- * matches --id is skipped with a note (another file may hold the problems). */
+ * matches --id is skipped with a note (another file may hold the problems). guess_net names the
+ * guess network in the summary (NULL: none). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, bool guided,
-                      teach_tsumego **solvers, tsumego_oracle **oracles, int threads,
+                      const char *guess_net, teach_tsumego **solvers, tsumego_oracle **oracles, int threads,
                       const bench_pick *bp, const bench_report *rep, int *ran)
 {
     int rc = 0;
@@ -746,11 +712,14 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, boo
     }
     int n = job.count ? job.count : 1;
     fprintf(rep->text,
-            "%s: %d problems, %.2f s/problem, %d threads%s: first move correct %.1f%%, proven "
+            "%s: %d problems, %.2f s/problem, %d threads%s%s%s%s: first move correct %.1f%%, "
+            "proven "
             "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
             "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
             "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
             path, job.count, lim->time_s, threads, guided ? ", network-guided" : "",
+            guess_net ? " (the guess searched on " : "", guess_net ? guess_net : "",
+            guess_net ? ")" : "",
             100.0 * correct / n, 100.0 * proven / n,
             correct ? 100.0 * proven_correct / correct : 0.0,
             wrong_proven + wrong_framed + wrong_open, wrong_proven, wrong_framed, wrong_open,
@@ -820,8 +789,6 @@ static int cmd_bench(int argc, char **argv)
     }
     if (!nfiles)
         return usage_bench(stderr);
-    if (!guess_fits("bench", &opts, guess_path))
-        return 2;
     if (opts.threads)
         threads = opts.threads;
     if (!(lim.time_s > 0 && lim.time_s <= 3600) || threads < 1 || threads > 256 || bp.limit < 0 ||
@@ -830,17 +797,22 @@ static int cmd_bench(int argc, char **argv)
                         "1..256, --tt in 10..30, counts >= 0\n");
         return 2;
     }
+    teach_engine *guess;
+    int guess_rc = teach_tsumego_guess_engine_new(&opts, guess_path, &guess, err, sizeof err);
+    if (guess_rc) {
+        fprintf(stderr, "shido tsumego bench: %s\n", err);
+        return guess_rc;
+    }
     if (results_path) {
         rep.results = strcmp(results_path, "-") ? fopen(results_path, "w") : stdout;
         rep.text = rep.results == stdout ? stderr : stdout;
         if (!rep.results) {
             fprintf(stderr, "shido tsumego bench: --results: cannot write %s\n", results_path);
+            teach_engine_free(guess);
             return 1;
         }
     }
-    bool guess_ok;
-    teach_engine *guess = load_guess_engine("bench", &opts, guess_path, &guess_ok);
-    teach_engine *engine = guess_ok ? load_engine("bench", &opts) : NULL;
+    teach_engine *engine = load_engine("bench", &opts);
     teach_tsumego **solvers = engine ? calloc((size_t)threads, sizeof *solvers) : NULL;
     int rc = !solvers;
     for (int t = 0; solvers && t < threads && !rc; t++)
@@ -856,7 +828,8 @@ static int cmd_bench(int argc, char **argv)
     }
     int ran = 0;
     for (int f = 0; f < nfiles && !rc; f++)
-        rc |= bench_file(&files[f], &lim, teach_engine_num_nets(engine) > 0, solvers, oracles,
+        rc |= bench_file(&files[f], &lim, teach_engine_num_nets(engine) > 0,
+                         guess ? teach_engine_net_name(guess, 0) : NULL, solvers, oracles,
                          threads, &bp, &rep, &ran);
     if (!rc && bp.nids && ran == 0)
         rc = 1; /* no file held a problem asked for */
