@@ -184,8 +184,9 @@ void gtp_engine_free(gtp_engine *e);
 /* Applies `shido gtp` options (argv[0] is "gtp"): the shared ones of teach/engine.h (-w FILE,
  * repeatable, loaded in order; --backend; --threads, --visits, --config, --set, applied in
  * order), --tsumego[=S] and --guess-weights NET (teach_tsumego_guess_engine_new). The networks
- * are loaded once every option is read, replacing the engine's. Returns 0 on success, 1 when a network fails to load, 2 on a usage error (unknown
- * option, missing or bad value); err then holds the message. */
+ * are loaded once every option is read, replacing the engine's. Returns 0 on success, 1 when a
+ * network fails to load, 2 on a usage error (unknown option, missing or bad value); err then
+ * holds the message. */
 int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int err_len);
 
 /* Processes one command line (a trailing newline is allowed) and writes the reply, if any, to

@@ -614,7 +614,8 @@ static bool write_result(FILE *out, const char *path, const tsumego_record *rec,
  * matches --id is skipped with a note (another file may hold the problems). guess_net names the
  * guess network in the summary (NULL: none). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, bool guided,
-                      const char *guess_net, teach_tsumego **solvers, tsumego_oracle **oracles, int threads,
+                      const char *guess_net, teach_tsumego **solvers, tsumego_oracle **oracles,
+                      int threads,
                       const bench_pick *bp, const bench_report *rep, int *ran)
 {
     int rc = 0;
