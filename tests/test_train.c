@@ -144,8 +144,10 @@ START_TEST(test_gemm)
 }
 END_TEST
 
+/* _i 0: 3x3 layers by Winograd (the default), 1: by im2col. */
 START_TEST(test_gradient_check)
 {
+    nn_train_force_im2col(_i == 1);
     nn_desc *D = small_net(3);
     nn_disc_desc *d = D->disc;
     enum { N = 3 };
@@ -189,6 +191,57 @@ START_TEST(test_gradient_check)
     free(p);
     nn_trainer_free(t);
     nn_desc_free(D);
+    nn_train_force_im2col(false);
+}
+END_TEST
+
+/* Winograd's 3x3 layers against im2col's on the paper's 9x9 net and on a 7x7 one (tiles cut by
+ * the edge), 21 positions (a chunk of 16 images and one of 5), 1 and 2 threads: the same logits
+ * and gradients up to fp32 rounding. */
+START_TEST(test_winograd_matches_im2col)
+{
+    enum { N = 21 };
+    static const int conv[] = {12, 8}, dense[] = {5};
+    for (int net = 0; net < 2; net++) {
+        nn_desc *D = net == 0 ? weights_disc_paper(9, NN_DISC_PLANES, 8)
+                              : weights_disc_make(7, 3, conv, 2, dense, 1, 8);
+        ck_assert_ptr_nonnull(D);
+        nn_disc_desc *d = D->disc;
+        size_t in = (size_t)d->planes * d->size * d->size;
+        float *x = malloc(N * in * sizeof *x), y[N], logits[2][N];
+        uint64_t s = 21;
+        random_inputs(x, N * in, &s);
+        for (int i = 0; i < N; i++)
+            y[i] = (float)(i % 3 == 0);
+        for (int threads = 1; threads <= 2; threads++) {
+            nn_trainer *t[2];
+            for (int m = 0; m < 2; m++) {
+                nn_train_force_im2col(m == 1);
+                t[m] = nn_trainer_new(d, N, threads);
+                ck_assert_ptr_nonnull(t[m]);
+                nn_trainer_gradient(t[m], N, x, y, logits[m]);
+            }
+            nn_train_force_im2col(false);
+            for (int i = 0; i < N; i++)
+                ck_assert_msg(fabs(logits[0][i] - logits[1][i]) <= 1e-5 + 1e-4 * fabs(logits[1][i]),
+                              "net %d: logit %d: %g by Winograd, %g by im2col", net, i,
+                              logits[0][i], logits[1][i]);
+            size_t P = nn_trainer_num_params(t[0]);
+            const float *g0 = nn_trainer_grad(t[0]), *g1 = nn_trainer_grad(t[1]);
+            double top = 0, worst = 0;
+            for (size_t k = 0; k < P; k++) {
+                top = fmax(top, fabs(g1[k]));
+                worst = fmax(worst, fabs(g0[k] - g1[k]));
+            }
+            ck_assert_msg(top > 0 && worst <= 1e-4 * top,
+                          "net %d, %d threads: gradients differ by %g (largest %g)", net, threads,
+                          worst, top);
+            nn_trainer_free(t[0]);
+            nn_trainer_free(t[1]);
+        }
+        free(x);
+        nn_desc_free(D);
+    }
 }
 END_TEST
 
@@ -552,7 +605,8 @@ static Suite *train_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_gemm);
-    tcase_add_test(tc, test_gradient_check);
+    tcase_add_loop_test(tc, test_gradient_check, 0, 2);
+    tcase_add_test(tc, test_winograd_matches_im2col);
     tcase_add_test(tc, test_threads_and_determinism);
     tcase_add_test(tc, test_learns_toy_set);
     tcase_add_test(tc, test_checkpoint_round_trip);

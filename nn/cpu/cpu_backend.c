@@ -369,7 +369,8 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
     C->w = w;
     if (d->family == NN_FAMILY_DISC) {
         C->disc = nn_train_ws_new(d->disc, max_batch, false);
-        if (!C->disc) {
+        if (!C->disc || !nn_train_ws_freeze(C->disc, d->disc)) {
+            nn_train_ws_free(C->disc);
             snprintf(err, (size_t)err_len, "%s: cpu backend: out of memory for a batch of %d",
                      d->source, max_batch);
             free(C);

@@ -14,10 +14,10 @@
 #endif
 
 #define MR 8
-#define NR 32
+#define NR 48
 #define KC 128
 #define MC 128
-#define NC 2048
+#define NC (42 * NR) /* whole panels */
 
 struct nn_train_gemm_ws {
     float *b;                   /* a transposed B block: [KC][NC] as NC / NR panels */
@@ -84,19 +84,23 @@ __attribute__((target("avx512f"))) static void kernel(int kc, const float *a, si
                 *a7 = a + (rows > 7 ? 7 * ars : 0);
     __mmask16 m0 = cols >= 16 ? 0xffff : (__mmask16)((1u << cols) - 1);
     __mmask16 m1 = cols >= 32 ? 0xffff : cols > 16 ? (__mmask16)((1u << (cols - 16)) - 1) : 0;
-    /* sixteen named accumulators: an array indexed in a loop ends up on the stack */
-    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00,
-           c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00,
-           c61 = c00, c70 = c00, c71 = c00;
+    __mmask16 m2 = cols >= 48 ? 0xffff : cols > 32 ? (__mmask16)((1u << (cols - 32)) - 1) : 0;
+    /* 24 named accumulators: an array indexed in a loop ends up on the stack */
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00,
+           c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00, c40 = c00,
+           c41 = c00, c42 = c00, c50 = c00, c51 = c00, c52 = c00, c60 = c00, c61 = c00,
+           c62 = c00, c70 = c00, c71 = c00, c72 = c00;
     for (int k = 0; k < kc; k++) {
         const float *bk = b + (size_t)k * bks;
-        __m512 b0 = _mm512_maskz_loadu_ps(m0, bk), b1 = _mm512_maskz_loadu_ps(m1, bk + 16);
+        __m512 b0 = _mm512_maskz_loadu_ps(m0, bk), b1 = _mm512_maskz_loadu_ps(m1, bk + 16),
+               b2 = _mm512_maskz_loadu_ps(m2, bk + 32);
         size_t ak = (size_t)k * aks;
 #define ROW(r)                                                                                     \
     do {                                                                                           \
         __m512 av = _mm512_set1_ps(a##r[ak]);                                                      \
         c##r##0 = _mm512_fmadd_ps(av, b0, c##r##0);                                                \
         c##r##1 = _mm512_fmadd_ps(av, b1, c##r##1);                                                \
+        c##r##2 = _mm512_fmadd_ps(av, b2, c##r##2);                                                \
     } while (0)
         ROW(0);
         ROW(1);
@@ -108,18 +112,20 @@ __attribute__((target("avx512f"))) static void kernel(int kc, const float *a, si
         ROW(7);
 #undef ROW
     }
-    __m512 c[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
-                       {c40, c41}, {c50, c51}, {c60, c61}, {c70, c71}};
+    __m512 c[MR][3] = {{c00, c01, c02}, {c10, c11, c12}, {c20, c21, c22}, {c30, c31, c32},
+                       {c40, c41, c42}, {c50, c51, c52}, {c60, c61, c62}, {c70, c71, c72}};
+    __mmask16 m[3] = {m0, m1, m2};
     float keep = first ? beta : 1.0f;
     for (int r = 0; r < rows; r++) {
         float *d = C + (size_t)r * ldc;
-        if (keep != 0.0f) {
-            __m512 s = _mm512_set1_ps(keep);
-            c[r][0] = _mm512_fmadd_ps(s, _mm512_maskz_loadu_ps(m0, d), c[r][0]);
-            c[r][1] = _mm512_fmadd_ps(s, _mm512_maskz_loadu_ps(m1, d + 16), c[r][1]);
+        for (int h = 0; h < 3; h++) {
+            if (!m[h])
+                continue;
+            if (keep != 0.0f)
+                c[r][h] = _mm512_fmadd_ps(_mm512_set1_ps(keep),
+                                          _mm512_maskz_loadu_ps(m[h], d + 16 * h), c[r][h]);
+            _mm512_mask_storeu_ps(d + 16 * h, m[h], c[r][h]);
         }
-        _mm512_mask_storeu_ps(d, m0, c[r][0]);
-        _mm512_mask_storeu_ps(d + 16, m1, c[r][1]);
     }
 }
 

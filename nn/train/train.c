@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nn/train/gemm.h"
+#include "nn/train/winograd.h"
 #include "weights/disc.h"
 #ifdef SHIDO_HAVE_CUDA
 #include "nn/cuda/cuda_train.h"
@@ -19,14 +20,32 @@ void openblas_set_num_threads(int num_threads);
 struct nn_train_ws {
     int max_batch, n;
     bool backward;
-    float *x;                       /* the input, channel-major: [planes][n][area] */
+    float *x;                       /* the input, point-major: [planes][area][n] */
     float *act[NN_DISC_MAX_LAYERS]; /* each layer's output (after its activation) */
     float *flat;                    /* the last convolution's output as [n][c][area] */
     float *col;                     /* im2col of one layer */
     float *d0, *d1;                 /* gradients flowing back (ping-pong) */
     float *dflat;
     nn_train_gemm_ws *gemm;         /* this thread's packing buffers */
+    /* Winograd layers (3x3): each one's transformed input, kept for its weights' gradient, and
+     * scratch for products (wm), transformed gradients (wz), weights (wu) and their gradient */
+    bool wino[NN_DISC_MAX_LAYERS];
+    float *wv[NN_DISC_MAX_LAYERS];
+    const float *uf[NN_DISC_MAX_LAYERS], *ub[NN_DISC_MAX_LAYERS]; /* a trainer's transformed
+                                     weights (forward, rotated), else NULL: transformed here */
+    float *frozen[NN_DISC_MAX_LAYERS]; /* nn_train_ws_freeze's transformed weights */
+    float *wm, *wz, *wu, *wdu, *wpad;
 };
+
+static bool force_im2col;
+
+void nn_train_force_im2col(bool force) { force_im2col = force; }
+
+/* Images a Winograd pass takes at a time: 16 make each block of 16 tiles one point of 16 images
+ * (winograd.c reads them as vectors), and their transformed arrays stay within a core's L2
+ * cache for the discriminator's 9x9 (25 x 128 channels x 144 tiles). The forward and backward
+ * passes cut a batch the same way. */
+#define WINO_CHUNK 16
 
 static int area_of(const nn_disc_desc *d) { return d->size * d->size; }
 
@@ -51,6 +70,15 @@ void nn_train_ws_free(nn_train_ws *ws)
     free(ws->d0);
     free(ws->d1);
     free(ws->dflat);
+    for (int l = 0; l < NN_DISC_MAX_LAYERS; l++) {
+        free(ws->wv[l]);
+        free(ws->frozen[l]);
+    }
+    free(ws->wm);
+    free(ws->wz);
+    free(ws->wu);
+    free(ws->wdu);
+    free(ws->wpad);
     nn_train_gemm_ws_free(ws->gemm);
     free(ws);
 }
@@ -67,6 +95,9 @@ nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward
     ws->max_batch = max_batch;
     ws->backward = backward;
     size_t col = 1, widest = (size_t)d->planes * area;
+    size_t tiles = n * (size_t)nn_wino_tiles(d->size), wrows = 0, wzrows = 0, wkc = 0;
+    size_t chunk_tiles = (size_t)(WINO_CHUNK < max_batch ? WINO_CHUNK : max_batch) *
+                         nn_wino_tiles(d->size);
     bool ok = (ws->x = malloc(n * d->planes * area * sizeof(float))) != NULL &&
               (ws->gemm = nn_train_gemm_ws_new()) != NULL;
     for (int l = 0; l < d->num_layers && ok; l++) {
@@ -75,12 +106,28 @@ nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward
         if (outs > widest)
             widest = outs;
         if (L->kind == NN_DISC_CONV) {
-            size_t k = (size_t)L->conv.ky;
-            if ((size_t)L->conv.c_in * k * k * area > col)
-                col = (size_t)L->conv.c_in * k * k * area;
+            size_t k = (size_t)L->conv.ky, ci = (size_t)L->conv.c_in, co = (size_t)L->conv.c_out;
+            if (L->conv.ky == 3 && L->conv.kx == 3 && !force_im2col) {
+                ws->wino[l] = true;
+                wrows = ci > wrows ? ci : wrows;
+                wrows = co > wrows ? co : wrows;
+                wzrows = co > wzrows ? co : wzrows;
+                wkc = ci * co > wkc ? ci * co : wkc;
+                ok = (ws->wv[l] = malloc(NN_WINO_POINTS * ci * tiles * sizeof(float))) != NULL;
+            } else if (ci * k * k * area > col) {
+                col = ci * k * k * area;
+            }
         }
-        ok = (ws->act[l] = malloc(n * outs * sizeof(float))) != NULL;
+        ok = ok && (ws->act[l] = malloc(n * outs * sizeof(float))) != NULL;
     }
+    if (ok && wkc > 0)
+        ok = (ws->wm = malloc(NN_WINO_POINTS * wrows * chunk_tiles * sizeof(float))) &&
+             (ws->wu = malloc(NN_WINO_POINTS * wkc * sizeof(float))) &&
+             (ws->wpad = malloc((size_t)nn_wino_scratch(d->size, (int)(chunk_tiles /
+                                nn_wino_tiles(d->size))) * sizeof(float))) &&
+             (!backward ||
+              ((ws->wz = malloc(NN_WINO_POINTS * wzrows * chunk_tiles * sizeof(float))) &&
+               (ws->wdu = malloc(NN_WINO_POINTS * wkc * sizeof(float)))));
     int fd = first_dense(d);
     size_t flat = fd > 0 ? (size_t)nn_disc_layer_outputs(d, fd - 1) : 1;
     ok = ok && (ws->flat = malloc(n * flat * sizeof(float))) &&
@@ -96,50 +143,31 @@ nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward
     return ws;
 }
 
-/* The columns x of a row that read inside the window for kernel column kx: x0 <= x < x1. */
-static void span(int size, int kx, int pad, int *x0, int *x1)
-{
-    int lo = pad - kx, hi = size + pad - kx;
-    *x0 = lo > 0 ? lo : 0;
-    *x1 = hi < size ? hi : size;
-}
-
-/* col[(c k k + ky k + kx)][j] for j = (i - i0, y, x) of in[c][i][y][x], i0 <= i < i0 + n of the
- * n_all images, zero off the window. */
-static void im2col(const float *in, int c_in, int n_all, int i0, int n, int size, int k,
-                   float *col)
+/* col[(c k k + ky k + kx)][p n + i] of in[c][p][i] (p = y size + x, the n images side by side):
+ * for output point p, the input point under kernel tap (ky, kx), zero off the board. */
+static void im2col(const float *in, int c_in, int n, int size, int k, float *col)
 {
     int area = size * size, pad = k / 2;
-    size_t row = (size_t)n * area;
+    size_t row = (size_t)n * area, pt = (size_t)n * sizeof *col;
     for (int c = 0; c < c_in; c++)
         for (int ky = 0; ky < k; ky++)
             for (int kx = 0; kx < k; kx++) {
                 float *dst = col + ((size_t)(c * k + ky) * k + kx) * row;
-                int x0, x1;
-                span(size, kx, pad, &x0, &x1);
-                for (int i = 0; i < n; i++) {
-                    const float *src = in + ((size_t)c * n_all + i0 + i) * area;
-                    for (int y = 0; y < size; y++) {
-                        int sy = y + ky - pad;
-                        float *o = dst + (size_t)i * area + (size_t)y * size;
-                        if (sy < 0 || sy >= size) {
-                            memset(o, 0, (size_t)size * sizeof *o);
-                            continue;
-                        }
-                        for (int x = 0; x < x0; x++)
-                            o[x] = 0.0f;
-                        memcpy(o + x0, src + sy * size + x0 + kx - pad,
-                               (size_t)(x1 - x0) * sizeof *o);
-                        for (int x = x1; x < size; x++)
-                            o[x] = 0.0f;
+                const float *src = in + (size_t)c * row;
+                for (int y = 0; y < size; y++)
+                    for (int x = 0; x < size; x++) {
+                        int sy = y + ky - pad, sx = x + kx - pad;
+                        float *o = dst + ((size_t)y * size + x) * n;
+                        if (sy < 0 || sy >= size || sx < 0 || sx >= size)
+                            memset(o, 0, pt);
+                        else
+                            memcpy(o, src + ((size_t)sy * size + sx) * n, pt);
                     }
-                }
             }
 }
 
-/* The adjoint of im2col: out[c][i][y][x] += the col entries that copied it (images i0..). */
-static void col2im(const float *col, int c_in, int n_all, int i0, int n, int size, int k,
-                   float *out)
+/* The adjoint of im2col: out[c][p][i] += the col entries that copied it. */
+static void col2im(const float *col, int c_in, int n, int size, int k, float *out)
 {
     int area = size * size, pad = k / 2;
     size_t row = (size_t)n * area;
@@ -147,51 +175,116 @@ static void col2im(const float *col, int c_in, int n_all, int i0, int n, int siz
         for (int ky = 0; ky < k; ky++)
             for (int kx = 0; kx < k; kx++) {
                 const float *src = col + ((size_t)(c * k + ky) * k + kx) * row;
-                int x0, x1;
-                span(size, kx, pad, &x0, &x1);
-                for (int i = 0; i < n; i++) {
-                    float *dst = out + ((size_t)c * n_all + i0 + i) * area;
-                    for (int y = 0; y < size; y++) {
-                        int sy = y + ky - pad;
-                        if (sy < 0 || sy >= size)
+                float *dst = out + (size_t)c * row;
+                for (int y = 0; y < size; y++)
+                    for (int x = 0; x < size; x++) {
+                        int sy = y + ky - pad, sx = x + kx - pad;
+                        if (sy < 0 || sy >= size || sx < 0 || sx >= size)
                             continue;
-                        const float *s = src + (size_t)i * area + (size_t)y * size;
-                        float *d = dst + sy * size + kx - pad;
-                        for (int x = x0; x < x1; x++)
-                            d[x] += s[x];
+                        const float *s = src + ((size_t)y * size + x) * n;
+                        float *d = dst + ((size_t)sy * size + sx) * n;
+                        for (int i = 0; i < n; i++)
+                            d[i] += s[i];
                     }
-                }
             }
 }
 
-/* [c][n][area] <-> [n][c][area] */
+/* [c][p][n] <-> [n][c][p] */
 static void to_sample_major(const float *in, int c, int n, int area, float *out)
 {
     for (int ch = 0; ch < c; ch++)
-        for (int i = 0; i < n; i++)
-            memcpy(out + ((size_t)i * c + ch) * area, in + ((size_t)ch * n + i) * area,
-                   (size_t)area * sizeof *out);
+        for (int p = 0; p < area; p++)
+            for (int i = 0; i < n; i++)
+                out[((size_t)i * c + ch) * area + p] = in[((size_t)ch * area + p) * n + i];
 }
 
-static void to_channel_major(const float *in, int c, int n, int area, float *out)
+static void to_point_major(const float *in, int c, int n, int area, float *out)
 {
     for (int i = 0; i < n; i++)
         for (int ch = 0; ch < c; ch++)
-            memcpy(out + ((size_t)ch * n + i) * area, in + ((size_t)i * c + ch) * area,
-                   (size_t)area * sizeof *out);
+            for (int p = 0; p < area; p++)
+                out[((size_t)ch * area + p) * n + i] = in[((size_t)i * c + ch) * area + p];
 }
 
-/* Images per im2col chunk: about 2 MB of columns, the size of a core's L2 cache. */
-static int chunk_images(int K, int area)
-{
-    int c = (int)(((size_t)1 << 19) / ((size_t)K * area));
-    return c > 0 ? c : 1;
-}
-
-static void relu(float *a, size_t n)
+static NN_TRAIN_CLONES void relu(float *a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = a[i] > 0.0f ? a[i] : 0.0f;
+}
+
+bool nn_train_ws_freeze(nn_train_ws *ws, const nn_disc_desc *d)
+{
+    for (int l = 0; l < d->num_layers; l++) {
+        const nn_conv_desc *c = &d->layer[l].conv;
+        if (!ws->wino[l] || ws->uf[l])
+            continue;
+        ws->frozen[l] = malloc(NN_WINO_POINTS * (size_t)c->c_out * c->c_in * sizeof(float));
+        if (!ws->frozen[l])
+            return false;
+        nn_wino_weights(c->w, c->c_out, c->c_in, false, ws->frozen[l]);
+        ws->uf[l] = ws->frozen[l];
+    }
+    return true;
+}
+
+/* Layer l (a 3x3 convolution) of n images by Winograd, bias and activation included; the
+ * transformed input of the images from i0 is kept at ws->wv[l] + its offset. */
+static void wino_forward(const nn_disc_desc *d, nn_train_ws *ws, int l, int n, const float *in,
+                         float *out)
+{
+    const nn_conv_desc *c = &d->layer[l].conv;
+    int tpi = nn_wino_tiles(d->size), chunk = WINO_CHUNK;
+    size_t kc = (size_t)c->c_out * c->c_in;
+    const float *U = ws->uf[l];
+    if (!U) {
+        nn_wino_weights(c->w, c->c_out, c->c_in, false, ws->wu);
+        U = ws->wu;
+    }
+    for (int i0 = 0; i0 < n; i0 += chunk) {
+        int cnt = n - i0 < chunk ? n - i0 : chunk, T = cnt * tpi;
+        float *V = ws->wv[l] + (size_t)NN_WINO_POINTS * c->c_in * i0 * tpi;
+        nn_wino_input(in, c->c_in, n, i0, cnt, d->size, ws->wpad, V);
+        for (int xi = 0; xi < NN_WINO_POINTS; xi++)
+            nn_train_sgemm(ws->gemm, false, false, c->c_out, T, c->c_in, U + xi * kc, c->c_in,
+                           V + (size_t)xi * c->c_in * T, T, 0.0f,
+                           ws->wm + (size_t)xi * c->c_out * T, T);
+        nn_wino_output(ws->wm, c->c_out, n, i0, cnt, d->size, c->bias, ws->wpad, out);
+    }
+    if (d->layer[l].act == NN_ACT_RELU)
+        relu(out, (size_t)n * nn_disc_layer_outputs(d, l));
+}
+
+/* The backward pass of wino_forward's layer l given dz (the gradient of its output, the
+ * activation's mask applied): the weights' gradient into gw, the input's into dprev (l > 0). */
+static void wino_backward(const nn_disc_desc *d, nn_train_ws *ws, int l, int n, const float *dz,
+                          float *gw, float *dprev)
+{
+    const nn_conv_desc *c = &d->layer[l].conv;
+    int tpi = nn_wino_tiles(d->size), chunk = WINO_CHUNK, k = c->c_out, ci = c->c_in;
+    size_t kc = (size_t)k * ci;
+    const float *U = ws->ub[l];
+    if (l > 0 && !U) {
+        nn_wino_weights(c->w, k, ci, true, ws->wu);
+        U = ws->wu;
+    }
+    for (int i0 = 0; i0 < n; i0 += chunk) {
+        int cnt = n - i0 < chunk ? n - i0 : chunk, T = cnt * tpi;
+        const float *V = ws->wv[l] + (size_t)NN_WINO_POINTS * ci * i0 * tpi;
+        nn_wino_grad_output(dz, k, n, i0, cnt, d->size, ws->wpad, ws->wz);
+        for (int xi = 0; xi < NN_WINO_POINTS; xi++)
+            nn_train_sgemm(ws->gemm, false, true, k, ci, T, ws->wz + (size_t)xi * k * T, T,
+                           V + (size_t)xi * ci * T, T, i0 > 0 ? 1.0f : 0.0f,
+                           ws->wdu + xi * kc, ci);
+        if (l == 0)
+            continue;
+        nn_wino_input(dz, k, n, i0, cnt, d->size, ws->wpad, ws->wz);
+        for (int xi = 0; xi < NN_WINO_POINTS; xi++)
+            nn_train_sgemm(ws->gemm, false, false, ci, T, k, U + xi * kc, k,
+                           ws->wz + (size_t)xi * k * T, T, 0.0f, ws->wm + (size_t)xi * ci * T,
+                           T);
+        nn_wino_output(ws->wm, ci, n, i0, cnt, d->size, NULL, ws->wpad, dprev);
+    }
+    nn_wino_weight_grad(ws->wdu, k, ci, gw);
 }
 
 void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const float *x,
@@ -200,7 +293,7 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
     int area = area_of(d), fd = first_dense(d);
     int na = n * area;
     ws->n = n;
-    to_channel_major(x, d->planes, n, area, ws->x);
+    to_point_major(x, d->planes, n, area, ws->x);
     const float *in = ws->x;
     for (int l = 0; l < d->num_layers; l++) {
         const nn_disc_layer *L = &d->layer[l];
@@ -208,17 +301,18 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
         if (L->kind == NN_DISC_CONV) {
             const nn_conv_desc *c = &L->conv;
             int K = c->c_in * c->ky * c->kx;
+            if (ws->wino[l]) {
+                wino_forward(d, ws, l, n, in, out);
+                in = out;
+                continue;
+            }
             if (c->ky == 1) {
                 nn_train_sgemm(ws->gemm, false, false, c->c_out, na, K, c->w, K, in, na, 0.0f,
                                out, na);
             } else {
-                int chunk = chunk_images(K, area);
-                for (int i0 = 0; i0 < n; i0 += chunk) {
-                    int cnt = n - i0 < chunk ? n - i0 : chunk;
-                    im2col(in, c->c_in, n, i0, cnt, d->size, c->ky, ws->col);
-                    nn_train_sgemm(ws->gemm, false, false, c->c_out, cnt * area, K, c->w, K,
-                                   ws->col, cnt * area, 0.0f, out + (size_t)i0 * area, na);
-                }
+                im2col(in, c->c_in, n, d->size, c->ky, ws->col);
+                nn_train_sgemm(ws->gemm, false, false, c->c_out, na, K, c->w, K, ws->col, na,
+                               0.0f, out, na);
             }
             for (int o = 0; o < c->c_out; o++) {
                 float b = c->bias[o], *row = out + (size_t)o * na;
@@ -244,6 +338,30 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
     memcpy(logits, ws->act[d->num_layers - 1], (size_t)n * sizeof *logits);
 }
 
+/* dz = 0 where the ReLU's output is. */
+static NN_TRAIN_CLONES void relu_backward(const float *restrict out, size_t n,
+                                          float *restrict dz)
+{
+    for (size_t i = 0; i < n; i++)
+        dz[i] = out[i] > 0.0f ? dz[i] : 0.0f;
+}
+
+/* The sum of n floats: 16 running float sums added in double. */
+static NN_TRAIN_CLONES double sum_of(const float *a, size_t n)
+{
+    float part[16] = {0};
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int l = 0; l < 16; l++)
+            part[l] += a[i + l];
+    double s = 0;
+    for (int l = 0; l < 16; l++)
+        s += part[l];
+    for (; i < n; i++)
+        s += a[i];
+    return s;
+}
+
 void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *dlogits,
                           float *grad)
 {
@@ -264,9 +382,7 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
         const float *out = ws->act[l];
         size_t outs = (size_t)n * nn_disc_layer_outputs(d, l);
         if (L->act == NN_ACT_RELU)
-            for (size_t i = 0; i < outs; i++)
-                if (out[i] <= 0.0f)
-                    dz[i] = 0.0f;
+            relu_backward(out, outs, dz);
         const float *in = l == 0 ? ws->x : ws->act[l - 1];
         if (L->kind == NN_DISC_DENSE) {
             const nn_matmul_desc *m = &L->dense;
@@ -284,40 +400,31 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
             nn_train_sgemm(ws->gemm, false, true, n, m->c_in, m->c_out, dz,
                         m->c_out, m->w, m->c_out, 0.0f, dst, m->c_in);
             if (l == fd)
-                to_channel_major(ws->dflat, d->layer[l - 1].conv.c_out, n, area, dprev);
+                to_point_major(ws->dflat, d->layer[l - 1].conv.c_out, n, area, dprev);
         } else {
             const nn_conv_desc *c = &L->conv;
             int K = c->c_in * c->ky * c->kx;
             float *gw = grad + off[l], *gb = gw + (size_t)c->c_out * K;
             for (int o = 0; o < c->c_out; o++) {
-                const float *row = dz + (size_t)o * na;
-                double s = 0;
-                for (int j = 0; j < na; j++)
-                    s += row[j];
-                gb[o] += (float)s;
+                gb[o] += (float)sum_of(dz + (size_t)o * na, (size_t)na);
             }
-            if (c->ky == 1) {
+            if (ws->wino[l]) {
+                wino_backward(d, ws, l, n, dz, gw, dprev);
+            } else if (c->ky == 1) {
                 nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, in, na, 1.0f, gw,
                                K);
                 if (l > 0)
                     nn_train_sgemm(ws->gemm, true, false, K, na, c->c_out, c->w, K, dz, na, 0.0f,
                                    dprev, na);
             } else {
-                /* a few images at a time, so that their im2col stays in the cache */
-                int chunk = chunk_images(K, area);
-                if (l > 0)
+                im2col(in, c->c_in, n, d->size, c->ky, ws->col);
+                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, ws->col, na, 1.0f,
+                               gw, K);
+                if (l > 0) {
+                    nn_train_sgemm(ws->gemm, true, false, K, na, c->c_out, c->w, K, dz, na, 0.0f,
+                                   ws->col, na);
                     memset(dprev, 0, (size_t)c->c_in * na * sizeof *dprev);
-                for (int i0 = 0; i0 < n; i0 += chunk) {
-                    int cnt = n - i0 < chunk ? n - i0 : chunk, cols = cnt * area;
-                    const float *dzc = dz + (size_t)i0 * area;
-                    im2col(in, c->c_in, n, i0, cnt, d->size, c->ky, ws->col);
-                    nn_train_sgemm(ws->gemm, false, true, c->c_out, K, cols, dzc, na, ws->col,
-                                   cols, 1.0f, gw, K);
-                    if (l == 0)
-                        continue;
-                    nn_train_sgemm(ws->gemm, true, false, K, cols, c->c_out, c->w, K, dzc, na,
-                                   0.0f, ws->col, cols);
-                    col2im(ws->col, c->c_in, n, i0, cnt, d->size, c->ky, dprev);
+                    col2im(ws->col, c->c_in, n, d->size, c->ky, dprev);
                 }
             }
             if (l == 0)
@@ -353,6 +460,8 @@ struct nn_trainer {
     float **grads;           /* [threads][P] */
     float *grad, *m, *v;     /* [P] */
     float *dlogits, *logits; /* [max_batch] */
+    float *uf[NN_DISC_MAX_LAYERS], *ub[NN_DISC_MAX_LAYERS]; /* Winograd layers' weights,
+                                  transformed once a pass for every share (winograd.h) */
     uint64_t step;
 #ifdef SHIDO_HAVE_CUDA
     nn_cuda_trainer *cuda;   /* the GPU does the work; the host arrays are copies on request */
@@ -377,6 +486,10 @@ void nn_trainer_free(nn_trainer *t)
     free(t->v);
     free(t->dlogits);
     free(t->logits);
+    for (int l = 0; l < NN_DISC_MAX_LAYERS; l++) {
+        free(t->uf[l]);
+        free(t->ub[l]);
+    }
 #ifdef SHIDO_HAVE_CUDA
     nn_cuda_trainer_free(t->cuda);
 #endif
@@ -433,6 +546,16 @@ nn_trainer *nn_trainer_new(nn_disc_desc *d, int max_batch, int threads)
     for (int i = 0; ok && i < threads; i++)
         ok = (t->ws[i] = nn_train_ws_new(d, share, true)) &&
              (t->grads[i] = calloc(t->P, sizeof *t->grads[i]));
+    for (int l = 0; ok && l < d->num_layers; l++) {
+        if (!t->ws[0]->wino[l])
+            continue;
+        size_t len = NN_WINO_POINTS * (size_t)d->layer[l].conv.c_in * d->layer[l].conv.c_out;
+        ok = (t->uf[l] = malloc(len * sizeof(float))) && (t->ub[l] = malloc(len * sizeof(float)));
+        for (int i = 0; ok && i < threads; i++) {
+            t->ws[i]->uf[l] = t->uf[l];
+            t->ws[i]->ub[l] = t->ub[l];
+        }
+    }
     if (!ok) {
         nn_trainer_free(t);
         return NULL;
@@ -471,26 +594,60 @@ static void *run_share(void *arg)
     return NULL;
 }
 
-/* Runs the shares of a batch, the calling thread taking the first. */
-static double run_shares(nn_trainer *t, int n, const float *x, const float *labels, float *logits,
-                         bool backward)
+/* fn(job i) for i < threads, the calling thread taking job 0 (and any a thread could not be
+ * started for). */
+static void run_threads(int threads, void *(*fn)(void *), void *jobs, size_t job_size)
 {
-    share_job job[64];
     pthread_t th[64];
     bool started[64] = {false};
-    for (int i = 0; i < t->threads; i++)
-        job[i] = (share_job){t, i, (int)((long)n * i / t->threads),
-                             (int)((long)n * (i + 1) / t->threads), n, x, labels, logits,
-                             backward, 0.0};
-    for (int i = 1; i < t->threads; i++)
-        started[i] = pthread_create(&th[i], NULL, run_share, &job[i]) == 0;
-    run_share(&job[0]);
-    for (int i = 1; i < t->threads; i++) {
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&th[i], NULL, fn, (char *)jobs + i * job_size) == 0;
+    fn(jobs);
+    for (int i = 1; i < threads; i++) {
         if (started[i])
             pthread_join(th[i], NULL);
         else
-            run_share(&job[i]);
+            fn((char *)jobs + i * job_size);
     }
+}
+
+typedef struct weights_job {
+    nn_trainer *t;
+    int part;
+    bool backward;
+} weights_job;
+
+/* Part `part` of every Winograd layer's transformed weights (rotated too for a backward pass). */
+static void *run_weights(void *arg)
+{
+    weights_job *j = arg;
+    const nn_disc_desc *d = j->t->d;
+    for (int l = 0; l < d->num_layers; l++) {
+        const nn_conv_desc *c = &d->layer[l].conv;
+        if (!j->t->uf[l])
+            continue;
+        nn_wino_weights_part(c->w, c->c_out, c->c_in, false, j->part, j->t->threads, j->t->uf[l]);
+        if (j->backward && l > 0)
+            nn_wino_weights_part(c->w, c->c_out, c->c_in, true, j->part, j->t->threads,
+                                 j->t->ub[l]);
+    }
+    return NULL;
+}
+
+/* Runs the shares of a batch, the weights' transforms first. */
+static double run_shares(nn_trainer *t, int n, const float *x, const float *labels, float *logits,
+                         bool backward)
+{
+    weights_job wj[64];
+    share_job job[64];
+    for (int i = 0; i < t->threads; i++) {
+        wj[i] = (weights_job){t, i, backward};
+        job[i] = (share_job){t, i, (int)((long)n * i / t->threads),
+                             (int)((long)n * (i + 1) / t->threads), n, x, labels, logits,
+                             backward, 0.0};
+    }
+    run_threads(t->threads, run_weights, wj, sizeof *wj);
+    run_threads(t->threads, run_share, job, sizeof *job);
     double loss = 0;
     for (int i = 0; i < t->threads; i++)
         loss += job[i].loss;
@@ -545,6 +702,45 @@ void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits)
     }
 }
 
+/* Adam's update of n weights w from their gradients g and moments m, v. */
+static NN_TRAIN_CLONES void adam_span(const nn_adam *o, float step_size, float c2s, size_t n,
+                                      const float *restrict g, float *restrict m,
+                                      float *restrict v, float *restrict w)
+{
+    float b1 = o->beta1, b2 = o->beta2, eps = o->eps;
+    for (size_t i = 0; i < n; i++) {
+        m[i] = b1 * m[i] + (1.0f - b1) * g[i];
+        v[i] = b2 * v[i] + (1.0f - b2) * g[i] * g[i];
+        w[i] -= step_size * m[i] / (sqrtf(v[i]) / c2s + eps);
+    }
+}
+
+typedef struct adam_job {
+    nn_trainer *t;
+    const nn_adam *o;
+    int part;
+} adam_job;
+
+/* Part `part` of every tensor (threads parts) through Adam's step t->step. */
+static void *run_adam(void *arg)
+{
+    adam_job *j = arg;
+    nn_trainer *t = j->t;
+    const nn_adam *o = j->o;
+    double c1 = 1.0 - pow(o->beta1, (double)t->step), c2 = 1.0 - pow(o->beta2, (double)t->step);
+    float step_size = (float)(o->lr / c1), c2s = (float)sqrt(c2);
+    float *ptr[2 * NN_DISC_MAX_LAYERS];
+    size_t len[2 * NN_DISC_MAX_LAYERS], p = 0;
+    int nt = weights_disc_tensors(t->d, ptr, len, 2 * NN_DISC_MAX_LAYERS);
+    for (int k = 0; k < nt; k++) {
+        size_t a = len[k] * j->part / t->threads, b = len[k] * (j->part + 1) / t->threads;
+        adam_span(o, step_size, c2s, b - a, t->grad + p + a, t->m + p + a, t->v + p + a,
+                  ptr[k] + a);
+        p += len[k];
+    }
+    return NULL;
+}
+
 void nn_trainer_adam(nn_trainer *t, const nn_adam *o)
 {
     t->step++;
@@ -555,18 +751,10 @@ void nn_trainer_adam(nn_trainer *t, const nn_adam *o)
         return;
     }
 #endif
-    double c1 = 1.0 - pow(o->beta1, (double)t->step), c2 = 1.0 - pow(o->beta2, (double)t->step);
-    float step_size = (float)(o->lr / c1), c2s = (float)sqrt(c2);
-    float *ptr[2 * NN_DISC_MAX_LAYERS];
-    size_t len[2 * NN_DISC_MAX_LAYERS], p = 0;
-    int nt = weights_disc_tensors(t->d, ptr, len, 2 * NN_DISC_MAX_LAYERS);
-    for (int k = 0; k < nt; k++)
-        for (size_t i = 0; i < len[k]; i++, p++) {
-            float g = t->grad[p];
-            t->m[p] = o->beta1 * t->m[p] + (1.0f - o->beta1) * g;
-            t->v[p] = o->beta2 * t->v[p] + (1.0f - o->beta2) * g * g;
-            ptr[k][i] -= step_size * t->m[p] / (sqrtf(t->v[p]) / c2s + o->eps);
-        }
+    adam_job job[64];
+    for (int i = 0; i < t->threads; i++)
+        job[i] = (adam_job){t, o, i};
+    run_threads(t->threads, run_adam, job, sizeof *job);
 }
 
 const float *nn_trainer_grad(nn_trainer *t)

@@ -2,8 +2,10 @@
  * tree (the tsumego discriminator, weights/desc_disc.h), on the CPU with the same OpenBLAS GEMM
  * as inference.
  *
- * Activations of the convolution layers are kept channel-major across the batch, [c][n][y][x],
- * so a layer of the whole batch is one GEMM over its im2col matrix [c_in k k][n y x]; dense
+ * Activations of the convolution layers are kept channel-major across the batch, [c][y][x][n]
+ * (the images of a point side by side): a 3x3 layer is 25 GEMMs a few images at a time in
+ * Winograd's transform domain (winograd.h), any other kernel size one GEMM over its im2col
+ * matrix [c_in k k][y x n]; dense
  * layers work on [n][values]. A trainer splits each batch into one contiguous share per thread,
  * each with its own activations and gradients, and adds the shares' gradients in thread order:
  * a run is deterministic for a given seed and thread count.
@@ -19,6 +21,10 @@
 
 #include "weights/desc_disc.h"
 
+/* 3x3 convolutions run by Winograd's F(3x3, 3x3) (nn/train/winograd.h); tests can ask for the
+ * im2col products instead (force true) for workspaces and trainers made afterwards. */
+void nn_train_force_im2col(bool force);
+
 /* Scratch for forward (and optionally backward) passes of up to max_batch positions. */
 typedef struct nn_train_ws nn_train_ws;
 
@@ -26,6 +32,10 @@ typedef struct nn_train_ws nn_train_ws;
  * backward pass needs. */
 nn_train_ws *nn_train_ws_new(const nn_disc_desc *d, int max_batch, bool backward);
 void nn_train_ws_free(nn_train_ws *ws);
+
+/* For a forward-only workspace whose net's weights will not change (inference): their Winograd
+ * transforms are made once here instead of in every forward pass. False when out of memory. */
+bool nn_train_ws_freeze(nn_train_ws *ws, const nn_disc_desc *d);
 
 /* Logits of n positions: x is [n][planes][size][size] (NCHW, as backends are given), logits [n].
  * The activations stay in ws for nn_train_ws_backward. */
