@@ -48,7 +48,7 @@ static int usage(FILE *f, const char *err)
             "                   without a better validation loss (default 5)\n"
             "  --batch N        mini-batch (default 32); --lr X Adam's step (default 0.001)\n"
             "  --threads N      threads for the solver and the training (default 2)\n"
-            "  --backend B      cpu (OpenBLAS, default) or cuda (cuDNN and cuBLAS, one GPU)\n"
+            "  --backend B      cpu (default: AVX-512 or OpenBLAS GEMMs) or cuda (cuDNN, cuBLAS)\n"
             "  --seed N         data split, augmentation and initial weights (default 1)\n"
             "  --solver-nodes N node limit of each solve (default 200000)\n"
             "  --near N         near misses wanted per problem, 1..8 (default 1), found among\n"

@@ -1,6 +1,6 @@
 /* nn/train/train.h -- forward and backward passes and Adam for the small CNNs trained in the
- * tree (the tsumego discriminator, weights/desc_disc.h), on the CPU with the same OpenBLAS GEMM
- * as inference.
+ * tree (the tsumego discriminator, weights/desc_disc.h), on the CPU (gemm.h's SGEMM, Winograd's
+ * transforms in winograd.h) or on CUDA.
  *
  * Activations of the convolution layers are kept channel-major across the batch, [c][y][x][n]
  * (the images of a point side by side): a 3x3 layer is 25 GEMMs a few images at a time in
