@@ -248,10 +248,9 @@ static void wino_forward(const nn_disc_desc *d, nn_train_ws *ws, int l, int n, c
             nn_train_sgemm(ws->gemm, false, false, c->c_out, T, c->c_in, U + xi * kc, c->c_in,
                            V + (size_t)xi * c->c_in * T, T, 0.0f,
                            ws->wm + (size_t)xi * c->c_out * T, T);
-        nn_wino_output(ws->wm, c->c_out, n, i0, cnt, d->size, c->bias, ws->wpad, out);
+        nn_wino_output(ws->wm, c->c_out, n, i0, cnt, d->size, c->bias,
+                       d->layer[l].act == NN_ACT_RELU, ws->wpad, out);
     }
-    if (d->layer[l].act == NN_ACT_RELU)
-        relu(out, (size_t)n * nn_disc_layer_outputs(d, l));
 }
 
 /* The backward pass of wino_forward's layer l given dz (the gradient of its output, the
@@ -282,7 +281,7 @@ static void wino_backward(const nn_disc_desc *d, nn_train_ws *ws, int l, int n, 
             nn_train_sgemm(ws->gemm, false, false, ci, T, k, U + xi * kc, k,
                            ws->wz + (size_t)xi * k * T, T, 0.0f, ws->wm + (size_t)xi * ci * T,
                            T);
-        nn_wino_output(ws->wm, ci, n, i0, cnt, d->size, NULL, ws->wpad, dprev);
+        nn_wino_output(ws->wm, ci, n, i0, cnt, d->size, NULL, false, ws->wpad, dprev);
     }
     nn_wino_weight_grad(ws->wdu, k, ci, gw);
 }

@@ -81,11 +81,15 @@ NN_TRAIN_CLONES void nn_wino_weights_part(const float *w, int k, int c, bool rot
             }
             for (int b = 0; b < 3; b++) /* columns: t (5 x 3) = G g */
                 g_lanes(g + b * LANES, 3 * LANES, t + b * LANES, 3 * LANES);
-            for (int p = 0; p < 5; p++) /* rows: u (5 x 5) = t G^T */
-                g_lanes(t + p * 3 * LANES, LANES, u + p * 5 * LANES, LANES);
+            /* rows: u (5 x 5) = t G^T, straight into U when the block is whole */
             size_t at = (size_t)a * inner + b0;
-            for (int xi = 0; xi < 25; xi++)
-                copy_lanes(U + (size_t)xi * kc + at, u + xi * LANES, cnt);
+            float *uo = cnt == LANES ? U + at : u;
+            size_t us = cnt == LANES ? kc : LANES;
+            for (int p = 0; p < 5; p++)
+                g_lanes(t + p * 3 * LANES, LANES, uo + p * 5 * us, us);
+            if (cnt < LANES)
+                for (int xi = 0; xi < 25; xi++)
+                    copy_lanes(U + (size_t)xi * kc + at, u + xi * LANES, cnt);
         }
 }
 
@@ -101,12 +105,16 @@ NN_TRAIN_CLONES void nn_wino_weight_grad(const float *dU, int k, int c, float *d
     float e[25 * LANES], t[15 * LANES], g[9 * LANES];
     for (size_t f0 = 0; f0 < kc; f0 += LANES) {
         int cnt = kc - f0 < LANES ? (int)(kc - f0) : LANES;
-        if (cnt < LANES)
+        /* columns: t (3 x 5) = G^T e, straight from dU when the block is whole */
+        const float *ei = cnt == LANES ? dU + f0 : e;
+        size_t es = cnt == LANES ? kc : LANES;
+        if (cnt < LANES) {
             memset(e, 0, sizeof e);
-        for (int xi = 0; xi < 25; xi++)
-            copy_lanes(e + xi * LANES, dU + (size_t)xi * kc + f0, cnt);
-        for (int q = 0; q < 5; q++) /* columns: t (3 x 5) = G^T e */
-            gt_lanes(e + q * LANES, 5 * LANES, t + q * LANES, 5 * LANES);
+            for (int xi = 0; xi < 25; xi++)
+                copy_lanes(e + xi * LANES, dU + (size_t)xi * kc + f0, cnt);
+        }
+        for (int q = 0; q < 5; q++)
+            gt_lanes(ei + q * es, 5 * es, t + q * LANES, 5 * LANES);
         for (int a = 0; a < 3; a++) /* rows: g (3 x 3) = t G */
             gt_lanes(t + a * 5 * LANES, LANES, g + a * 3 * LANES, LANES);
         for (int l = 0; l < cnt; l++) {
@@ -213,6 +221,32 @@ static inline NN_TRAIN_INLINE void load_block(const float *pad, const int *at, b
     }
 }
 
+/* Chunks of n images, n dividing LANES, read and write their points straight from the feature
+ * map: a block of LANES tiles is LANES / n tile positions of n images each (tile-major). */
+static bool direct(int n) { return LANES % n == 0; }
+
+/* The side x side points from the top-left (y0, x0) of each tile of the block t0 (cnt tiles) of a
+ * chunk of n images from i0, of a channel's block x (zero off the board), into d. */
+static inline NN_TRAIN_INLINE void load_points(const float *x, int n_all, int i0, int n, int size,
+                                               int t0, int cnt, int off, int side, float *d)
+{
+    int tw = (size + 2) / 3;
+    if (cnt < LANES)
+        memset(d, 0, (size_t)side * side * LANES * sizeof *d);
+    for (int g = 0; g * n < cnt; g++) {
+        int tile = t0 / n + g, y0 = tile / tw * 3 - off, x0 = tile % tw * 3 - off;
+        for (int p = 0; p < side * side; p++) {
+            int y = y0 + p / side, xx = x0 + p % side;
+            float *dst = d + p * LANES + g * n;
+            if (y < 0 || y >= size || xx < 0 || xx >= size)
+                for (int l = 0; l < n; l++)
+                    dst[l] = 0.0f;
+            else
+                copy_lanes(dst, x + ((size_t)y * size + xx) * n_all + i0, n);
+        }
+    }
+}
+
 NN_TRAIN_CLONES void nn_wino_input(const float *x, int c, int n_all, int i0, int n, int size,
                                float *scratch, float *V)
 {
@@ -221,11 +255,17 @@ NN_TRAIN_CLONES void nn_wino_input(const float *x, int c, int n_all, int i0, int
     int at[LANES];
     float d[25 * LANES], t[25 * LANES], v[25 * LANES];
     for (int ch = 0; ch < c; ch++) {
-        to_points(x + (size_t)ch * area * n_all, n_all, i0, n, size, side, 1, scratch);
+        const float *xc = x + (size_t)ch * area * n_all;
+        if (!direct(n))
+            to_points(xc, n_all, i0, n, size, side, 1, scratch);
         for (int t0 = 0; t0 < T; t0 += LANES) {
             int cnt = T - t0 < LANES ? T - t0 : LANES;
-            bool dense = locate(t0, cnt, n, size, side, at);
-            load_block(scratch, at, dense, n, side, 5, d);
+            if (direct(n)) {
+                load_points(xc, n_all, i0, n, size, t0, cnt, 1, 5, d);
+            } else {
+                bool dense = locate(t0, cnt, n, size, side, at);
+                load_block(scratch, at, dense, n, side, 5, d);
+            }
             for (int b = 0; b < 5; b++) /* columns: t = B^T d */
                 bt_lanes(d + b * LANES, 5 * LANES, t + b * LANES, 5 * LANES);
             /* rows: v = t B, straight into V when the block is whole */
@@ -240,14 +280,31 @@ NN_TRAIN_CLONES void nn_wino_input(const float *x, int c, int n_all, int i0, int
     }
 }
 
-NN_TRAIN_CLONES void nn_wino_output(const float *M, int rows, int n_all, int i0, int n, int size,
-                                const float *bias, float *scratch, float *y)
+/* dst = src + b for n floats (a LANES-wide vector when n is LANES), through a ReLU when relu. */
+static inline NN_TRAIN_INLINE void store_lanes(float *dst, const float *src, int n, float b,
+                                               bool relu)
 {
-    int T = n * nn_wino_tiles(size), side = 3 * ((size + 2) / 3);
+    if (n == LANES && relu)
+        for (int l = 0; l < LANES; l++)
+            dst[l] = src[l] + b > 0.0f ? src[l] + b : 0.0f;
+    else if (n == LANES)
+        for (int l = 0; l < LANES; l++)
+            dst[l] = src[l] + b;
+    else
+        for (int l = 0; l < n; l++)
+            dst[l] = !relu || src[l] + b > 0.0f ? src[l] + b : 0.0f;
+}
+
+NN_TRAIN_CLONES void nn_wino_output(const float *M, int rows, int n_all, int i0, int n, int size,
+                                    const float *bias, bool relu, float *scratch, float *y)
+{
+    int T = n * nn_wino_tiles(size), side = 3 * ((size + 2) / 3), tw = (size + 2) / 3;
     size_t area = (size_t)size * size;
     int at[LANES];
     float m[25 * LANES], t[15 * LANES], o[9 * LANES];
     for (int r = 0; r < rows; r++) {
+        float b = bias ? bias[r] : 0.0f;
+        float *yr = y + (size_t)r * area * n_all + i0;
         for (int t0 = 0; t0 < T; t0 += LANES) {
             int cnt = T - t0 < LANES ? T - t0 : LANES;
             bool dense = locate(t0, cnt, n, size, side, at);
@@ -261,6 +318,18 @@ NN_TRAIN_CLONES void nn_wino_output(const float *M, int rows, int n_all, int i0,
                 at_lanes(mi + q * ms, 5 * ms, t + q * LANES, 5 * LANES);
             for (int p = 0; p < 3; p++) /* rows: o (3 x 3) = t A */
                 at_lanes(t + p * 5 * LANES, LANES, o + p * 3 * LANES, LANES);
+            if (direct(n)) { /* straight into y, n images of a tile at a time */
+                for (int g = 0; g * n < cnt; g++) {
+                    int tile = t0 / n + g;
+                    for (int p = 0; p < 9; p++) {
+                        int yy = tile / tw * 3 + p / 3, xx = tile % tw * 3 + p % 3;
+                        if (yy < size && xx < size)
+                            store_lanes(yr + ((size_t)yy * size + xx) * n_all,
+                                        o + p * LANES + g * n, n, b, relu);
+                    }
+                }
+                continue;
+            }
             for (int p = 0; p < 9; p++) {
                 float *dst = scratch + (size_t)(p / 3 * side + p % 3) * n;
                 if (dense)
@@ -271,14 +340,12 @@ NN_TRAIN_CLONES void nn_wino_output(const float *M, int rows, int n_all, int i0,
                         dst[at[l]] = o[p * LANES + l];
             }
         }
-        float b = bias ? bias[r] : 0.0f;
-        float *yr = y + (size_t)r * area * n_all + i0;
+        if (direct(n))
+            continue;
         for (int yy = 0; yy < size; yy++)
             for (int xx = 0; xx < size; xx++) {
-                const float *src = scratch + ((size_t)yy * side + xx) * n;
-                float *dst = yr + ((size_t)yy * size + xx) * n_all;
-                for (int i = 0; i < n; i++)
-                    dst[i] = src[i] + b;
+                store_lanes(yr + ((size_t)yy * size + xx) * n_all,
+                            scratch + ((size_t)yy * side + xx) * n, n, b, relu);
             }
     }
 }
@@ -291,11 +358,17 @@ NN_TRAIN_CLONES void nn_wino_grad_output(const float *dy, int k, int n_all, int 
     int at[LANES];
     float d[9 * LANES], t[15 * LANES], z[25 * LANES];
     for (int r = 0; r < k; r++) {
-        to_points(dy + (size_t)r * area * n_all, n_all, i0, n, size, side, 0, scratch);
+        const float *dr = dy + (size_t)r * area * n_all;
+        if (!direct(n))
+            to_points(dr, n_all, i0, n, size, side, 0, scratch);
         for (int t0 = 0; t0 < T; t0 += LANES) {
             int cnt = T - t0 < LANES ? T - t0 : LANES;
-            bool dense = locate(t0, cnt, n, size, side, at);
-            load_block(scratch, at, dense, n, side, 3, d);
+            if (direct(n)) {
+                load_points(dr, n_all, i0, n, size, t0, cnt, 0, 3, d);
+            } else {
+                bool dense = locate(t0, cnt, n, size, side, at);
+                load_block(scratch, at, dense, n, side, 3, d);
+            }
             for (int b = 0; b < 3; b++) /* columns: t (5 x 3) = A d */
                 a_lanes(d + b * LANES, 3 * LANES, t + b * LANES, 3 * LANES);
             /* rows: z (5 x 5) = t A^T, straight into Z when the block is whole */

@@ -54,9 +54,10 @@ int nn_wino_scratch(int size, int n);
 void nn_wino_input(const float *x, int c, int n_all, int i0, int n, int size, float *scratch,
                    float *V);
 
-/* y[rows][..][n_all] (images i0..) = A^T M A of M[25][rows][T], plus bias[r] (bias NULL: none). */
+/* y[rows][..][n_all] (images i0..) = A^T M A of M[25][rows][T], plus bias[r] (bias NULL: none),
+ * through a ReLU when relu. */
 void nn_wino_output(const float *M, int rows, int n_all, int i0, int n, int size,
-                    const float *bias, float *scratch, float *y);
+                    const float *bias, bool relu, float *scratch, float *y);
 
 /* Z[25][k][T] = A dY A^T of every 3x3 output block of dy[k][..][n_all] (images i0..; zero off the
  * board). */
