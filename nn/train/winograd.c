@@ -247,37 +247,70 @@ static inline NN_TRAIN_INLINE void load_points(const float *x, int n_all, int i0
     }
 }
 
-NN_TRAIN_CLONES void nn_wino_input(const float *x, int c, int n_all, int i0, int n, int size,
-                               float *scratch, float *V)
+/* The pside x pside points of each tile of the block t0 (cnt tiles) of a channel into d: from
+ * the feature map x (chunks that divide LANES) or from its padded copy scratch (side^2 points, the
+ * tiles' top-left `off` points in). */
+static inline NN_TRAIN_INLINE void tile_points(const float *x, const float *scratch, int n_all,
+                                               int i0, int n, int size, int t0, int cnt, int off,
+                                               int side, int pside, float *d)
 {
-    int T = n * nn_wino_tiles(size), side = 3 * ((size + 2) / 3) + 2;
-    size_t area = (size_t)size * size;
+    if (direct(n)) {
+        load_points(x, n_all, i0, n, size, t0, cnt, off, pside, d);
+        return;
+    }
     int at[LANES];
+    bool dense = locate(t0, cnt, n, size, side, at);
+    load_block(scratch, at, dense, n, side, pside, d);
+}
+
+/* The points of every tile of channels 0..rows-1 of x into the transform domain, out[25][rows][T]:
+ * 5x5 blocks (a halo of 1) through B^T on both sides, or (grad) 3x3 blocks through A. */
+static inline NN_TRAIN_INLINE void to_domain(const float *x, int rows, int n_all, int i0, int n,
+                                             int size, bool grad, float *scratch, float *out)
+{
+    int T = n * nn_wino_tiles(size), off = grad ? 0 : 1, pside = grad ? 3 : 5;
+    int side = 3 * ((size + 2) / 3) + 2 * off;
+    size_t area = (size_t)size * size;
     float d[25 * LANES], t[25 * LANES], v[25 * LANES];
-    for (int ch = 0; ch < c; ch++) {
-        const float *xc = x + (size_t)ch * area * n_all;
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * area * n_all;
         if (!direct(n))
-            to_points(xc, n_all, i0, n, size, side, 1, scratch);
+            to_points(xr, n_all, i0, n, size, side, off, scratch);
         for (int t0 = 0; t0 < T; t0 += LANES) {
             int cnt = T - t0 < LANES ? T - t0 : LANES;
-            if (direct(n)) {
-                load_points(xc, n_all, i0, n, size, t0, cnt, 1, 5, d);
-            } else {
-                bool dense = locate(t0, cnt, n, size, side, at);
-                load_block(scratch, at, dense, n, side, 5, d);
+            tile_points(xr, scratch, n_all, i0, n, size, t0, cnt, off, side, pside, d);
+            /* rows of the result straight into out when the block is whole */
+            float *vo = cnt == LANES ? out + (size_t)r * T + t0 : v;
+            size_t vs = cnt == LANES ? (size_t)rows * T : LANES;
+            for (int b = 0; b < pside; b++) { /* columns: t (5 x pside) = B^T d or A d */
+                if (grad)
+                    a_lanes(d + b * LANES, 3 * LANES, t + b * LANES, 3 * LANES);
+                else
+                    bt_lanes(d + b * LANES, 5 * LANES, t + b * LANES, 5 * LANES);
             }
-            for (int b = 0; b < 5; b++) /* columns: t = B^T d */
-                bt_lanes(d + b * LANES, 5 * LANES, t + b * LANES, 5 * LANES);
-            /* rows: v = t B, straight into V when the block is whole */
-            float *vo = cnt == LANES ? V + (size_t)ch * T + t0 : v;
-            size_t vs = cnt == LANES ? (size_t)c * T : LANES;
-            for (int p = 0; p < 5; p++)
-                bt_lanes(t + p * 5 * LANES, LANES, vo + p * 5 * vs, vs);
+            for (int p = 0; p < 5; p++) { /* rows: t B or t A^T */
+                if (grad)
+                    a_lanes(t + p * 3 * LANES, LANES, vo + p * 5 * vs, vs);
+                else
+                    bt_lanes(t + p * 5 * LANES, LANES, vo + p * 5 * vs, vs);
+            }
             if (cnt < LANES)
                 for (int xi = 0; xi < 25; xi++)
-                    copy_lanes(V + ((size_t)xi * c + ch) * T + t0, v + xi * LANES, cnt);
+                    copy_lanes(out + ((size_t)xi * rows + r) * T + t0, v + xi * LANES, cnt);
         }
     }
+}
+
+NN_TRAIN_CLONES void nn_wino_input(const float *x, int c, int n_all, int i0, int n, int size,
+                                   float *scratch, float *V)
+{
+    to_domain(x, c, n_all, i0, n, size, false, scratch, V);
+}
+
+NN_TRAIN_CLONES void nn_wino_grad_output(const float *dy, int k, int n_all, int i0, int n,
+                                         int size, float *scratch, float *Z)
+{
+    to_domain(dy, k, n_all, i0, n, size, true, scratch, Z);
 }
 
 /* dst = src + b for n floats (a LANES-wide vector when n is LANES), through a ReLU when relu. */
@@ -347,38 +380,5 @@ NN_TRAIN_CLONES void nn_wino_output(const float *M, int rows, int n_all, int i0,
                 store_lanes(yr + ((size_t)yy * size + xx) * n_all,
                             scratch + ((size_t)yy * side + xx) * n, n, b, relu);
             }
-    }
-}
-
-NN_TRAIN_CLONES void nn_wino_grad_output(const float *dy, int k, int n_all, int i0, int n, int size,
-                                     float *scratch, float *Z)
-{
-    int T = n * nn_wino_tiles(size), side = 3 * ((size + 2) / 3);
-    size_t area = (size_t)size * size;
-    int at[LANES];
-    float d[9 * LANES], t[15 * LANES], z[25 * LANES];
-    for (int r = 0; r < k; r++) {
-        const float *dr = dy + (size_t)r * area * n_all;
-        if (!direct(n))
-            to_points(dr, n_all, i0, n, size, side, 0, scratch);
-        for (int t0 = 0; t0 < T; t0 += LANES) {
-            int cnt = T - t0 < LANES ? T - t0 : LANES;
-            if (direct(n)) {
-                load_points(dr, n_all, i0, n, size, t0, cnt, 0, 3, d);
-            } else {
-                bool dense = locate(t0, cnt, n, size, side, at);
-                load_block(scratch, at, dense, n, side, 3, d);
-            }
-            for (int b = 0; b < 3; b++) /* columns: t (5 x 3) = A d */
-                a_lanes(d + b * LANES, 3 * LANES, t + b * LANES, 3 * LANES);
-            /* rows: z (5 x 5) = t A^T, straight into Z when the block is whole */
-            float *zo = cnt == LANES ? Z + (size_t)r * T + t0 : z;
-            size_t zs = cnt == LANES ? (size_t)k * T : LANES;
-            for (int p = 0; p < 5; p++)
-                a_lanes(t + p * 3 * LANES, LANES, zo + p * 5 * zs, zs);
-            if (cnt < LANES)
-                for (int xi = 0; xi < 25; xi++)
-                    copy_lanes(Z + ((size_t)xi * k + r) * T + t0, z + xi * LANES, cnt);
-        }
     }
 }
