@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -87,6 +88,19 @@ static inline void test_write_file(const char *path, const void *data, size_t le
 }
 
 /* A model of the weight file at path on backend; fails the test when it cannot be loaded. */
+/* Runs a shell command; returns its exit status with its output (what it redirects there) in
+ * out. */
+static inline int test_run_command(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int status = pclose(p);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
 static inline nn_model *test_model_load(const char *path, const char *backend)
 {
     char err[512];

@@ -356,6 +356,60 @@ START_TEST(test_scorer)
 }
 END_TEST
 
+/* `shido train-discriminator --conv --dense` trains the net of those layers (one epoch on 24
+ * problems' data from a file), refuses bad layer lists, and keeps the paper's net by default. */
+START_TEST(test_command_layers)
+{
+    enum { N = 24 };
+    teach_disc_source *src = cho_sources(N);
+    teach_disc_data d = build(src, N, 1);
+    char *data = tmp_path("cmd.data"), *out = tmp_path("cmd.dsc"), cmd[2048], text[4096], err[256];
+    FILE *f = fopen(data, "w");
+    ck_assert(f && teach_disc_data_write(&d, f));
+    fclose(f);
+    const char *layers[] = {"--conv 8,6 --dense 5,4", ""};
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd, "%s train-discriminator --problems "
+                 "%s/tsumego/cho-elementary.jsonl --data %s --out %s --epochs 1 --quiet %s 2>&1",
+                 SHIDO_BINARY, SHIDO_SHARED_DIR, data, out, layers[run]);
+        ck_assert_msg(test_run_command(cmd, text, sizeof text) == 0, "%s", text);
+        nn_desc *n = weights_load_disc(out, NULL, err, sizeof err);
+        ck_assert_msg(n != NULL, "%s", err);
+        const nn_disc_desc *dd = n->disc;
+        /* 3x3 layers, the 1x1 to one plane, hidden dense layers, the logit */
+        static const int want[2][6] = {{8, 6, 1, 5, 4, 1}, {128, 96, 64, 1, 64, 1}};
+        ck_assert_int_eq(dd->num_layers, 6);
+        for (int l = 0; l < dd->num_layers; l++) {
+            const nn_disc_layer *L = &dd->layer[l];
+            int outs = L->kind == NN_DISC_CONV ? L->conv.c_out : L->dense.c_out;
+            ck_assert_msg(outs == want[run][l], "run %d layer %d: %d outputs, want %d", run, l,
+                          outs, want[run][l]);
+        }
+        nn_desc_free(n);
+    }
+    static const char *bad[] = {"--conv 8,,6", "--conv 0", "--conv 1,2,3,4,5,6,7", "--dense x",
+                                "--dense 1,2,3,4"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(cmd, sizeof cmd, "%s train-discriminator --data %s --out %s %s 2>&1",
+                 SHIDO_BINARY, data, out, bad[i]);
+        ck_assert_int_eq(test_run_command(cmd, text, sizeof text), 2);
+        ck_assert_msg(strstr(text, bad[i][2] == 'c' ? "--conv takes" : "--dense takes"), "%s: %s",
+                      bad[i], text);
+    }
+    const char *paths[] = {data, out};
+    for (int i = 0; i < 2; i++)
+        remove(paths[i]);
+    char extra[300];
+    const char *suffix[] = {".dsc.state", ".csv", ".png"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(extra, sizeof extra, "/tmp/shido-test-disc-%d-cmd%s", (int)getpid(), suffix[i]);
+        remove(extra);
+    }
+    teach_disc_data_free(&d);
+    free(src);
+}
+END_TEST
+
 static Suite *disc_suite(void)
 {
     Suite *s = suite_create("disc");
@@ -367,6 +421,7 @@ static Suite *disc_suite(void)
     tcase_add_test(tc, test_data_file);
     tcase_add_test(tc, test_resume_is_exact);
     tcase_add_test(tc, test_scorer);
+    tcase_add_test(tc, test_command_layers);
     suite_add_tcase(s, tc);
     return s;
 }

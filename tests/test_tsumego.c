@@ -1498,18 +1498,6 @@ START_TEST(work_goes_on)
 }
 END_TEST
 
-/* Runs a shell command; returns its exit status with stdout and stderr in out. */
-static int run_command(const char *cmd, char *out, size_t len)
-{
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = 0;
-    int status = pclose(p);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
 /* Runs `shido tsumego BEFORE FILE AFTER` on a temporary file holding text. */
 static int run_tsumego_on(const char *before, const char *text, const char *after, char *out,
                           size_t len)
@@ -1521,7 +1509,7 @@ static int run_tsumego_on(const char *before, const char *text, const char *afte
     ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "%s tsumego %s %s %s 2>&1", SHIDO_BINARY, before, path, after);
-    int rc = run_command(cmd, out, len);
+    int rc = test_run_command(cmd, out, len);
     unlink(path);
     return rc;
 }
@@ -1652,7 +1640,7 @@ START_TEST(bench_wrong_answers_by_kind)
              "%s tsumego bench --list --results %s --max-nodes 300000 --tt 18 "
              "--time-per-problem 4 --jsonl %s 2>&1",
              SHIDO_BINARY, path, book);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    ck_assert_int_eq(test_run_command(cmd, out, sizeof out), 0);
     static const char *const lines[] = {
         "  right: cho-elementary/Prob0001 played B19, solutions B19, proven, ",
         "  wrong: test/0001-wrong-record played B19, solutions L10, proven, ",
@@ -1714,7 +1702,7 @@ START_TEST(bench_wrong_answers_by_kind)
     fclose(fp);
     snprintf(cmd, sizeof cmd, "%s tsumego bench --list --max-nodes 200 --tt 18 --jsonl %s 2>&1",
              SHIDO_BINARY, book);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    ck_assert_int_eq(test_run_command(cmd, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "  wrong: test/0016-wrong-record played ") &&
                       strstr(out, ", solutions L10, not proven, ") &&
                       strstr(out, "wrong 1 (0 proven, 0 failing in the frame, 1 unproven)"),
@@ -1724,7 +1712,7 @@ START_TEST(bench_wrong_answers_by_kind)
              "%s tsumego bench --jsonl %s/tsumego/cho-elementary.jsonl --id Prob0001 "
              "--results /nonexistent/dir/r.jsonl 2>&1",
              SHIDO_BINARY, SHIDO_SHARED_DIR);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 1);
+    ck_assert_int_eq(test_run_command(cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "--results: cannot write /nonexistent/dir/r.jsonl") &&
                       !strstr(out, "problems,"),
                   "%s", out);
@@ -2040,7 +2028,7 @@ START_TEST(bench_sgf_collection)
     snprintf(cmd, sizeof cmd,
              "%s tsumego bench --list --results - --time-per-problem 2 --sgf %s 2>%s",
              SHIDO_BINARY, dir, text_path);
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 0);
+    ck_assert_int_eq(test_run_command(cmd, out, sizeof out), 0);
     FILE *tf = fopen(text_path, "r");
     ck_assert_ptr_nonnull(tf);
     size_t got = fread(text, 1, sizeof text - 1, tf);
@@ -2275,7 +2263,7 @@ START_TEST(net_command_line)
              " --limit 1 2>&1",
              SHIDO_BINARY, SHIDO_SHARED_DIR);
     char out[4096];
-    ck_assert_int_eq(run_command(cmd, out, sizeof out), 1);
+    ck_assert_int_eq(test_run_command(cmd, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "/nonexistent/net.bin.gz") && !strstr(out, "problems,"), "%s", out);
 }
 END_TEST

@@ -16,6 +16,22 @@ bool tools_parse_long(const char *s, long lo, long hi, long *out)
     return true;
 }
 
+int tools_parse_list(const char *s, long lo, long hi, int *out, int max)
+{
+    int n = 0;
+    for (const char *p = s;; n++) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || v < lo || v > hi || n == max || (*end && *end != ','))
+            return 0;
+        out[n] = (int)v;
+        if (!*end)
+            return n + 1;
+        p = end + 1;
+    }
+}
+
 const char *tools_json_scalar_text(const cJSON *v, char *out, size_t len)
 {
     if (cJSON_IsNumber(v))

@@ -9,6 +9,7 @@
 
 #include "nn/train/gemm.h"
 #include "teach/disc.h"
+#include "tools/args.h"
 #include "tools/commands.h"
 
 #define MAX_BATCHES 16
@@ -40,16 +41,8 @@ int shido_bench_train(int argc, char **argv)
             return usage(stderr, "an option without its value");
         i++;
         if (!strcmp(a, "--batch")) {
-            nb = 0;
-            for (const char *p = v; *p && nb < MAX_BATCHES;) {
-                long b = strtol(p, &end, 10);
-                if (end == p || b < 1 || b > 4096)
-                    return usage(stderr, "--batch takes sizes 1..4096, comma-separated");
-                batches[nb++] = (int)b;
-                p = *end == ',' ? end + 1 : end;
-                if (*end && *end != ',')
-                    return usage(stderr, "--batch takes sizes 1..4096, comma-separated");
-            }
+            if (!(nb = tools_parse_list(v, 1, 4096, batches, MAX_BATCHES)))
+                return usage(stderr, "--batch takes up to 16 sizes 1..4096, comma-separated");
         } else if (!strcmp(a, "--backend") && (!strcmp(v, "cpu") || !strcmp(v, "cuda"))) {
             backend = v;
         } else if (!strcmp(a, "--gemm") && (!strcmp(v, "own") || !strcmp(v, "blas"))) {

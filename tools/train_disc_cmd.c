@@ -28,6 +28,9 @@ typedef struct train_run {
     bool quiet;
 } train_run;
 
+#define MAX_CONV 6  /* 3x3 layers: with the 1x1, the dense layers and the logit within */
+#define MAX_DENSE 3 /* NN_DISC_MAX_LAYERS */
+
 static int usage(FILE *f, const char *err)
 {
     if (err)
@@ -36,7 +39,8 @@ static int usage(FILE *f, const char *err)
             "usage: shido train-discriminator --problems FILE.jsonl... --out NET.dsc\n"
             "           [--data FILE] [--epochs N] [--batch N] [--threads N] [--lr X]\n"
             "           [--patience N] [--seed N] [--solver-nodes N] [--near N] [--near-tries N]\n"
-            "           [--backend cpu|cuda] [--resume] [--eval-only] [--quiet]\n"
+            "           [--conv C,C..] [--dense D,..] [--backend cpu|cuda] [--resume]\n"
+            "           [--eval-only] [--quiet]\n"
             "Trains seed 002's tsumego-likeness CNN (conv 128/96/64, conv 1x1, dense 64, dense 1)\n"
             "on 9x9 corner windows: positives are the problems of the files, negatives random\n"
             "positions, the ends of the solver's main lines and near misses the solver refutes.\n"
@@ -53,6 +57,9 @@ static int usage(FILE *f, const char *err)
             "  --solver-nodes N node limit of each solve (default 200000)\n"
             "  --near N         near misses wanted per problem, 1..8 (default 1), found among\n"
             "                   --near-tries changed positions (default 8 per near miss)\n"
+            "  --conv C,C..     the 3x3 layers' channels (default the paper's 128,96,64; up to\n"
+            "                   6 layers); --dense D,..: the hidden dense sizes (default 64, up\n"
+            "                   to 3); a --resume'd or --eval-only net keeps its own\n"
             "  --eval-only      only report the test split's accuracy of NET.dsc\n");
     return f == stdout ? 0 : 2;
 }
@@ -243,6 +250,7 @@ int shido_cmd_train_disc(int argc, char **argv)
                                 .adam = NN_ADAM_DEFAULTS, .seed = 1};
     teach_disc_data_opts dopt = {.seed = 1, .threads = 2};
     bool resume = false, eval_only = false, quiet = false;
+    int conv[MAX_CONV] = {128, 96, 64}, dense[MAX_DENSE] = {64}, nconv = 3, ndense = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -290,6 +298,13 @@ int shido_cmd_train_disc(int argc, char **argv)
             dopt.near_tries = (int)n;
         } else if (!strcmp(a, "--near") && tools_parse_long(v, 1, TEACH_DISC_MAX_NEAR, &n)) {
             dopt.near_per_problem = (int)n;
+        } else if (!strcmp(a, "--conv")) {
+            if (!(nconv = tools_parse_list(v, 1, 1024, conv, MAX_CONV)))
+                return usage(stderr, "--conv takes 1 to 6 channel counts 1..1024, "
+                                     "comma-separated");
+        } else if (!strcmp(a, "--dense")) {
+            if (!(ndense = tools_parse_list(v, 1, 4096, dense, MAX_DENSE)))
+                return usage(stderr, "--dense takes 1 to 3 sizes 1..4096, comma-separated");
         } else if (!strcmp(a, "--lr")) {
             char *end;
             double lr = strtod(v, &end);
@@ -343,7 +358,8 @@ int shido_cmd_train_disc(int argc, char **argv)
             fprintf(stderr, "resuming after epoch %d (best %d, val loss %.4f)\n", ts.epoch,
                     ts.best_epoch, ts.best_val_loss);
     } else {
-        net = weights_disc_paper(TEACH_DISC_SIZE, NN_DISC_PLANES, to.seed);
+        net = weights_disc_make(TEACH_DISC_SIZE, NN_DISC_PLANES, conv, nconv, dense, ndense,
+                                to.seed);
         if (!net) {
             fprintf(stderr, "shido train-discriminator: out of memory\n");
             goto done;
