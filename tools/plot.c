@@ -2,6 +2,7 @@
 #include "tools/plot.h"
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -134,4 +135,10 @@ bool plot_png(const char *path, const plot_panel *panels, int num_panels, char *
         return false;
     }
     return true;
+}
+
+void plot_release(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
 }

@@ -25,4 +25,8 @@ typedef struct plot_panel {
 bool plot_png(const char *path, const plot_panel *panels, int num_panels, char *err,
               int err_len);
 
+/* Releases the font caches plots leave behind (cairo's, and through them fontconfig's patterns):
+ * call once no plot follows, so that leak checkers see only the program's own memory. */
+void plot_release(void);
+
 #endif

@@ -380,6 +380,7 @@ int shido_cmd_train_disc(int argc, char **argv)
         fprintf(stderr, "best weights in %s; curves in %s and %s\n", out, csv, png);
     rc = report(net->disc, &data, to.threads, to.backend) ? 0 : 1;
 done:
+    plot_release();
     teach_disc_data_free(&data);
     weights_disc_train_state_free(&ts);
     nn_desc_free(net);
