@@ -12,5 +12,5 @@ shido_install_deps() {
     fi
 }
 SHIDO_BUILD_PACKAGES=(cmake make gcc pkg-config check zlib1g-dev libopenblas-dev libcjson-dev
-                      libcairo2-dev)
+                      libcairo2-dev libfontconfig-dev)
 SHIDO_JOBS=$(nproc 2>/dev/null || echo 2)
