@@ -28,7 +28,8 @@ struct nn_train_ws {
     float *dflat;
     nn_train_gemm_ws *gemm;         /* this thread's packing buffers */
     /* Winograd layers (3x3): each one's transformed input, kept for its weights' gradient, and
-     * scratch for products (wm), transformed gradients (wz), weights (wu) and their gradient */
+     * scratch for products (wm), transformed gradients (wz), weights (wu), their gradient (wdu)
+     * and the padded planes of chunks that are not a divisor of 16 images (wpad) */
     bool wino[NN_DISC_MAX_LAYERS];
     float *wv[NN_DISC_MAX_LAYERS];
     const float *uf[NN_DISC_MAX_LAYERS], *ub[NN_DISC_MAX_LAYERS]; /* a trainer's transformed
