@@ -615,8 +615,7 @@ static bool write_result(FILE *out, const char *path, const tsumego_record *rec,
  * guess network in the summary (NULL: none). */
 static int bench_file(const bench_source *src, const go_tsumego_limits *lim, bool guided,
                       const char *guess_net, teach_tsumego **solvers, tsumego_oracle **oracles,
-                      int threads,
-                      const bench_pick *bp, const bench_report *rep, int *ran)
+                      int threads, const bench_pick *bp, const bench_report *rep, int *ran)
 {
     int rc = 0;
     bench_job job = {0};

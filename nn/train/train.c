@@ -634,9 +634,10 @@ static void *run_weights(void *arg)
     return NULL;
 }
 
-/* Runs the shares of a batch, the weights' transforms first. */
+/* Runs the shares of a batch, the weights' transforms first unless those of the same weights
+ * are still in place (!transform). */
 static double run_shares(nn_trainer *t, int n, const float *x, const float *labels, float *logits,
-                         bool backward)
+                         bool backward, bool transform)
 {
     weights_job wj[64];
     share_job job[64];
@@ -646,7 +647,8 @@ static double run_shares(nn_trainer *t, int n, const float *x, const float *labe
                              (int)((long)n * (i + 1) / t->threads), n, x, labels, logits,
                              backward, 0.0};
     }
-    run_threads(t->threads, run_weights, wj, sizeof *wj);
+    if (transform)
+        run_threads(t->threads, run_weights, wj, sizeof *wj);
     run_threads(t->threads, run_share, job, sizeof *job);
     double loss = 0;
     for (int i = 0; i < t->threads; i++)
@@ -667,7 +669,7 @@ double nn_trainer_gradient(nn_trainer *t, int n, const float *x, const float *la
         return loss;
     }
 #endif
-    double loss = run_shares(t, n, x, labels, t->logits, true);
+    double loss = run_shares(t, n, x, labels, t->logits, true, true);
     if (logits)
         memcpy(logits, t->logits, (size_t)n * sizeof *logits);
     memcpy(t->grad, t->grads[0], t->P * sizeof *t->grad);
@@ -698,7 +700,7 @@ void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits)
             continue;
         }
 #endif
-        run_shares(t, cnt, x + (size_t)from * in, NULL, logits + from, false);
+        run_shares(t, cnt, x + (size_t)from * in, NULL, logits + from, false, from == 0);
     }
 }
 

@@ -5,10 +5,9 @@
  * Activations of the convolution layers are kept channel-major across the batch, [c][y][x][n]
  * (the images of a point side by side): a 3x3 layer is 25 GEMMs a few images at a time in
  * Winograd's transform domain (winograd.h), any other kernel size one GEMM over its im2col
- * matrix [c_in k k][y x n]; dense
- * layers work on [n][values]. A trainer splits each batch into one contiguous share per thread,
- * each with its own activations and gradients, and adds the shares' gradients in thread order:
- * a run is deterministic for a given seed and thread count.
+ * matrix [c_in k k][y x n]; dense layers work on [n][values]. A trainer splits each batch into
+ * one contiguous share per thread, each with its own activations and gradients, and adds the
+ * shares' gradients in thread order: a run is deterministic for a given seed and thread count.
  *
  * Loss: binary cross-entropy of sigmoid(logit) against labels in [0, 1], averaged over the
  * batch, computed from the logit directly (stable for large |logit|). */
@@ -73,8 +72,8 @@ nn_trainer *nn_trainer_new_on(nn_disc_desc *d, int max_batch, int threads, const
 void nn_trainer_free(nn_trainer *t);
 
 /* Forward and backward on a batch of n (1..max_batch), leaving the batch's gradient in the
- * trainer (nn_trainer_grad); returns the mean loss (NAN for n out of range). logits (NULL: not wanted) receives the n
- * logits. */
+ * trainer (nn_trainer_grad); returns the mean loss (NAN for n out of range). logits (NULL: not
+ * wanted) receives the n logits. */
 double nn_trainer_gradient(nn_trainer *t, int n, const float *x, const float *labels,
                            float *logits);
 
