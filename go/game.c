@@ -75,10 +75,9 @@ void go_game_clear(go_game *g)
     g->hashes[0] = g->board.hash;
 }
 
-/* Whether the board after a move repeats an earlier position under the game's superko rule. */
-static bool repeats_position(const go_game *g, const go_board *after)
+/* Whether the board after a move repeats an earlier position under superko rule ko. */
+static bool repeats_position(const go_game *g, const go_board *after, go_ko_rule ko)
 {
-    go_ko_rule ko = g->rules.ko;
     uint64_t h = superko_hash(after->hash, after->to_move, ko);
     for (int i = 0; i <= g->num_moves; i++) {
         go_color to_move = i == 0 ? g->setup.to_move : go_opponent(g->moves[i - 1].color);
@@ -108,7 +107,16 @@ go_move_status go_game_legal(const go_game *g, int p, go_color c)
     if (g->rules.ko == GO_KO_SIMPLE)
         return GO_MOVE_OK;
     go_board_play(&probe, p, c);
-    return repeats_position(g, &probe) ? GO_MOVE_SUPERKO : GO_MOVE_OK;
+    return repeats_position(g, &probe, g->rules.ko) ? GO_MOVE_SUPERKO : GO_MOVE_OK;
+}
+
+bool go_game_repeats(const go_game *g, int p, go_color c)
+{
+    if (p == GO_PASS || go_game_legal(g, p, c) != GO_MOVE_OK)
+        return false;
+    go_board probe = g->board;
+    go_board_play(&probe, p, c);
+    return repeats_position(g, &probe, GO_KO_SITUATIONAL);
 }
 
 static bool grow_history(go_game *g)

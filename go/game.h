@@ -60,6 +60,11 @@ void go_game_clear(go_game *g);
  * Passing is always legal. */
 go_move_status go_game_legal(const go_game *g, int p, go_color c);
 
+/* Whether c playing p (legal by the game's rules) makes a whole-board position that the game has
+ * had before with the same side to move: a cycle that simple ko allows (sending two, returning
+ * one). False for a pass and for an illegal move. */
+bool go_game_repeats(const go_game *g, int p, go_color c);
+
 /* Plays c at p if legal; colour need not alternate. Returns the status (nothing changes unless OK).
  */
 go_move_status go_game_play(go_game *g, int p, go_color c);

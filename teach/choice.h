@@ -133,8 +133,11 @@ typedef struct teach_play_params {
     /* Naturalness safeguards of every controlled policy (not of best, net or KaTrain's modes):
      * no move below prior_floor unless nothing else is left; when the opponent's last move made
      * our stones' ownership drop by more than threat_drop (summed), only moves within Remi
-     * distance threat_dist of the threatened stones; pass and resign as the search decides. */
+     * distance threat_dist of the threatened stones; no move that repeats a position of the game
+     * (a cycle); pass and resign as the search decides, and pass after the opponent's pass when
+     * that loses at most pass_loss points against the search's choice. */
     double prior_floor;
+    double pass_loss;
     double threat_drop;
     int threat_dist;
 

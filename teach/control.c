@@ -168,21 +168,29 @@ static bool threatened(const ctx *x, bool *stone)
     return drop > x->p->threat_drop;
 }
 
-/* The safeguards: passes only when the search passes, no move below the prior floor, and after
- * a threat only answers near it; the search's own choice always stays. */
+/* The safeguards: passes only when the search passes, no move below the prior floor, no move
+ * that makes a position the game has had (a cycle: throw-ins that simple ko allows, where area
+ * scoring loses nothing, could go on to the move limit), and after a threat only answers near
+ * it; the search's own choice stays unless it makes a cycle. */
 static void safeguard(ctx *x, char *note, int note_len)
 {
     const teach_play_params *p = x->p;
-    int kept = 0;
+    bool cycle[NN_MAX_MOVES];
+    int kept = 0, fresh = 0;
     for (int i = 0; i < x->n; i++) {
         cand *c = &x->c[i];
         bool own = i == x->best;
-        c->keep = own || (c->move != GO_PASS && c->raw_prior >= p->prior_floor);
+        cycle[i] = go_game_repeats(x->in->game, c->move, x->mover);
+        c->keep = !cycle[i] && (own || (c->move != GO_PASS && c->raw_prior >= p->prior_floor));
         kept += c->keep;
+        fresh += !cycle[i];
     }
     if (kept == 0)
         for (int i = 0; i < x->n; i++)
-            x->c[i].keep = true;
+            x->c[i].keep = !cycle[i] || fresh == 0;
+    if (fresh < x->n)
+        snprintf(note, (size_t)note_len, " (%d moves that repeat a position left out)",
+                 x->n - fresh);
     bool stone[GO_POINTS];
     int last = last_opponent_move(x->in->game);
     if (last == GO_NO_POINT || !threatened(x, stone))
@@ -450,6 +458,21 @@ static int choose_area_style(ctx *x, char *why, int why_len)
     return pick;
 }
 
+/* After the opponent's pass: the index of our pass among the candidates when passing (which
+ * ends the game) loses at most pass_loss points against the search's choice, else -1. */
+static int opponent_passed_pass(const ctx *x)
+{
+    const go_game *g = x->in->game;
+    if (g->num_moves == 0 || g->moves[g->num_moves - 1].point != GO_PASS ||
+        g->moves[g->num_moves - 1].color == x->mover)
+        return -1;
+    double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
+    for (int i = 0; i < x->n; i++)
+        if (x->c[i].move == GO_PASS)
+            return x->c[i].lead >= ref - x->p->pass_loss ? i : -1;
+    return -1;
+}
+
 /* Remembers the root's ownership for the next move's threat test. */
 static void remember(const ctx *x)
 {
@@ -491,6 +514,17 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
     char note[96] = "", why[160] = "";
     int pick = -1;
     bool saturated = false;   /* two-phase: the score band for a saturated winrate */
+    int pass = ok ? opponent_passed_pass(x) : -1;
+    if (pass >= 0) {
+        /* nothing is left to play for: a teaching game ends when the board is settled */
+        out->move = GO_PASS;
+        snprintf(out->why, sizeof out->why, "%s: the opponent passed and passing loses %.1f",
+                 teach_policy_name(p->policy),
+                 fmax(0.0, (x->best >= 0 ? x->c[x->best].lead : x->best_lead) - x->c[pass].lead));
+        remember(x);
+        free(x);
+        return true;
+    }
     if (ok) {
         safeguard(x, note, sizeof note);
         teach_policy policy = p->policy;

@@ -651,6 +651,91 @@ START_TEST(test_safeguards)
 }
 END_TEST
 
+/* The end of a teaching game: after the opponent's pass we pass when that loses at most
+ * pass_loss against the search's choice, and no move repeats a position (the throw-in cycle
+ * that simple ko allows, where area scoring loses nothing, once ran games to the move limit). */
+START_TEST(test_safeguards_at_the_end)
+{
+    char why[320];
+    test_an t;
+    teach_play_params p = params_of("naive");
+    an_init(&t, NULL, GO_BLACK);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "G7"), GO_BLACK), GO_MOVE_OK);
+    ck_assert_int_eq(go_game_play(&t.game, GO_PASS, GO_WHITE), GO_MOVE_OK);
+    an_add(&t, "K10", 300, 0.8, 5.0, 0.3);
+    an_add(&t, "pass", 50, 0.75, 4.6, 0.4);
+    an_add(&t, "D10", 100, 0.6, 3.0, 0.2);
+    /* passing loses 0.4 <= 0.5: the game ends */
+    ck_assert_int_eq(choose(&p, &t, 1, why), GO_PASS);
+    ck_assert_msg(strstr(why, "opponent passed and passing loses 0.4"), "%s", why);
+    /* losing 0.6, or a tolerance of 0.3: play on (naive: the winrate nearest 50%) */
+    t.moves[1].score_lead = 4.4;
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    t.moves[1].score_lead = 4.6;
+    p.pass_loss = 0.3;
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    /* our own pass before is no opponent's pass */
+    p.pass_loss = 0.5;
+    go_game_free(&t.game);
+    an_init(&t, NULL, GO_BLACK);
+    ck_assert_int_eq(go_game_play(&t.game, GO_PASS, GO_BLACK), GO_MOVE_OK);
+    go_game_set_to_move(&t.game, GO_BLACK);
+    an_add(&t, "K10", 300, 0.8, 5.0, 0.3);
+    an_add(&t, "pass", 50, 0.75, 4.6, 0.4);
+    an_add(&t, "D10", 100, 0.6, 3.0, 0.2);
+    assert_move(choose(&p, &t, 1, why), "D10", why);
+    go_game_free(&t.game);
+
+    /* the cycle, under Chinese rules (simple ko): black N2, white passes, black N3 (self-atari),
+     * white N1 takes two; black N2 would take one back and repeat the position after black's
+     * N2 with white to move */
+    an_init(&t, NULL, GO_BLACK);
+    go_game_free(&t.game);
+    static const char *corner =
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . . . ."
+        ". . . . . . . . . . X O O"
+        ". . . . . . . . . . X O ."
+        ". . . . . . . . . . X O ."
+        ". . . . . . . . . . X X .";
+    test_game_from(&t.game, 13, corner, GO_BLACK, "chinese", 7.5f);
+    static const char *seq[] = {"N2", "pass", "N3", "N1"};
+    for (int i = 0; i < 4; i++) {
+        int q = strcmp(seq[i], "pass") ? test_point(13, seq[i]) : GO_PASS;
+        ck_assert_int_eq(go_game_play(&t.game, q, i % 2 ? GO_WHITE : GO_BLACK), GO_MOVE_OK);
+    }
+    ck_assert_int_eq(t.game.board.color[test_point(13, "N2")], GO_EMPTY);
+    ck_assert_int_eq(go_game_legal(&t.game, test_point(13, "N2"), GO_BLACK), GO_MOVE_OK);
+    ck_assert(go_game_repeats(&t.game, test_point(13, "N2"), GO_BLACK));
+    ck_assert(!go_game_repeats(&t.game, test_point(13, "N3"), GO_BLACK));
+    ck_assert(!go_game_repeats(&t.game, test_point(13, "G7"), GO_BLACK));
+    ck_assert(!go_game_repeats(&t.game, GO_PASS, GO_BLACK));
+    an_add(&t, "N2", 300, 0.5, 2.0, 0.3);   /* the search's own choice, and naive's */
+    an_add(&t, "G7", 100, 0.8, 1.0, 0.2);
+    an_add(&t, "D10", 100, 0.9, 1.0, 0.2);
+    assert_move(choose(&p, &t, 1, why), "G7", why);
+    ck_assert_msg(strstr(why, "1 moves that repeat a position left out"), "%s", why);
+    /* under positional superko the move is illegal: nothing to leave out */
+    go_game g2;
+    test_game_from(&g2, 13, corner, GO_BLACK, "tromp-taylor", 7.5f);
+    for (int i = 0; i < 4; i++) {
+        int q = strcmp(seq[i], "pass") ? test_point(13, seq[i]) : GO_PASS;
+        ck_assert_int_eq(go_game_play(&g2, q, i % 2 ? GO_WHITE : GO_BLACK), GO_MOVE_OK);
+    }
+    ck_assert_int_eq(go_game_legal(&g2, test_point(13, "N2"), GO_BLACK), GO_MOVE_SUPERKO);
+    ck_assert(!go_game_repeats(&g2, test_point(13, "N2"), GO_BLACK));
+    go_game_free(&g2);
+    go_game_free(&t.game);
+}
+END_TEST
+
 /* ---- the playout doubling advantage ------------------------------------------------------ */
 
 START_TEST(test_pda_in_the_net_and_the_search)
@@ -873,6 +958,7 @@ static Suite *control_suite(void)
     tcase_add_test(tc, test_styles_by_ownership);
     tcase_add_test(tc, test_two_phase);
     tcase_add_test(tc, test_safeguards);
+    tcase_add_test(tc, test_safeguards_at_the_end);
     tcase_add_test(tc, test_endgame_criteria);
     suite_add_tcase(s, tc);
     TCase *net = tcase_create("network");
