@@ -114,11 +114,13 @@ typedef struct teach_play_params {
      * has no moves left that give points back. Its search spreads with method A's c_puct so
      * that moves losing that much are candidates. A move's distance from the loss aimed at
      * counts adaptive_natural points more per e-fold its prior falls short (0: the nearest move
-     * within a point, by prior): what one move misses, the lead's steering gives back later. */
+     * within adaptive_window points, by prior): what one move misses, the lead's steering gives
+     * back later. */
     double adaptive_rate;
     double adaptive_horizon;
     double adaptive_margin;
     double adaptive_natural;
+    double adaptive_window;
     /* adaptive, between games: the margin moves by -adaptive_learn times the last game's final
      * score (own view) clipped to [-adaptive_clip, adaptive_clip], toward the margin that ends
      * games level against this opponent (adaptive_learn 0: fixed). A small clip makes it a

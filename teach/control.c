@@ -413,7 +413,7 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
             closest = fmin(closest, cost[i]);
         }
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].keep && cost[i] > closest + 1.0)
+        if (x->c[i].keep && cost[i] > closest + x->p->adaptive_window)
             x->c[i].keep = false;
     int pick = argmax(x, by_prior, NULL);
     if (s && pick >= 0) {

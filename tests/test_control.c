@@ -389,6 +389,10 @@ START_TEST(test_adaptive)
     /* aiming at -6: 4 + 10 / 3 = 7.3, C11 the closest */
     p.adaptive_margin = -6;
     assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* a window of 2.5 points: J10 (3.0 off the aim, 0.7 beyond C11's 2.3) of higher prior */
+    p.adaptive_window = 2.5;
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    p.adaptive_window = 1.0;
     /* natural moves first, 2 points per e-fold of prior: D4 7.33 + 2 * 1.20 = 9.74, J10
      * 4.33 + 2 * 0.69 = 5.72, C11 2.33 + 2 * 1.61 = 5.55: J10 within a point of C11, of
      * higher prior */
