@@ -69,6 +69,7 @@ bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *
         go_game_undo(&pos);
     nn_result *r = malloc(sizeof *r);
     bool ok = r != NULL;
+    int high = 0;   /* this game's opening moves on line >= 4 */
     if (!ok)
         snprintf(err, (size_t)err_len, "out of memory");
     for (int i = 0; ok && i < g->num_moves; i++) {
@@ -87,7 +88,7 @@ bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *
             st->low_prior += p < low;
             if (i < opening) {
                 st->line_moves++;
-                st->high_line += teach_line_of(size, m->point) >= 4;
+                high += teach_line_of(size, m->point) >= 4;
                 const go_move *prev = i > 0 ? &g->moves[i - 1] : NULL;
                 if (prev && prev->color != player && prev->point != GO_PASS) {
                     double dx = go_point_x(m->point) - go_point_x(prev->point);
@@ -111,9 +112,26 @@ bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *
             ok = false;
         }
     }
-    if (ok)
+    if (ok) {
         st->games++;
+        st->high_line += high;
+        st->sum_sq_high_line += (double)high * high;
+    }
     free(r);
     go_game_free(&pos);
     return ok;
+}
+
+void teach_nat_line_interval(const teach_nat_stats *st, double *lo, double *hi)
+{
+    int n = st->games;
+    if (n < 2) {
+        *lo = *hi = NAN;
+        return;
+    }
+    double mean = (double)st->high_line / n;
+    double var = fmax(0.0, (st->sum_sq_high_line - n * mean * mean) / (n - 1));
+    double half = 1.959964 * sqrt(var / n);
+    *lo = mean - half;
+    *hi = mean + half;
 }

@@ -30,6 +30,7 @@ typedef struct teach_nat_stats {
     double sum_dist;                   /* Euclidean distance to the opponent's previous move */
     int dist_moves;
     int high_line, line_moves;         /* opening moves on line >= 4, and all opening moves */
+    double sum_sq_high_line;           /* the squares of each game's count of them */
     int judged, unnatural;             /* moves judged by the search, and those losing more */
     double sum_loss;                   /* points lost by the judged moves (0 for gains) */
 } teach_nat_stats;
@@ -41,5 +42,9 @@ typedef struct teach_nat_stats {
 bool teach_naturalness_add(teach_engine *e, teach_player *judge, const go_game *g,
                            go_color player, const teach_nat_opts *opts, teach_nat_stats *st,
                            char *err, int err_len);
+
+/* The 95% interval of the mean count of opening moves on line >= 4 a game (normal
+ * approximation over the games); NAN for both with fewer than two games. */
+void teach_nat_line_interval(const teach_nat_stats *st, double *lo, double *hi);
 
 #endif

@@ -931,6 +931,15 @@ START_TEST(test_naturalness)
     ck_assert_int_eq(st.moves, 2);
     ck_assert_int_eq(st.line_moves, 2);
     ck_assert_int_eq(st.high_line, 1);
+    ck_assert_double_eq(st.sum_sq_high_line, 1.0);
+    double lo, hi;
+    teach_nat_line_interval(&st, &lo, &hi);   /* one game: no interval */
+    ck_assert(isnan(lo) && isnan(hi));
+    /* four games of 1, 1, 3 and 3 such moves: mean 2, sd sqrt(4/3), half 1.96 * 0.5774 */
+    teach_nat_stats four = {.games = 4, .high_line = 8, .sum_sq_high_line = 20};
+    teach_nat_line_interval(&four, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 2 - 1.131586, 1e-5);
+    ck_assert_double_eq_tol(hi, 2 + 1.131586, 1e-5);
     ck_assert_int_eq(st.dist_moves, 1);
     ck_assert_double_eq_tol(st.sum_dist, 2.0, 1e-12);
     ck_assert_msg(st.sum_prior > 0 && st.sum_prior <= 2 && st.sum_log_prior < 0, "%g %g",

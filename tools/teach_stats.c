@@ -233,13 +233,15 @@ static void print(const tally *t, const char *player, bool json, const char *row
     double opp = t->losses + 0.5 * t->draws, lo, hi;
     match_wilson_interval(opp, decided, 1.959964, &lo, &hi);
     double mean = ratio(s->sum_prior, s->moves), geo = exp(ratio(s->sum_log_prior, s->moves));
+    double line_lo, line_hi;
+    teach_nat_line_interval(s, &line_lo, &line_hi);
     if (row) {
         /* | label | games | opponent wins (95%) | prior mean / geometric | prior < 0.05 |
-         * opening distance | line >= 4 a game | judged > 5 points a game | */
-        printf("| %s | %d | %.1f%% (%.1f-%.1f) | %.3f / %.4f | %.1f%% | %.2f | %.2f | ", row,
-               decided, decided ? 100 * opp / decided : NAN, 100 * lo, 100 * hi, mean, geo,
-               100 * ratio(s->low_prior, s->moves), ratio(s->sum_dist, s->dist_moves),
-               ratio(s->high_line, s->games));
+         * opening distance | line >= 4 a game (95%) | judged > 5 points a game | */
+        printf("| %s | %d | %.1f%% (%.1f-%.1f) | %.3f / %.4f | %.1f%% | %.2f | %.2f (%.2f-%.2f) "
+               "| ", row, decided, decided ? 100 * opp / decided : NAN, 100 * lo, 100 * hi, mean,
+               geo, 100 * ratio(s->low_prior, s->moves), ratio(s->sum_dist, s->dist_moves),
+               ratio(s->high_line, s->games), line_lo, line_hi);
         if (s->judged)
             printf("%.2f |\n", ratio(s->unnatural, s->games));
         else
@@ -251,10 +253,11 @@ static void print(const tally *t, const char *player, bool json, const char *row
                "(95%% %.1f-%.1f%%)\n", player, t->games, t->voids, t->wins, t->losses, t->draws,
                decided ? 100 * opp / decided : NAN, 100 * lo, 100 * hi);
         printf("  %d moves: prior mean %.3f, geometric %.4f, under 0.05 %.1f%%; opening: "
-               "distance to the last move %.2f, line >= 4 %.2f a game; judged %d: %.2f a game "
-               "lose > 5 points, mean loss %.2f\n", s->moves, mean, geo,
+               "distance to the last move %.2f, line >= 4 %.2f a game (95%% %.2f-%.2f); judged "
+               "%d: %.2f a game lose > 5 points, mean loss %.2f\n", s->moves, mean, geo,
                100 * ratio(s->low_prior, s->moves), ratio(s->sum_dist, s->dist_moves),
-               ratio(s->high_line, s->games), s->judged, ratio(s->unnatural, s->games),
+               ratio(s->high_line, s->games), line_lo, line_hi, s->judged,
+               ratio(s->unnatural, s->games),
                ratio(s->sum_loss, s->judged));
         return;
     }
@@ -276,6 +279,8 @@ static void print(const tally *t, const char *player, bool json, const char *row
                             s->dist_moves ? ratio(s->sum_dist, s->dist_moves) : -1);
     cJSON_AddNumberToObject(o, "high_line_per_game",
                             s->games ? ratio(s->high_line, s->games) : -1);
+    cJSON_AddNumberToObject(o, "high_line_lo", isfinite(line_lo) ? line_lo : -1);
+    cJSON_AddNumberToObject(o, "high_line_hi", isfinite(line_hi) ? line_hi : -1);
     cJSON_AddNumberToObject(o, "judged", s->judged);
     cJSON_AddNumberToObject(o, "unnatural_per_game", s->games ? ratio(s->unnatural, s->games) : -1);
     cJSON_AddNumberToObject(o, "mean_loss", s->judged ? ratio(s->sum_loss, s->judged) : -1);
