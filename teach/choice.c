@@ -140,6 +140,10 @@ static const entry table[] = {
                      "aggressive|peaceful|scoreloss|policy|weighted|pick|local|tenuki|influence|"
                      "territory|rank|simple|settle|jigo|antimirror|handicap",
       "how the move is chosen from the search (teach/choice.h)"}, K_POLICY, F(policy), 0, 0},
+    {{"net_temperature", "double", "net: the policy's moves drawn by P^(1/T) early (0: the best)"},
+     K_DOUBLE, F(net_temperature), 0, 100},
+    {{"net_temperature_moves", "int", "net: the game's first N moves drawn by the temperature"},
+     K_INT, F(net_temperature_moves), 0, 1000},
     {{"play_seed", "u64", "randomness of the move choice (0: from the search's seed)"}, K_U64,
      F(seed), 0, 0},
     {{"style", "none|center13|edge13|center19|edge19|w12,w3,w4,w5,w6",
@@ -194,7 +198,7 @@ static const entry table[] = {
      F(adaptive_margin), -50, 50},
     {{"adaptive_natural", "double", "adaptive: points a move may miss by per e-fold of prior"},
      K_DOUBLE, F(adaptive_natural), 0, 10},
-    {{"adaptive_window", "double", "adaptive: the highest prior within this many points of the aim"},
+    {{"adaptive_window", "double", "adaptive: the top prior within this many points of the aim"},
      K_DOUBLE, F(adaptive_window), 0, 100},
     {{"adaptive_learn", "double", "adaptive: the margin's correction by each game's final lead"},
      K_DOUBLE, F(adaptive_learn), 0, 2},
@@ -451,6 +455,31 @@ static int net_best(const teach_choice_in *in)
     return best;
 }
 
+/* A legal move drawn with probability P^(1/t) (t > 0). */
+static int net_draw(const teach_choice_in *in, double t, teach_rng *rng)
+{
+    const go_game *g = in->game;
+    int size = g->board.size, n = size * size;
+    double w[NN_MAX_MOVES], total = 0;
+    for (int i = 0; i <= n; i++) {
+        int q = i == n ? GO_PASS : go_point_at(i % size, i / size);
+        double v = in->net->policy[i];
+        w[i] = isfinite(v) && v > 0 && go_game_legal(g, q, g->board.to_move) == GO_MOVE_OK
+                   ? pow(v, 1.0 / t)
+                   : 0;
+        total += w[i];
+    }
+    if (!(total > 0))
+        return net_best(in);
+    double u = teach_rng_uniform(rng) * total;
+    for (int i = 0; i <= n; i++) {
+        if (w[i] > 0 && u < w[i])
+            return i == n ? GO_PASS : go_point_at(i % size, i / size);
+        u -= w[i];
+    }
+    return net_best(in);
+}
+
 bool teach_choose(const teach_play_params *p, const teach_choice_in *in, teach_rng *rng,
                   teach_choice *out, char *err, int err_len)
 {
@@ -465,8 +494,13 @@ bool teach_choose(const teach_play_params *p, const teach_choice_in *in, teach_r
             snprintf(err, (size_t)err_len, "net: no network output");
             return false;
         }
-        out->move = net_best(in);
-        snprintf(out->why, sizeof out->why, "net: the network's favourite");
+        if (p->net_temperature > 0 && in->game->num_moves < p->net_temperature_moves) {
+            out->move = net_draw(in, p->net_temperature, rng);
+            snprintf(out->why, sizeof out->why, "net: drawn by P^(1/%g)", p->net_temperature);
+        } else {
+            out->move = net_best(in);
+            snprintf(out->why, sizeof out->why, "net: the network's favourite");
+        }
         return true;
     default:
         break;

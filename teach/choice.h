@@ -71,6 +71,12 @@ typedef struct teach_play_params {
      * edge19, none. */
     double style_w[5];
 
+    /* net: the policy's favourite; for the game's first net_temperature_moves moves with
+     * net_temperature > 0, a move drawn with probability P^(1/net_temperature) (variety for an
+     * opponent or a sparring partner that has no search). */
+    double net_temperature;
+    int net_temperature_moves;
+
     /* softmax: move i with probability N_i^z / sum N_j^z over moves with >= min_visits visits;
      * with adapt, z moves by adapt_step after each game toward a 50% result (up after a loss of
      * the opponent, down after its win). */

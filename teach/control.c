@@ -559,7 +559,8 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
             pick = choose_area_style(x, why, sizeof why);
             break;
         default:
-            snprintf(err, (size_t)err_len, "%s is no seed 001 policy", teach_policy_name(p->policy));
+            snprintf(err, (size_t)err_len, "%s is no seed 001 policy",
+                     teach_policy_name(p->policy));
             ok = false;
         }
     }

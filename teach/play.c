@@ -22,6 +22,7 @@ typedef struct play_player {
     bool state_ready;
     teach_rng rng;
     bool rng_ready;
+    uint64_t rng_play_seed;    /* play_seed when the stream was seeded: a new one reseeds it */
     mcts_analysis an;          /* the last choice's analysis */
     bool have_an;
     nn_result *net;            /* the last choice's network output */
@@ -168,6 +169,7 @@ static void seed_rng(play_player *p)
         seed = (uint64_t)time(NULL) ^ (uint64_t)(go_now_s() * 1e9);
     p->rng.state = seed;
     p->rng_ready = true;
+    p->rng_play_seed = pp->seed;
 }
 
 static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
@@ -179,9 +181,9 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
         snprintf(err, (size_t)err_len, "no position set");
         return TEACH_MOVE_FAILED;
     }
-    if (!p->rng_ready)
-        seed_rng(p);
     const teach_play_params *pp = teach_engine_play_params(p->engine);
+    if (!p->rng_ready || (pp->seed && pp->seed != p->rng_play_seed))
+        seed_rng(p);
     teach_play_needs needs = teach_play_needs_of(pp, &p->game);
     int search_choice = GO_PASS;
     if (needs.search) {

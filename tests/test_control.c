@@ -216,6 +216,66 @@ START_TEST(test_naive_and_best)
 }
 END_TEST
 
+/* net: the favourite, or early in the game a move drawn by P^(1/T) among the legal ones */
+START_TEST(test_net_temperature)
+{
+    test_an t;
+    an_init(&t,
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . X . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . .", GO_WHITE);
+    static nn_result net;
+    memset(&net, 0, sizeof net);
+    net.size = 13;
+    int g7 = 6 * 13 + 6, d10 = 3 * 13 + 3, k4 = 9 * 13 + 9;
+    net.policy[g7] = 0.5f;    /* occupied: never played */
+    net.policy[d10] = 0.375f;
+    net.policy[k4] = 0.125f;
+    teach_play_params p = params_of("net");
+    teach_choice_in in = {.game = &t.game, .net = &net, .state = &t.state};
+    teach_rng rng = {7};
+    teach_choice out;
+    char err[128];
+    int n = 4000, d = 0;
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    assert_move(out.move, "D10", out.why);
+    p.net_temperature = 1;
+    p.net_temperature_moves = 10;
+    for (int i = 0; i < n; i++) {
+        ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+        ck_assert_msg(out.move == test_point(13, "D10") || out.move == test_point(13, "K4"),
+                      "%d", out.move);
+        d += out.move == test_point(13, "D10");
+    }
+    /* D10 three times in four (sd 0.007) */
+    ck_assert_msg(fabs((double)d / n - 0.75) < 0.03, "%d of %d", d, n);
+    /* T = 0.5: P^2, D10 9 times in 10 */
+    p.net_temperature = 0.5;
+    d = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+        d += out.move == test_point(13, "D10");
+    }
+    ck_assert_msg(fabs((double)d / n - 0.9) < 0.025, "%d of %d", d, n);
+    ck_assert_msg(strstr(out.why, "drawn"), "%s", out.why);
+    /* past the early moves: the favourite again */
+    p.net_temperature_moves = 0;
+    ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
+    assert_move(out.move, "D10", out.why);
+    go_game_free(&t.game);
+}
+END_TEST
+
 START_TEST(test_ikeda_cases)
 {
     char why[320];
@@ -821,6 +881,23 @@ START_TEST(test_gtp_teaching_player)
     free(got);
     ck_assert_int_eq(e.game.num_moves, 5);
     ck_assert_msg(strlen(teach_play_player_why(e.play_player)) > 0, "no explanation");
+    /* the opening drawn by the policy: a new play_seed reseeds, so a seed replays its game */
+    char first[2][64];
+    for (int k = 0; k < 3; k++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "clear_board\nkata-set-param play_seed %d\n"
+                 "kata-set-param play_policy net\nkata-set-param net_temperature 1\n"
+                 "kata-set-param net_temperature_moves 20\n"
+                 "genmove b\ngenmove w\ngenmove b\ngenmove w", k == 1 ? 8 : 7);
+        got = test_gtp_feed(&e, cmd, false);
+        ck_assert_msg(!strncmp(got, "=\n\n=\n\n=\n\n=\n\n=\n\n= ", 16), "%s", got);
+        if (k < 2)
+            snprintf(first[k], sizeof first[k], "%s", got + 15);
+        else
+            ck_assert_str_eq(got + 15, first[0]);
+        free(got);
+    }
+    ck_assert_msg(strcmp(first[0], first[1]), "seeds 7 and 8 drew the same opening: %s", first[0]);
     gtp_engine_free(&e);
 }
 END_TEST
@@ -963,6 +1040,7 @@ static Suite *control_suite(void)
     tcase_add_test(tc, test_needs);
     tcase_add_test(tc, test_geometry);
     tcase_add_test(tc, test_naive_and_best);
+    tcase_add_test(tc, test_net_temperature);
     tcase_add_test(tc, test_ikeda_cases);
     tcase_add_test(tc, test_method_b);
     tcase_add_test(tc, test_score_band);

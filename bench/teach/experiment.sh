@@ -11,8 +11,9 @@
 #   CONTROLLERS  play_policy values ["best naive softmax A15 ABC25 two-phase adaptive jigo
 #                scoreloss"]; a value may carry more tunables after colons:
 #                "ABC25:style=center13" sets play_policy=ABC25 and style=center13
-#   OPPONENTS    gnugoL (GNU Go 3.8 at level L) or net (shido's policy net alone, no search)
-#                ["gnugo1 gnugo5 gnugo10 net"]
+#   OPPONENTS    gnugoL (GNU Go 3.8 at level L) or net (shido's policy net alone, no search;
+#                its first NET_TEMP_MOVES [SIZE / 2 + 2] moves drawn by the policy, so that
+#                its games differ) ["gnugo1 gnugo5 gnugo10 net"]
 #   SIZE [13]  GAMES per cell [100]  VISITS per controller move [200]  PARALLEL games [2]
 #   NET [../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz]  SEED [1]
 #   JUDGE_VISITS: the strong search that counts moves losing > 5 points [0: not counted]
@@ -34,7 +35,7 @@ OPPONENTS=${OPPONENTS:-"gnugo1 gnugo5 gnugo10 net"}
 SIZE=${SIZE:-13} GAMES=${GAMES:-100} VISITS=${VISITS:-200} PARALLEL=${PARALLEL:-2}
 NET=${NET:-../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz}
 SEED=${SEED:-1} JUDGE_VISITS=${JUDGE_VISITS:-0} SHARD=${SHARD:-0/1} MAX_MOVES=${MAX_MOVES:-0}
-GNUGO=${GNUGO:-/usr/games/gnugo}
+GNUGO=${GNUGO:-/usr/games/gnugo} NET_TEMP_MOVES=${NET_TEMP_MOVES:-$((SIZE / 2 + 2))}
 
 table_only=false
 if [ "${1:-}" = "--table" ]; then
@@ -99,8 +100,9 @@ for cell in "${cells[@]}"; do
     case $opp in
     gnugo*) cmd2="$GNUGO --mode gtp --level ${opp#gnugo} --chinese-rules"
             seed2=(--setup2 "set_random_seed {seed}") ;;   # GNU Go varies its play by it
-    net) cmd2="$SHIDO gtp -w $NET --threads 1 --set play_policy=net"
-         seed2=() ;;
+    net) cmd2="$SHIDO gtp -w $NET --threads 1 --set play_policy=net --set net_temperature=1"
+         cmd2+=" --set net_temperature_moves=$NET_TEMP_MOVES"
+         seed2=(--setup2 "kata-set-param play_seed {seed}") ;;   # its opening drawn by it
     *) echo "experiment: unknown opponent $opp" >&2; exit 2 ;;
     esac
     dir="$OUT/$name-vs-$opp"
