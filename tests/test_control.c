@@ -220,20 +220,8 @@ END_TEST
 START_TEST(test_net_temperature)
 {
     test_an t;
-    an_init(&t,
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . X . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . .", GO_WHITE);
+    an_init(&t, NULL, GO_BLACK);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "G7"), GO_BLACK), GO_MOVE_OK);
     static nn_result net;
     memset(&net, 0, sizeof net);
     net.size = 13;
@@ -755,21 +743,12 @@ START_TEST(test_safeguards_at_the_end)
      * N2 with white to move */
     an_init(&t, NULL, GO_BLACK);
     go_game_free(&t.game);
-    static const char *corner =
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . . . ."
-        ". . . . . . . . . . X O O"
-        ". . . . . . . . . . X O ."
-        ". . . . . . . . . . X O ."
-        ". . . . . . . . . . X X .";
-    test_game_from(&t.game, 13, corner, GO_BLACK, "chinese", 7.5f);
+    /* black L1 M1 L2 L3 L4 around white M2 M3 M4 N4, the corner points N1-N3 empty */
+    static const char *stones[] = {"L1", "M1", "L2", "L3", "L4", "M2", "M3", "M4", "N4"};
+    test_game_from(&t.game, 13, NULL, GO_BLACK, "chinese", 7.5f);
+    for (int i = 0; i < 9; i++)
+        ck_assert(go_game_setup_stone(&t.game, test_point(13, stones[i]), i < 5 ? GO_BLACK
+                                                                                : GO_WHITE));
     static const char *seq[] = {"N2", "pass", "N3", "N1"};
     for (int i = 0; i < 4; i++) {
         int q = strcmp(seq[i], "pass") ? test_point(13, seq[i]) : GO_PASS;
@@ -788,7 +767,10 @@ START_TEST(test_safeguards_at_the_end)
     ck_assert_msg(strstr(why, "1 moves that repeat a position left out"), "%s", why);
     /* under positional superko the move is illegal: nothing to leave out */
     go_game g2;
-    test_game_from(&g2, 13, corner, GO_BLACK, "tromp-taylor", 7.5f);
+    test_game_from(&g2, 13, NULL, GO_BLACK, "tromp-taylor", 7.5f);
+    for (int i = 0; i < 9; i++)
+        ck_assert(go_game_setup_stone(&g2, test_point(13, stones[i]), i < 5 ? GO_BLACK
+                                                                           : GO_WHITE));
     for (int i = 0; i < 4; i++) {
         int q = strcmp(seq[i], "pass") ? test_point(13, seq[i]) : GO_PASS;
         ck_assert_int_eq(go_game_play(&g2, q, i % 2 ? GO_WHITE : GO_BLACK), GO_MOVE_OK);
