@@ -48,8 +48,9 @@ mkdir -p "$OUT"
 
 write_table() {
     {
-        echo "| controller / opponent | games | opponent wins (95% CI) | prior mean / geometric |" \
-             "prior < 0.05 | opening distance | line >= 4 a game (95% CI) | > 5 points lost a game |"
+        echo "| controller / opponent | games | opponent wins (95% CI) | prior mean / geometric" \
+             "| prior < 0.05 | opening distance | line >= 4 a game (95% CI)" \
+             "| > 5 points lost a game |"
         echo "|---|---|---|---|---|---|---|---|"
         cat "$OUT"/*.row 2>/dev/null || true
     } >"$OUT/table.md"
