@@ -112,7 +112,8 @@ go_move_status go_game_legal(const go_game *g, int p, go_color c)
 
 bool go_game_repeats(const go_game *g, int p, go_color c)
 {
-    if (p == GO_PASS || go_game_legal(g, p, c) != GO_MOVE_OK)
+    /* under a superko rule a legal move repeats nothing */
+    if (p == GO_PASS || g->rules.ko != GO_KO_SIMPLE || go_game_legal(g, p, c) != GO_MOVE_OK)
         return false;
     go_board probe = g->board;
     go_board_play(&probe, p, c);

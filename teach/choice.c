@@ -420,6 +420,26 @@ double teach_rng_uniform(teach_rng *r)
     return (double)(go_splitmix64(&r->state) >> 11) * 0x1.0p-53;
 }
 
+int teach_rng_pick(teach_rng *r, const double *w, int n)
+{
+    double total = 0;
+    for (int i = 0; i < n; i++)
+        total += w[i] > 0 ? w[i] : 0;
+    if (!(total > 0))
+        return -1;
+    double u = teach_rng_uniform(r) * total;
+    int last = -1;
+    for (int i = 0; i < n; i++) {
+        if (!(w[i] > 0))
+            continue;
+        if (u < w[i])
+            return i;
+        u -= w[i];
+        last = i;
+    }
+    return last;   /* u rounded past the total */
+}
+
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games)
 {
     double z = s->softmax_z, shift = s->margin_shift;
@@ -460,24 +480,16 @@ static int net_draw(const teach_choice_in *in, double t, teach_rng *rng)
 {
     const go_game *g = in->game;
     int size = g->board.size, n = size * size;
-    double w[NN_MAX_MOVES], total = 0;
+    double w[NN_MAX_MOVES];
     for (int i = 0; i <= n; i++) {
         int q = i == n ? GO_PASS : go_point_at(i % size, i / size);
         double v = in->net->policy[i];
         w[i] = isfinite(v) && v > 0 && go_game_legal(g, q, g->board.to_move) == GO_MOVE_OK
                    ? pow(v, 1.0 / t)
                    : 0;
-        total += w[i];
     }
-    if (!(total > 0))
-        return net_best(in);
-    double u = teach_rng_uniform(rng) * total;
-    for (int i = 0; i <= n; i++) {
-        if (w[i] > 0 && u < w[i])
-            return i == n ? GO_PASS : go_point_at(i % size, i / size);
-        u -= w[i];
-    }
-    return net_best(in);
+    int i = teach_rng_pick(rng, w, n + 1);
+    return i < 0 ? net_best(in) : i == n ? GO_PASS : go_point_at(i % size, i / size);
 }
 
 bool teach_choose(const teach_play_params *p, const teach_choice_in *in, teach_rng *rng,

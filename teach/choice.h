@@ -213,6 +213,10 @@ typedef struct teach_rng {
 /* A uniform double in [0, 1). */
 double teach_rng_uniform(teach_rng *r);
 
+/* An index of w[0..n) drawn with probability w[i] / sum (weights <= 0 never), one uniform used;
+ * -1 when no weight is positive. */
+int teach_rng_pick(teach_rng *r, const double *w, int n);
+
 /* What the policy player remembers across moves of one game (and, for softmax adaptation,
  * across games). Plain data, owned by the player. */
 typedef struct teach_play_state {

@@ -242,24 +242,13 @@ static int choose_softmax(ctx *x, teach_rng *rng)
 {
     double z = x->in->state && x->in->state->softmax_z > 0 ? x->in->state->softmax_z
                                                             : x->p->softmax_z;
-    double total = 0, w[NN_MAX_MOVES];
+    double w[NN_MAX_MOVES];
     for (int i = 0; i < x->n; i++) {
         bool ok = x->c[i].keep && x->c[i].visits >= x->p->softmax_min_visits;
         w[i] = ok ? pow((double)x->c[i].visits, z) : 0;
-        total += w[i];
     }
-    if (total <= 0)
-        return x->best;
-    double u = teach_rng_uniform(rng) * total;
-    for (int i = 0; i < x->n; i++) {
-        if (u < w[i])
-            return i;
-        u -= w[i];
-    }
-    for (int i = x->n - 1; i >= 0; i--)
-        if (w[i] > 0)
-            return i;
-    return x->best;
+    int pick = teach_rng_pick(rng, w, x->n);
+    return pick >= 0 ? pick : x->best;
 }
 
 /* Ikeda's controller (seed 001 section 3 and 5): the candidates by winrate, the four cases. */
@@ -458,19 +447,21 @@ static int choose_area_style(ctx *x, char *why, int why_len)
     return pick;
 }
 
-/* After the opponent's pass: the index of our pass among the candidates when passing (which
- * ends the game) loses at most pass_loss points against the search's choice, else -1. */
-static int opponent_passed_pass(const ctx *x)
+/* After the opponent's pass: whether passing (which ends the game) loses at most pass_loss
+ * points against the search's choice; *loss receives what it loses. */
+static bool opponent_passed_pass(const ctx *x, double *loss)
 {
     const go_game *g = x->in->game;
     if (g->num_moves == 0 || g->moves[g->num_moves - 1].point != GO_PASS ||
         g->moves[g->num_moves - 1].color == x->mover)
-        return -1;
+        return false;
     double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].move == GO_PASS)
-            return x->c[i].lead >= ref - x->p->pass_loss ? i : -1;
-    return -1;
+        if (x->c[i].move == GO_PASS) {
+            *loss = fmax(0.0, ref - x->c[i].lead);
+            return ref - x->c[i].lead <= x->p->pass_loss;
+        }
+    return false;
 }
 
 /* Remembers the root's ownership for the next move's threat test. */
@@ -514,13 +505,12 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
     char note[96] = "", why[160] = "";
     int pick = -1;
     bool saturated = false;   /* two-phase: the score band for a saturated winrate */
-    int pass = ok ? opponent_passed_pass(x) : -1;
-    if (pass >= 0) {
+    double pass_loss;
+    if (ok && opponent_passed_pass(x, &pass_loss)) {
         /* nothing is left to play for: a teaching game ends when the board is settled */
         out->move = GO_PASS;
         snprintf(out->why, sizeof out->why, "%s: the opponent passed and passing loses %.1f",
-                 teach_policy_name(p->policy),
-                 fmax(0.0, (x->best >= 0 ? x->c[x->best].lead : x->best_lead) - x->c[pass].lead));
+                 teach_policy_name(p->policy), pass_loss);
         remember(x);
         free(x);
         return true;

@@ -256,6 +256,15 @@ START_TEST(test_net_temperature)
     }
     ck_assert_msg(fabs((double)d / n - 0.9) < 0.025, "%d of %d", d, n);
     ck_assert_msg(strstr(out.why, "drawn"), "%s", out.why);
+    /* the draw itself: weights <= 0 never, nothing positive -1 */
+    double wt[4] = {0, 1, 3, -1};
+    int hits[4] = {0};
+    for (int i = 0; i < n; i++)
+        hits[teach_rng_pick(&rng, wt, 4)]++;
+    ck_assert_int_eq(hits[0] + hits[3], 0);
+    ck_assert_msg(fabs((double)hits[2] / n - 0.75) < 0.03, "%d of %d", hits[2], n);
+    double none[2] = {0, -2};
+    ck_assert_int_eq(teach_rng_pick(&rng, none, 2), -1);
     /* past the early moves: the favourite again */
     p.net_temperature_moves = 0;
     ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
