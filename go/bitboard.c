@@ -20,8 +20,8 @@ go_bb go_bb_board(int size)
 go_bb go_bb_of_color(const go_board *b, go_color c)
 {
     go_bb r = go_bb_none();
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++)
             if (b->color[go_point_at(x, y)] == c)
                 go_bb_set(&r, go_bb_bit_at(x, y));
     return r;

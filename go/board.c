@@ -43,19 +43,24 @@ uint64_t go_zobrist_white_to_move(void)
     return zobrist_wtm;
 }
 
-bool go_board_init(go_board *b, int size)
+bool go_board_init(go_board *b, int size) { return go_board_init_rect(b, size, size); }
+
+bool go_board_init_rect(go_board *b, int width, int height)
 {
-    if (size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+    if (width < GO_MIN_SIZE || width > GO_MAX_SIZE || height < GO_MIN_SIZE ||
+        height > GO_MAX_SIZE)
         return false;
     zobrist_init();
     memset(b, 0, sizeof *b);
-    b->size = size;
+    b->size = width > height ? width : height;
+    b->width = width;
+    b->height = height;
     b->to_move = GO_BLACK;
     b->last_move = GO_NO_POINT;
     for (int p = 0; p < GO_POINTS; p++)
         b->color[p] = GO_BORDER;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
             int p = go_point_at(x, y);
             b->color[p] = GO_EMPTY;
             b->empty_pos[p] = (uint16_t)b->num_empty;
@@ -269,7 +274,7 @@ bool go_board_place(go_board *b, int p, go_color c)
 static void rebuild_chains(go_board *b)
 {
     go_board fresh;
-    go_board_init(&fresh, b->size);
+    go_board_init_rect(&fresh, b->width, b->height);
     fresh.to_move = b->to_move;
     fresh.last_move = b->last_move;
     fresh.captures[1] = b->captures[1];
@@ -349,13 +354,15 @@ bool go_board_check(const go_board *b, char *why, int why_len)
         snprintf(why, (size_t)why_len, __VA_ARGS__);                                               \
         return false;                                                                              \
     } while (0)
-    if (b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE)
-        FAIL("bad size %d", b->size);
+    if (b->width < GO_MIN_SIZE || b->width > GO_MAX_SIZE || b->height < GO_MIN_SIZE ||
+        b->height > GO_MAX_SIZE ||
+        b->size != (b->width > b->height ? b->width : b->height))
+        FAIL("bad size %d (%dx%d)", b->size, b->width, b->height);
     uint64_t hash = 0;
     int empties = 0;
     for (int p = 0; p < GO_POINTS; p++) {
         int x = go_point_x(p), y = go_point_y(p);
-        bool inside = p % GO_STRIDE != 0 && x < b->size && y >= 0 && y < b->size;
+        bool inside = p % GO_STRIDE != 0 && x < b->width && y >= 0 && y < b->height;
         int col = b->color[p];
         if (!inside && col != GO_BORDER)
             FAIL("point %d outside the board is not border", p);
@@ -419,16 +426,26 @@ bool go_board_check(const go_board *b, char *why, int why_len)
 
 const char *go_point_to_gtp(int size, int p, char *buf)
 {
+    return go_point_to_gtp_rect(size, size, p, buf);
+}
+
+int go_point_from_gtp(int size, const char *text)
+{
+    return go_point_from_gtp_rect(size, size, text);
+}
+
+const char *go_point_to_gtp_rect(int width, int height, int p, char *buf)
+{
     if (p == GO_PASS) {
         strcpy(buf, "pass");
         return buf;
     }
     int x = go_point_x(p), y = go_point_y(p);
-    if (x < 0 || y < 0 || x >= size || y >= size) {
+    if (x < 0 || y < 0 || x >= width || y >= height) {
         strcpy(buf, "??");
         return buf;
     }
-    int row = size - y; /* 1..19 */
+    int row = height - y; /* 1..19 */
     buf[0] = (char)('A' + x + (x >= 8));
     if (row >= 10) {
         buf[1] = (char)('0' + row / 10);
@@ -441,7 +458,7 @@ const char *go_point_to_gtp(int size, int p, char *buf)
     return buf;
 }
 
-int go_point_from_gtp(int size, const char *text)
+int go_point_from_gtp_rect(int width, int height, const char *text)
 {
     if (!text || !*text)
         return GO_NO_POINT;
@@ -460,9 +477,9 @@ int go_point_from_gtp(int size, const char *text)
         if (row > 99)
             return GO_NO_POINT;
     }
-    if (*d || x >= size || row < 1 || row > size)
+    if (*d || x >= width || row < 1 || row > height)
         return GO_NO_POINT;
-    return go_point_at(x, size - row);
+    return go_point_at(x, height - row);
 }
 
 bool go_board_from_ascii(go_board *b, int size, const char *pic)
@@ -505,20 +522,20 @@ int go_board_to_ascii(const go_board *b, char *buf, int len)
         n += w_ > 0 ? w_ : 0;                                                                      \
     } while (0)
     PUT("   ");
-    for (int x = 0; x < b->size; x++)
+    for (int x = 0; x < b->width; x++)
         PUT(" %c", 'A' + x + (x >= 8));
     PUT("\n");
-    for (int y = 0; y < b->size; y++) {
-        PUT("%2d ", b->size - y);
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++) {
+        PUT("%2d ", b->height - y);
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             char ch = b->color[p] == GO_BLACK ? 'X' : b->color[p] == GO_WHITE ? 'O' : '.';
             PUT(p == b->last_move ? "(%c" : " %c", ch);
         }
-        PUT(" %d\n", b->size - y);
+        PUT(" %d\n", b->height - y);
     }
     PUT("   ");
-    for (int x = 0; x < b->size; x++)
+    for (int x = 0; x < b->width; x++)
         PUT(" %c", 'A' + x + (x >= 8));
     PUT("\n");
 #undef PUT

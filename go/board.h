@@ -51,7 +51,10 @@ static inline void go_symmetry_xy(int s, int size, int *x, int *y)
 extern const int go_dir4[4];
 
 typedef struct go_board {
-    int size;
+    /* width columns (x) by height rows (y). size: the side of a square board; for a rectangular
+     * one the longer side, so that loops over size x size stay inside the arrays; code written
+     * for square boards only checks go_board_square() and refuses the others. */
+    int size, width, height;
     int ko_point;             /* point ko_color may not play (simple ko), or 0 */
     go_color ko_color;        /* the colour banned from ko_point: the capturer's opponent */
     go_color to_move;
@@ -75,6 +78,10 @@ uint64_t go_zobrist_white_to_move(void);
 /* Sets an empty board of size x size (GO_MIN_SIZE..GO_MAX_SIZE), black to move.
  * Returns false (board untouched) for an absurd size. */
 bool go_board_init(go_board *b, int size);
+/* The same for a width x height rectangle (each GO_MIN_SIZE..GO_MAX_SIZE), as KataGo's
+ * rectangular_boardsize. */
+bool go_board_init_rect(go_board *b, int width, int height);
+static inline bool go_board_square(const go_board *b) { return b->width == b->height; }
 
 static inline bool go_board_on(const go_board *b, int p)
 {
@@ -120,6 +127,18 @@ bool go_board_check(const go_board *b, char *why, int why_len);
  * is not a vertex of this board size (case-insensitive, 'I' skipped). */
 const char *go_point_to_gtp(int size, int p, char *buf);
 int go_point_from_gtp(int size, const char *text);
+/* The same on a width x height board (rows are numbered from the bottom, 1..height). */
+const char *go_point_to_gtp_rect(int width, int height, int p, char *buf);
+int go_point_from_gtp_rect(int width, int height, const char *text);
+/* The same on b's board. */
+static inline const char *go_board_vertex(const go_board *b, int p, char *buf)
+{
+    return go_point_to_gtp_rect(b->width, b->height, p, buf);
+}
+static inline int go_board_parse_vertex(const go_board *b, const char *text)
+{
+    return go_point_from_gtp_rect(b->width, b->height, text);
+}
 
 /* ASCII diagrams for tests and showboard: rows top to bottom, '.' empty, 'X' black, 'O' white,
  * whitespace ignored. go_board_from_ascii returns false on a malformed picture. */

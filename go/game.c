@@ -34,8 +34,13 @@ static uint64_t superko_hash(uint64_t stones, go_color to_move, go_ko_rule ko)
 
 bool go_game_init(go_game *g, int size, const go_rules *rules, float komi)
 {
+    return go_game_init_rect(g, size, size, rules, komi);
+}
+
+bool go_game_init_rect(go_game *g, int width, int height, const go_rules *rules, float komi)
+{
     memset(g, 0, sizeof *g);
-    if (!go_board_init(&g->board, size))
+    if (!go_board_init_rect(&g->board, width, height))
         return false;
     if (rules)
         g->rules = *rules;
@@ -67,7 +72,7 @@ void go_game_free(go_game *g)
 
 void go_game_clear(go_game *g)
 {
-    go_board_init(&g->board, g->board.size);
+    go_board_init_rect(&g->board, g->board.width, g->board.height);
     g->setup = g->board;
     g->handicap = 0;
     g->num_moves = 0;
@@ -234,7 +239,8 @@ int go_game_fixed_handicap(go_game *g, int n, int *pts)
     int local[9];
     if (!pts)
         pts = local;
-    if (g->num_moves > 0 || g->board.num_empty != g->board.size * g->board.size)
+    if (g->num_moves > 0 || g->board.num_empty != g->board.width * g->board.height ||
+        !go_board_square(&g->board))
         return 0;
     int k = go_fixed_handicap_points(g->board.size, n, pts);
     if (k == 0)

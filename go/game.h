@@ -47,6 +47,8 @@ const char *go_move_status_text(go_move_status s);
 /* Starts an empty game. Returns false on an absurd size or out of memory (g then holds nothing to
  * free). The default rules are tromp-taylor and komi 7.5. go_game_free releases the history. */
 bool go_game_init(go_game *g, int size, const go_rules *rules, float komi);
+/* The same on a width x height board (go_board_init_rect). */
+bool go_game_init_rect(go_game *g, int width, int height, const go_rules *rules, float komi);
 void go_game_free(go_game *g);
 
 /* A deep copy of src (history included) into dst, which holds nothing before. Returns false when

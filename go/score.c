@@ -175,8 +175,8 @@ static void benson_mark(const go_board *b, go_color c, bool multi_stone_suicide,
     r.num = 0;
     for (int p = 0; p < GO_POINTS; p++)
         r.region_of[p] = -1;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (b->color[p] == c && b->chain[p] == p)
                 heads[num_heads++] = p;
@@ -246,8 +246,8 @@ void go_area_kata(const go_board *b, bool multi_stone_suicide, bool non_pass_ali
     benson_mark(b, GO_WHITE, multi_stone_suicide, safe_big, unsafe_big, area);
     if (!non_pass_alive_stones)
         return;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (area[p] == GO_EMPTY)
                 area[p] = b->color[p];
@@ -297,8 +297,8 @@ int go_area_independent_life(const go_board *b, bool multi_stone_suicide, bool k
 
     /* A connected area of one colour is in seki when one of its owner's stones is in atari or one
      * of its points touches dame (an empty point nobody's area holds). */
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (basic[p] == GO_EMPTY || seki[p])
                 continue;
@@ -313,8 +313,8 @@ int go_area_independent_life(const go_board *b, bool multi_stone_suicide, bool k
         }
 
     int white_minus_black = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (basic[p] == GO_EMPTY || seki[p] || done[p])
                 continue;
@@ -324,8 +324,8 @@ int go_area_independent_life(const go_board *b, bool multi_stone_suicide, bool k
             white_minus_black += basic[p] == GO_WHITE ? 1 : -1;
         }
 
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (basic[p] == GO_EMPTY)
                 continue;
@@ -344,8 +344,8 @@ static void color_regions(const go_board *b, uint8_t *owner)
     uint16_t stack[GO_POINTS], region[GO_POINTS];
     memset(owner, GO_EMPTY, GO_POINTS);
     memset(seen, 0, sizeof seen);
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (b->color[p] != GO_EMPTY) {
                 owner[p] = b->color[p];
@@ -382,8 +382,8 @@ int go_score_area_tromp_taylor(const go_board *b, uint8_t *owner)
     uint8_t *own = owner ? owner : local;
     color_regions(b, own);
     int score = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             score += (own[p] == GO_BLACK) - (own[p] == GO_WHITE);
         }
@@ -408,8 +408,8 @@ static int apply_seki(const go_board *alive, bool multi_stone_suicide, uint8_t *
 {
     static _Thread_local bool seki_seed[GO_POINTS], in_area[GO_POINTS];
     memset(seki_seed, 0, sizeof seki_seed);
-    for (int y = 0; y < alive->size; y++)
-        for (int x = 0; x < alive->size; x++) {
+    for (int y = 0; y < alive->height; y++)
+        for (int x = 0; x < alive->width; x++) {
             int p = go_point_at(x, y);
             go_color col = (go_color)alive->color[p];
             if (col == GO_BLACK || col == GO_WHITE) {
@@ -433,8 +433,8 @@ static int apply_seki(const go_board *alive, bool multi_stone_suicide, uint8_t *
     memset(in_area, 0, sizeof in_area);
     uint16_t area[GO_POINTS];
     int white_minus_black = 0;
-    for (int y = 0; y < alive->size; y++)
-        for (int x = 0; x < alive->size; x++) {
+    for (int y = 0; y < alive->height; y++)
+        for (int x = 0; x < alive->width; x++) {
             int p = go_point_at(x, y);
             go_color col = (go_color)owner[p];
             if (col == GO_EMPTY || in_area[p])
@@ -472,8 +472,8 @@ int go_score_handicap_stones(const go_game *g)
     if (g->handicap > 0)
         return g->handicap;
     int black = 0;
-    for (int y = 0; y < g->setup.size; y++)
-        for (int x = 0; x < g->setup.size; x++) {
+    for (int y = 0; y < g->setup.height; y++)
+        for (int x = 0; x < g->setup.width; x++) {
             go_color col = (go_color)g->setup.color[go_point_at(x, y)];
             if (col == GO_WHITE)
                 return 0;
@@ -524,9 +524,9 @@ double go_score_final(const go_game *g, const bool *dead, uint8_t *owner)
 
     /* Rebuilding from the living stones alone gives exact chains and liberties; taking stones off
      * never leaves a chain without liberties, so the result is a sound position. */
-    go_board_init(&alive, b->size);
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    go_board_init_rect(&alive, b->width, b->height);
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             go_color col = (go_color)b->color[p];
             if (col != GO_BLACK && col != GO_WHITE)
@@ -549,8 +549,8 @@ double go_score_final(const go_game *g, const bool *dead, uint8_t *owner)
     }
 
     double lead = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (!area && alive.color[p] != GO_EMPTY)
                 continue;

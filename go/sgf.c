@@ -1047,8 +1047,8 @@ static void komi_text(float komi, char *buf, size_t len)
 static bool setup_prop(go_sgf_node *root, const go_board *b, go_color c, bool *any)
 {
     go_sgf_prop *pr = NULL;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             if (b->color[p] != c)
                 continue;

@@ -270,8 +270,8 @@ void nn_kata_legal_moves(const go_game *g, const go_rules *rules, bool *legal)
     history_replay(g, rules, &h);
     superko_bans(g, rules, &h, banned);
     const go_board *b = &g->board;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             legal[y * b->size + x] =
                 b->color[p] == GO_EMPTY && p != b->ko_point && !banned[p] &&

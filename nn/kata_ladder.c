@@ -22,7 +22,7 @@ typedef struct ladder_search {
     go_board *saved;        /* [levels]: b before the move made at that level */
     int *list;              /* the move lists of all levels, back to back */
     int *start, *len, *cur; /* [levels]: each level's list in list[], and the move tried */
-    int levels;             /* size * size * 3 / 2 + 1, as KataGo */
+    int levels;             /* width * height * 3 / 2 + 1, as KataGo */
 } ladder_search;
 
 static int chain_libs(const go_board *b, int p) { return b->libs[b->chain[p]]; }
@@ -358,7 +358,7 @@ bool nn_kata_ladders(const go_board *board, nn_kata_ladder_fn f, void *ctx)
     ladder_search *L = malloc(sizeof *L);
     if (!L)
         return false;
-    L->levels = board->size * board->size * 3 / 2 + 1;
+    L->levels = board->width * board->height * 3 / 2 + 1;
     L->saved = malloc(sizeof *L->saved * (size_t)L->levels);
     L->list = malloc(sizeof *L->list * (size_t)L->levels * GO_POINTS);
     L->start = malloc(sizeof *L->start * 3 * (size_t)L->levels);
@@ -369,8 +369,8 @@ bool nn_kata_ladders(const go_board *board, nn_kata_ladder_fn f, void *ctx)
     }
     int solved_head[GO_POINTS], num_solved = 0;
     bool solved_value[GO_POINTS];
-    for (int y = 0; ok && y < board->size; y++)
-        for (int x = 0; x < board->size; x++) {
+    for (int y = 0; ok && y < board->height; y++)
+        for (int x = 0; x < board->width; x++) {
             int p = go_point_at(x, y);
             if (board->color[p] != GO_BLACK && board->color[p] != GO_WHITE)
                 continue;

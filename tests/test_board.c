@@ -65,6 +65,66 @@ START_TEST(sizes)
 }
 END_TEST
 
+/* Rectangles (KataGo's rectangular_boardsize): every point named and found again, the points
+ * beyond the width or height off the board, random games sound, fixed handicap refused. */
+START_TEST(rectangles)
+{
+    static const int dims[][2] = {{2, 19}, {19, 2}, {9, 13}, {13, 9}, {5, 7}};
+    go_board b;
+    ck_assert(!go_board_init_rect(&b, 9, 20));
+    ck_assert(!go_board_init_rect(&b, 1, 9));
+    uint64_t rng = 99;
+    char buf[16];
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        int w = dims[i][0], h = dims[i][1];
+        ck_assert(go_board_init_rect(&b, w, h));
+        ck_assert_int_eq(b.num_empty, w * h);
+        ck_assert_int_eq(b.size, w > h ? w : h);
+        ck_assert(!go_board_square(&b));
+        test_assert_sound(&b);
+        for (int y = 0; y < GO_MAX_SIZE; y++)
+            for (int x = 0; x < GO_MAX_SIZE; x++) {
+                int p = go_point_at(x, y);
+                ck_assert_int_eq(go_board_on(&b, p), x < w && y < h);
+                if (x < w && y < h)
+                    ck_assert_int_eq(go_board_parse_vertex(&b, go_board_vertex(&b, p, buf)), p);
+            }
+        /* the first column past the width, the row above the top: no vertices */
+        snprintf(buf, sizeof buf, "%c1", 'A' + w + (w >= 8));
+        ck_assert_int_eq(go_board_parse_vertex(&b, buf), GO_NO_POINT);
+        snprintf(buf, sizeof buf, "A%d", h + 1);
+        ck_assert_int_eq(go_board_parse_vertex(&b, buf), GO_NO_POINT);
+        snprintf(buf, sizeof buf, "A%d", h);
+        ck_assert_int_eq(go_board_parse_vertex(&b, buf), go_point_at(0, 0));
+        for (int game = 0; game < 10; game++) {
+            ck_assert(go_board_init_rect(&b, w, h));
+            for (int k = 0, passes = 0; k < 3 * w * h && passes < 2; k++) {
+                int p = go_playout_pick(&b, &rng);
+                go_board_play(&b, p, b.to_move);
+                test_assert_sound(&b);
+                passes = p == GO_PASS ? passes + 1 : 0;
+            }
+        }
+    }
+    /* a 9 wide, 13 high diagram: 13 rows of 9 points between the coordinates */
+    ck_assert(go_board_init_rect(&b, 9, 13));
+    char pic[1024];
+    go_board_to_ascii(&b, pic, sizeof pic);
+    ck_assert_ptr_nonnull(strstr(pic, "13  . . . . . . . . . 13\n"));
+    ck_assert_ptr_nonnull(strstr(pic, "    A B C D E F G H J\n"));
+    ck_assert_ptr_null(strstr(pic, "14"));
+    go_game g;
+    ck_assert(go_game_init_rect(&g, 9, 13, NULL, 7.5f));
+    ck_assert_int_eq(go_game_fixed_handicap(&g, 2, NULL), 0);
+    int j13 = go_board_parse_vertex(&g.board, "J13");
+    ck_assert_int_eq(go_game_play(&g, j13, GO_BLACK), GO_MOVE_OK);
+    go_game_clear(&g);
+    ck_assert_int_eq(g.board.width * 100 + g.board.height, 913);
+    ck_assert_int_eq(g.board.num_empty, 117);
+    go_game_free(&g);
+}
+END_TEST
+
 START_TEST(capture_and_liberties)
 {
     go_game g;
@@ -436,6 +496,7 @@ Suite *board_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, vertices_round_trip);
     tcase_add_test(t, sizes);
+    tcase_add_test(t, rectangles);
     tcase_add_test(t, capture_and_liberties);
     tcase_add_test(t, simple_ko);
     tcase_add_test(t, snapback);
