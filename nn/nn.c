@@ -292,7 +292,7 @@ static bool fill_meta(nn_context *c, int s, const nn_query *q, char *err, int er
 static void kata_result(const nn_kata_output *k, nn_result *r)
 {
     int area = k->size * k->size;
-    r->size = k->size;
+    r->size = r->width = r->height = k->size;
     r->family = NN_FAMILY_KATA;
     r->has_score = true;
     r->has_ownership = true;
@@ -319,7 +319,7 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
     nn_lz_postprocess(logits, value, net_policy, &head_winrate);
     nn_lz_policy_to_board(symmetry, net_policy, r->policy);
     float winrate = nn_lz_winrate_to_move(d->lz, g->board.to_move, head_winrate);
-    r->size = g->board.size;
+    r->size = r->width = r->height = g->board.size;
     r->family = NN_FAMILY_LZ;
     r->has_score = r->has_ownership = false;
     r->white_win = g->board.to_move == GO_WHITE ? winrate : 1.0 - winrate;
@@ -389,7 +389,7 @@ static void post_slot(nn_context *c, int s, int size, const nn_query *q, nn_resu
     }
     if (d->family == NN_FAMILY_DISC) {
         memset(r, 0, sizeof *r);
-        r->size = size;
+        r->size = r->width = r->height = size;
         r->family = NN_FAMILY_DISC;
         r->var_time_left = r->shortterm_winloss_error = r->shortterm_score_error = -1;
         double z = c->value[s];

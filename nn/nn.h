@@ -55,7 +55,9 @@ typedef struct nn_query {
 } nn_query;
 
 typedef struct nn_result {
-    int size;                  /* board size; moves are indexed [y * size + x], pass = size^2 */
+    /* The board: width x height (size: the longer side, as go_board's). Moves are indexed
+     * [y * width + x], pass = width * height. */
+    int size, width, height;
     nn_family family;
     bool has_score;            /* KataGo nets (model version 4 on): the score fields are valid */
     bool has_ownership;        /* KataGo nets: white_ownership is valid */
