@@ -696,7 +696,7 @@ static bool is_blank(const char *s)
 bool go_sgf_info_read(const go_sgf_node *root, go_sgf_info *info, char *err, int err_len)
 {
     memset(info, 0, sizeof *info);
-    info->size = 19;
+    info->size = info->width = info->height = 19;
     const char *v;
     long n;
     if ((v = go_sgf_get(root, "GM")) && !(parse_int(v, 1, 1, &n))) {
@@ -706,7 +706,7 @@ bool go_sgf_info_read(const go_sgf_node *root, go_sgf_info *info, char *err, int
     if ((v = go_sgf_get(root, "SZ"))) {
         char cols[24], *colon;
         copy_text(cols, sizeof cols, v);
-        long w, h;
+        long w, h = 0;
         if ((colon = strchr(cols, ':')))
             *colon = '\0';
         if (strlen(v) >= sizeof cols || !parse_int(cols, -1000000, 1000000, &w) ||
@@ -714,16 +714,18 @@ bool go_sgf_info_read(const go_sgf_node *root, go_sgf_info *info, char *err, int
             set_err(err, err_len, "SZ[%.20s]: not a board size", v);
             return false;
         }
-        if (colon && h != w) {
-            set_err(err, err_len, "SZ[%.20s]: rectangular boards are not supported", v);
-            return false;
-        }
-        if (w < GO_MIN_SIZE || w > GO_MAX_SIZE) {
-            set_err(err, err_len, "SZ[%.20s]: board size %ld is not supported (%d..%d)", v, w,
+        if (!colon)
+            h = w;
+        if (w < GO_MIN_SIZE || w > GO_MAX_SIZE || h < GO_MIN_SIZE || h > GO_MAX_SIZE) {
+            char dims[48];
+            snprintf(dims, sizeof dims, colon ? "%ldx%ld" : "%ld", w, h);
+            set_err(err, err_len, "SZ[%.20s]: board size %s is not supported (%d..%d)", v, dims,
                     GO_MIN_SIZE, GO_MAX_SIZE);
             return false;
         }
-        info->size = (int)w;
+        info->width = (int)w;
+        info->height = (int)h;
+        info->size = (int)(w > h ? w : h);
     }
     if ((v = go_sgf_get(root, "KM")) && !is_blank(v)) {
         char *end;
@@ -737,9 +739,9 @@ bool go_sgf_info_read(const go_sgf_node *root, go_sgf_info *info, char *err, int
         info->komi = (float)km;
     }
     if ((v = go_sgf_get(root, "HA")) && !is_blank(v)) {
-        if (!parse_int(v, 0, (long)info->size * info->size, &n)) {
-            set_err(err, err_len, "HA[%.20s]: not a handicap for a %dx%d board", v, info->size,
-                    info->size);
+        if (!parse_int(v, 0, (long)info->width * info->height, &n)) {
+            set_err(err, err_len, "HA[%.20s]: not a handicap for a %dx%d board", v, info->width,
+                    info->height);
             return false;
         }
         info->handicap = (int)n;
@@ -794,12 +796,12 @@ static void rules_to_katago(const go_rules *r, char *buf, size_t len)
 }
 
 /* Two lowercase letters inside the board -> point, else GO_NO_POINT. */
-static int sgf_point(const char *v, size_t len, int size)
+static int sgf_point(const char *v, size_t len, const go_sgf_info *info)
 {
     if (len != 2 || !is_lower((unsigned char)v[0]) || !is_lower((unsigned char)v[1]))
         return GO_NO_POINT;
     int x = v[0] - 'a', y = v[1] - 'a';
-    if (x >= size || y >= size)
+    if (x >= info->width || y >= info->height)
         return GO_NO_POINT;
     return go_point_at(x, y);
 }
@@ -854,17 +856,17 @@ static bool replay_error(replay *r, const char *fmt, ...)
 /* Applies AB/AW/AE values ("ab" or a compressed rectangle "aa:cc") to the wanted setup. */
 static bool replay_setup_prop(replay *r, const go_sgf_prop *pr, go_color c)
 {
-    int size = r->info->size;
+    int w = r->info->width, h = r->info->height;
     for (int i = 0; i < pr->num_values; i++) {
         const char *v = pr->values[i];
         if (is_blank(v))
             continue;
         const char *colon = strchr(v, ':');
-        int a = sgf_point(v, colon ? (size_t)(colon - v) : strlen(v), size);
-        int b = colon ? sgf_point(colon + 1, strlen(colon + 1), size) : a;
+        int a = sgf_point(v, colon ? (size_t)(colon - v) : strlen(v), r->info);
+        int b = colon ? sgf_point(colon + 1, strlen(colon + 1), r->info) : a;
         if (a == GO_NO_POINT || b == GO_NO_POINT)
             return replay_error(r, "%s[%.20s]: not a point or rectangle of the %dx%d board",
-                                pr->ident, v, size, size);
+                                pr->ident, v, w, h);
         int x0 = go_point_x(a), x1 = go_point_x(b), y0 = go_point_y(a), y1 = go_point_y(b);
         if (x0 > x1) {
             int t = x0;
@@ -887,11 +889,11 @@ static bool replay_setup_prop(replay *r, const go_sgf_prop *pr, go_color c)
 static bool replay_apply_setup(replay *r)
 {
     go_game *g = r->g;
-    int size = r->info->size;
+    int w = r->info->width, h = r->info->height;
     bool black = false;
     r->setup_done = true;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             int p = go_point_at(x, y);
             if (r->setup[p] == GO_EMPTY)
                 continue;
@@ -901,8 +903,8 @@ static bool replay_apply_setup(replay *r)
         }
     /* go_board_place makes no captures, so an impossible setup would leave a dead chain on the
      * board and break the liberty invariants the game relies on. */
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             int p = go_point_at(x, y);
             if (g->board.color[p] != GO_EMPTY && go_board_libs(&g->board, p) == 0) {
                 char t[3];
@@ -969,17 +971,16 @@ static bool find_move(replay *r, const go_sgf_node *n, const go_sgf_prop **move)
 
 static bool replay_move(replay *r, const go_sgf_prop *mv)
 {
-    int size = r->info->size;
     const char *v = mv->values[0];
     go_color c = mv->ident[0] == 'B' ? GO_BLACK : GO_WHITE;
     int p;
     if (mv->num_values != 1)
         return replay_error(r, "%s has %d values", mv->ident, mv->num_values);
-    if (v[0] == '\0' || (size <= 19 && !strcmp(v, "tt")))
+    if (v[0] == '\0' || !strcmp(v, "tt")) /* "tt": a pass on boards up to 19x19 (FF[3]) */
         p = GO_PASS;
-    else if ((p = sgf_point(v, strlen(v), size)) == GO_NO_POINT)
-        return replay_error(r, "%s[%.20s]: not a point of the %dx%d board", mv->ident, v, size,
-                            size);
+    else if ((p = sgf_point(v, strlen(v), r->info)) == GO_NO_POINT)
+        return replay_error(r, "%s[%.20s]: not a point of the %dx%d board", mv->ident, v,
+                            r->info->width, r->info->height);
     go_move_status st = go_game_play(r->g, p, c);
     if (st != GO_MOVE_OK)
         return replay_error(r, "move %d %s[%s]: %s", r->moves + 1, mv->ident, v,
@@ -1017,7 +1018,7 @@ bool go_sgf_to_game(const go_sgf_node *root, int move_limit, go_game *g, char *e
     go_rules rules;
     const char *ru = go_sgf_get(root, "RU");
     bool known = ru && (go_rules_preset(&rules, ru) || rules_from_katago(ru, &rules));
-    if (!go_game_init(g, info.size, known ? &rules : NULL, info.komi)) {
+    if (!go_game_init_rect(g, info.width, info.height, known ? &rules : NULL, info.komi)) {
         set_err(err, err_len, "out of memory");
         return false;
     }
@@ -1068,7 +1069,10 @@ static bool from_game_root(go_sgf_node *root, const go_game *g)
     char buf[96];
     bool ok = prop_set(root, "FF", "4") && prop_set(root, "GM", "1") &&
               prop_set(root, "CA", "UTF-8") && prop_set(root, "AP", "shido");
-    snprintf(buf, sizeof buf, "%d", g->board.size);
+    if (go_board_square(&g->board))
+        snprintf(buf, sizeof buf, "%d", g->board.size);
+    else
+        snprintf(buf, sizeof buf, "%d:%d", g->board.width, g->board.height);
     ok = ok && prop_set(root, "SZ", buf);
     komi_text(g->komi, buf, sizeof buf);
     ok = ok && prop_set(root, "KM", buf);

@@ -85,7 +85,8 @@ const char *go_sgf_point_text(int p, char out[3]);
 
 /* Game information of a root. */
 typedef struct go_sgf_info {
-    int size;             /* SZ, default 19 */
+    int size;             /* SZ, default 19: the longer side of a rectangle (SZ[w:h]) */
+    int width, height;    /* SZ's columns and rows (both size on a square board) */
     float komi;           /* KM, default 0 */
     int handicap;         /* HA, default 0 */
     char rules[64];       /* RU as written (truncated), "" when absent */
@@ -94,9 +95,9 @@ typedef struct go_sgf_info {
     char result[64];      /* RE */
 } go_sgf_info;
 
-/* Fills info from root. Returns false with a reason in err for GM other than 1, a rectangular or
- * unsupported SZ (outside GO_MIN_SIZE..GO_MAX_SIZE), a KM that is not a finite number or an HA
- * that is not a count of stones the board can hold. */
+/* Fills info from root. Returns false with a reason in err for GM other than 1, an unsupported
+ * SZ (a side outside GO_MIN_SIZE..GO_MAX_SIZE; SZ[w:h] is a w x h rectangle), a KM that is not
+ * a finite number or an HA that is not a count of stones the board can hold. */
 bool go_sgf_info_read(const go_sgf_node *root, go_sgf_info *info, char *err, int err_len);
 
 /* Replays the main line (children[0] each time) of a game into g, which must be uninitialised.

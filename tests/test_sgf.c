@@ -441,20 +441,48 @@ START_TEST(test_katago_rules)
 }
 END_TEST
 
+/* SZ[w:h]: a rectangle of w columns and h rows (KataGo writes and reads these). */
 START_TEST(test_rectangular)
 {
-    go_sgf_collection *c = parse_str("(;SZ[19:13])");
+    go_sgf_collection *c = parse_str("(;SZ[19:13]AB[aa:ab];B[sm];W[am])");
     go_sgf_info info;
-    ck_assert(!go_sgf_info_read(c->games[0], &info, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "rectangular boards are not supported"));
+    ck_assert_msg(go_sgf_info_read(c->games[0], &info, err, sizeof err), "%s", err);
+    ck_assert_int_eq(info.width, 19);
+    ck_assert_int_eq(info.height, 13);
+    ck_assert_int_eq(info.size, 19);
     go_game g;
-    err[0] = '\0';
-    ck_assert(!go_sgf_to_game(c->games[0], -1, &g, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "rectangular"));
+    ck_assert_msg(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err), "%s", err);
+    ck_assert_int_eq(g.board.width, 19);
+    ck_assert_int_eq(g.board.height, 13);
+    ck_assert_int_eq(g.board.color[go_point_at(18, 12)], GO_BLACK);
+    ck_assert_int_eq(g.board.color[go_point_at(0, 12)], GO_WHITE);
+    ck_assert_int_eq(g.board.color[go_point_at(0, 1)], GO_BLACK);
+    ck_assert_int_eq(g.board.num_empty, 19 * 13 - 4);
+    go_sgf_collection *w = go_sgf_from_game(&g);
+    char *text = go_sgf_write(w);
+    ck_assert_ptr_nonnull(strstr(text, "SZ[19:13]"));
+    free(text);
+    go_sgf_free(w);
+    assert_game_round_trip(&g);
+    go_game_free(&g);
     go_sgf_free(c);
+    /* a row past the height, a column past the width, a side out of range */
+    const char *bad[][2] = {{"(;SZ[19:13];B[an])", "not a point of the 19x13 board"},
+                            {"(;SZ[5:13];B[fa])", "not a point of the 5x13 board"},
+                            {"(;SZ[9:13]AW[aa:in])", "not a point or rectangle of the 9x13"},
+                            {"(;SZ[20:5])", "board size 20x5 is not supported"},
+                            {"(;SZ[5:1])", "board size 5x1 is not supported"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c = parse_str(bad[i][0]);
+        err[0] = '\0';
+        ck_assert(!go_sgf_to_game(c->games[0], -1, &g, err, sizeof err));
+        ck_assert_msg(strstr(err, bad[i][1]) != NULL, "%s: %s", bad[i][0], err);
+        go_sgf_free(c);
+    }
     c = parse_str("(;SZ[13:13])");
     ck_assert(go_sgf_info_read(c->games[0], &info, err, sizeof err));
     ck_assert_int_eq(info.size, 13);
+    ck_assert_int_eq(info.width * 100 + info.height, 1313);
     go_sgf_free(c);
 }
 END_TEST
@@ -663,7 +691,8 @@ END_TEST
 /* Final position of a replayed game as a digest: board hash, side to move and move count. */
 static void assert_same_game(const go_game *a, const go_game *b)
 {
-    ck_assert_int_eq(a->board.size, b->board.size);
+    ck_assert_int_eq(a->board.width, b->board.width);
+    ck_assert_int_eq(a->board.height, b->board.height);
     ck_assert_uint_eq(a->board.hash, b->board.hash);
     ck_assert_int_eq(a->board.to_move, b->board.to_move);
     ck_assert_int_eq(a->num_moves, b->num_moves);
