@@ -254,6 +254,8 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         opts = &none;
     out->num_moves = 0;
     out->size = s->root_game.board.size;
+    out->width = s->root_game.board.width;
+    out->height = s->root_game.board.height;
     out->to_move = s->root_game.board.to_move;
     out->playouts = atomic_load(&s->playouts);
     out->elapsed_s = s->running ? go_now_s() - s->run_start_s : s->run_s;
@@ -274,7 +276,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
     out->root_utility = rv.utility;
     if (!analysis_storage(s, opts, out))
         return false;
-    int area = out->size * out->size;
+    int area = out->width * out->height;
     float *own = opts->ownership ? out->ownership : NULL;
     float *own_sd = opts->ownership_stdev ? out->ownership_stdev : NULL;
     if ((own || own_sd) && !ownership_of(root, own, own_sd, area)) {

@@ -12,7 +12,7 @@
 static uint64_t position_key(const go_game *g)
 {
     const go_board *b = &g->board;
-    uint64_t h = go_hash_mix64(b->hash ^ (uint64_t)b->size * GO_HASH_GOLDEN);
+    uint64_t h = go_hash_mix64(b->hash ^ (uint64_t)(b->width * 32 + b->height) * GO_HASH_GOLDEN);
     h = go_hash_mix64(h ^ ((uint64_t)b->to_move << 8) ^ ((uint64_t)b->ko_point << 16) ^
                       ((uint64_t)b->ko_color << 32) ^ ((uint64_t)g->consecutive_passes << 40));
     for (int i = 1; i <= 8 && i <= g->num_moves; i++) {
@@ -96,7 +96,7 @@ static void unlock(mcts_cache_entry *e) { atomic_flag_clear_explicit(&e->lock, m
 
 void mcts_result_canonical(nn_result *r)
 {
-    int n = r->size * r->size;
+    int n = r->width * r->height;
     float wl = (float)(r->white_win - r->white_loss), nr = (float)r->no_result;
     r->white_win = 0.5 * (1.0 - nr + wl);
     r->white_loss = 0.5 * (1.0 - nr - wl);
@@ -124,8 +124,10 @@ bool mcts_cache_lookup(mcts_cache *c, uint64_t key, nn_result *r)
         lock(e);
         bool hit = e->key == key;
         if (hit) {
-            int n = e->size * e->size;
+            int n = e->width * e->height;
             r->size = e->size;
+            r->width = e->width;
+            r->height = e->height;
             r->has_score = e->has_score;
             r->has_ownership = e->has_ownership;
             r->white_win = 0.5 * (1.0 - e->nr + e->wl);
@@ -164,11 +166,13 @@ void mcts_cache_store(mcts_cache *c, uint64_t key, const nn_result *r)
         if (k1 == key || (k0 != key && k0 != 0 && (k1 == 0 || s1 < s0)))
             e = &b[1];
     }
-    int n = r->size * r->size;
+    int n = r->width * r->height;
     lock(e);
     e->key = key;
     e->stamp = atomic_fetch_add_explicit(&c->stamp, 1, memory_order_relaxed);
     e->size = r->size;
+    e->width = r->width;
+    e->height = r->height;
     e->has_score = r->has_score;
     e->has_ownership = r->has_ownership;
     e->wl = (float)(r->white_win - r->white_loss);

@@ -67,7 +67,7 @@ typedef struct mcts_cache_entry {
     atomic_flag lock;
     uint64_t key;                      /* 0: empty */
     uint64_t stamp;                    /* store order, for eviction */
-    int size;
+    int size, width, height;           /* the board of the result (nn_result's) */
     bool has_score, has_ownership;
     float wl, nr, lead, score_mean, score_sq;
     float policy[NN_MAX_MOVES];
@@ -190,9 +190,10 @@ mcts_node *mcts_child_node(struct mcts_search *s, mcts_child *c);
 bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n);
 
 /* search.c */
-/* The score utility of a leaf (white's view) with the search's centre and board. */
+/* The score utility of a leaf (white's view) with the search's centre, on a board of `area`
+ * points (KataGo scales by its square root). */
 double mcts_score_utility(const struct mcts_search *s, double score_mean, double score_sq,
-                          int size);
+                          int area);
 /* Whether the avoid/allow lists keep `mover` from `move` at ply (0 = the root's move). */
 bool mcts_move_filtered(const mcts_params *p, int move, go_color mover, int ply);
 /* Fills e from a network (or cached) result. */

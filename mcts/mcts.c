@@ -285,7 +285,8 @@ void mcts_clear_cache(mcts_search *s) { mcts_cache_clear(s->cache); }
 static bool extends_root(const struct mcts_search *s, const go_game *g)
 {
     const go_game *r = &s->root_game;
-    if (!s->root || !r->moves || r->board.size != g->board.size || r->komi != g->komi ||
+    if (!s->root || !r->moves || r->board.width != g->board.width ||
+        r->board.height != g->board.height || r->komi != g->komi ||
         r->handicap != g->handicap || memcmp(&r->rules, &g->rules, sizeof r->rules) != 0 ||
         r->setup.hash != g->setup.hash || r->setup.to_move != g->setup.to_move ||
         g->num_moves < r->num_moves)
@@ -379,7 +380,7 @@ static bool pass_is_safe(const struct mcts_search *s, const nn_result *raw)
     const go_game *g = &s->root_game;
     const go_board *b = &g->board;
     go_color me = b->to_move, opp = go_opponent(me);
-    int size = b->size;
+    int w = b->width, h = b->height;
     if (s->p.pass_policy == MCTS_PASS_FREE)
         return true;
     if (s->p.pass_policy == MCTS_PASS_LAST)
@@ -389,18 +390,18 @@ static bool pass_is_safe(const struct mcts_search *s, const nn_result *raw)
     /* Dead opponent stones inside our area: the net owns them to us. */
     if (raw->has_ownership) {
         double sign = me == GO_WHITE ? 1.0 : -1.0;
-        for (int y = 0; y < size; y++)
-            for (int x = 0; x < size; x++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
                 if (b->color[go_point_at(x, y)] == opp &&
-                    sign * raw->white_ownership[y * size + x] > 0.6)
+                    sign * raw->white_ownership[y * w + x] > 0.6)
                     return false;
     }
     /* A neutral point we can fill without putting our own chain in atari is a free point under
      * area scoring (seki liberties are the neutral points that fail this test). */
     uint8_t owner[GO_POINTS];
     int tt = go_score_area_tromp_taylor(b, owner);
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             int p = go_point_at(x, y);
             if (b->color[p] != GO_EMPTY || owner[p] != GO_EMPTY || !mcts_legal(g, p, me))
                 continue;
@@ -460,7 +461,7 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
         mcts_eval e;
         mcts_eval_from_result(s, raw, &e);
         mcts_mirror_adjust_eval(s, g, raw, &e);
-        mcts_node_add(root, &e, raw->white_ownership, g->board.size * g->board.size);
+        mcts_node_add(root, &e, raw->white_ownership, g->board.width * g->board.height);
         atomic_fetch_add(&s->playouts, 1);
     }
     int n = root->num_children;
@@ -474,12 +475,12 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
         snprintf(err, (size_t)err_len, "%s: out of memory", __func__);
         return false;
     }
-    int size = g->board.size;
+    int w = g->board.width;
     double sum = 0;
     for (int i = 0; i < n; i++) {
         int m = ch[i].move;
-        float pr = m == GO_PASS ? raw->policy[size * size]
-                                : raw->policy[go_point_y(m) * size + go_point_x(m)];
+        float pr = m == GO_PASS ? raw->policy[w * g->board.height]
+                                : raw->policy[go_point_y(m) * w + go_point_x(m)];
         s->root_prior[i] = pr >= 0 ? pr : 0;
         sum += s->root_prior[i];
     }

@@ -328,13 +328,13 @@ typedef struct mcts_move_info {
     int pv_len;
     int pv[MCTS_MAX_PV];               /* pv[0] == move; alternating colours */
     int64_t pv_visits[MCTS_MAX_PV];    /* visits of each pv node */
-    const float *ownership;  /* move_ownership: NN_MAX_POINTS values [y*size+x], white's view;
+    const float *ownership;  /* move_ownership: NN_MAX_POINTS values [y*width+x], white's view;
                                 NULL otherwise or for nets without ownership */
     const float *ownership_stdev;   /* move_ownership_stdev: the same layout, NULL likewise */
 } mcts_move_info;
 
 typedef struct mcts_analysis {
-    int size;                /* board size of the root */
+    int size, width, height; /* the root's board (size: its longer side, as go_board's) */
     go_color to_move;
     int64_t root_visits;
     double root_winrate;     /* to move's view */

@@ -88,7 +88,8 @@ bool mcts_mirror_update(struct mcts_search *s)
     int size = b->size;
     go_color root = b->to_move, was = s->mirror.pla;
     mcts_mirror m = {.pla = GO_EMPTY, .advantage = 0, .center_error = 1e10};
-    if (s->p.anti_mirror) {
+    /* square boards only: the centre and the rings around it below are measured by size */
+    if (s->p.anti_mirror && go_board_square(b)) {
         /* mirrors among the opponent's moves, overall and in an exponential mean (0.75 a move) */
         int mirrors = 0, total = 0;
         double mirror_ewms = 0, total_ewms = 0;

@@ -37,10 +37,10 @@ static double score_value(double mean, double stdev, double center, double scale
     return sum / wsum * (2.0 / MCTS_PI);
 }
 
-double mcts_score_utility(const struct mcts_search *s, double score_mean, double score_sq, int size)
+double mcts_score_utility(const struct mcts_search *s, double score_mean, double score_sq, int area)
 {
     double stdev = sqrt(fmax(0.0, score_sq - score_mean * score_mean));
-    double sqrt_area = (double)size;
+    double sqrt_area = sqrt((double)area);
     return s->p.static_score_utility_factor * score_value(score_mean, stdev, 0.0, 2.0, sqrt_area) +
            s->p.dynamic_score_utility_factor *
                score_value(score_mean, stdev, s->score_center, s->p.dynamic_score_center_scale,
@@ -57,7 +57,7 @@ void mcts_eval_from_result(const struct mcts_search *s, const nn_result *r, mcts
         e->lead = r->white_lead;
         e->score_mean = r->white_score_selfplay;
         e->score_sq = r->white_score_selfplay_sq;
-        e->utility += mcts_score_utility(s, e->score_mean, e->score_sq, r->size);
+        e->utility += mcts_score_utility(s, e->score_mean, e->score_sq, r->width * r->height);
     }
 }
 
@@ -124,12 +124,12 @@ static void final_eval(const struct mcts_search *s, const go_game *g, mcts_eval 
     e->score_sq = white * white;
     e->utility = s->p.win_loss_utility_factor * e->wl;
     if (s->has_score)
-        e->utility += mcts_score_utility(s, white, white * white, g->board.size);
-    int size = g->board.size;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+        e->utility += mcts_score_utility(s, white, white * white, g->board.width * g->board.height);
+    int w = g->board.width;
+    for (int y = 0; y < g->board.height; y++)
+        for (int x = 0; x < w; x++) {
             int o = owner[go_point_at(x, y)];
-            own[y * size + x] = o == GO_WHITE ? 1.0f : o == GO_BLACK ? -1.0f : 0.0f;
+            own[y * w + x] = o == GO_WHITE ? 1.0f : o == GO_BLACK ? -1.0f : 0.0f;
         }
 }
 
@@ -294,7 +294,7 @@ static bool finish_leaf(mcts_worker *w, int slot, const nn_result *r)
     }
     /* A leaf that could not be expanded goes back to UNEXPANDED: its value still counts. */
     atomic_store_explicit(&leaf->state, ok ? MCTS_EXPANDED : MCTS_UNEXPANDED, memory_order_release);
-    backup(w, slot, &e, r->has_ownership ? r->white_ownership : NULL, r->size * r->size);
+    backup(w, slot, &e, r->has_ownership ? r->white_ownership : NULL, r->width * r->height);
     return ok;
 }
 
@@ -312,7 +312,7 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
         int st = atomic_load_explicit(&n->state, memory_order_acquire);
         if (st == MCTS_EXPANDED && n->terminal) {
             float own[NN_MAX_POINTS];
-            int own_len = g->board.size * g->board.size;
+            int own_len = g->board.width * g->board.height;
             mcts_eval e = *n->terminal;
             /* the count's ownership is not stored (a node would carry 1.4 KB for it): count
              * again, which also refreshes the utility for this run's score centre */
@@ -342,7 +342,8 @@ static descent_status descend(mcts_worker *w, int slot, int root_moves)
                 final_eval(s, g, t, own);
                 n->terminal = t;
                 atomic_store_explicit(&n->state, MCTS_EXPANDED, memory_order_release);
-                backup(w, slot, t, s->has_ownership ? own : NULL, g->board.size * g->board.size);
+                backup(w, slot, t, s->has_ownership ? own : NULL,
+                       g->board.width * g->board.height);
                 unwind(w, slot, root_moves);
                 return DESCENT_DONE;
             }

@@ -93,7 +93,7 @@ bool mcts_node_want_ownership(struct mcts_search *s, mcts_node *n)
 {
     if (n->own_sum)
         return true;
-    int area = s->root_game.board.size * s->root_game.board.size;
+    int area = s->root_game.board.width * s->root_game.board.height;
     float *own = tree_alloc(s, sizeof(float) * 2 * (size_t)area);
     if (!own)
         return false;
@@ -146,16 +146,16 @@ bool mcts_legal(const go_game *g, int p, go_color c)
 bool mcts_node_expand(struct mcts_search *s, mcts_node *n, const go_game *g, const float *policy)
 {
     const go_board *b = &g->board;
-    int size = b->size, num = 0;
+    int w = b->width, h = b->height, num = 0;
     go_color c = b->to_move;
     mcts_child tmp[NN_MAX_MOVES];
     double sum = 0;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             int p = go_point_at(x, y);
             if (b->color[p] != GO_EMPTY || !mcts_legal(g, p, c))
                 continue;
-            float pr = policy[y * size + x];
+            float pr = policy[y * w + x];
             if (!(pr >= 0))     /* NAN: KataGo's own illegal marker, kept out */
                 pr = 0;
             tmp[num].prior = pr;
@@ -163,7 +163,7 @@ bool mcts_node_expand(struct mcts_search *s, mcts_node *n, const go_game *g, con
             sum += pr;
             num++;
         }
-    float pp = policy[size * size];
+    float pp = policy[w * h];
     tmp[num].prior = pp >= 0 ? pp : 0;
     tmp[num].move = GO_PASS;
     sum += tmp[num].prior;

@@ -86,6 +86,11 @@ static void new_game(play_player *p)
 static bool play_set_position(teach_player *tp, const go_game *g, char *err, int err_len)
 {
     play_player *p = (play_player *)tp;
+    if (!go_board_square(&g->board)) {
+        snprintf(err, (size_t)err_len, "the teaching policies play on square boards only (this "
+                 "one is %dx%d): set play_policy to best", g->board.width, g->board.height);
+        return false;
+    }
     if (!continues(p, g))
         new_game(p);
     if (p->have_game)

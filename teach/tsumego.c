@@ -403,6 +403,11 @@ typedef struct tsumego_player {
 static bool tp_set_position(teach_player *p, const go_game *g, char *err, int err_len)
 {
     tsumego_player *tp = (tsumego_player *)p;
+    if (!go_board_square(&g->board)) {
+        snprintf(err, (size_t)err_len, "the tsumego solver plays on square boards only (this one "
+                 "is %dx%d)", g->board.width, g->board.height);
+        return false;
+    }
     if (tp->have_game)
         go_game_free(&tp->game);
     tp->have_game = go_game_copy(&tp->game, g);

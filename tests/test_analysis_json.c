@@ -206,7 +206,7 @@ START_TEST(test_katrain_session)
     }
     /* A bad query, a malformed line and an illegal move: errors, then a good query answers. */
     send_line(&e, "{\"id\":\"bad\",\"moves\":[],\"rules\":\"chinese\",\"boardXSize\":9,"
-                  "\"boardYSize\":7}");
+                  "\"boardYSize\":20}");
     expect_error(&e, "bad", "boardYSize");
     send_line(&e, "{\"id\": \"broken\", \"moves\": [");
     expect_error(&e, NULL, NULL);
@@ -256,7 +256,7 @@ START_TEST(test_katrain_session)
     ck_assert_str_eq(field(r, "action")->valuestring, "query_version");
     ck_assert(cJSON_IsString(field(r, "version")));
     cJSON_Delete(r);
-    /* Non-square boards are refused per query; an initial position with white to move. */
+    /* An initial position with white to move. */
     send_line(&e, "{\"id\":\"D\",\"initialStones\":[[\"B\",\"D4\"],[\"W\",\"F6\"]],"
                   "\"initialPlayer\":\"W\",\"moves\":[],\"rules\":\"tromp-taylor\","
                   "\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":8,"

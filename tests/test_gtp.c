@@ -68,7 +68,7 @@ START_TEST(test_ids_and_admin)
     expect(&e, "name extra\n42\n", "? syntax error\n\n?42 unknown command\n\n");
     expect(&e, "list_commands\n",
            "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-           "clear_board\nkomi\nget_komi\nplay\nundo\nfixed_handicap\nplace_free_handicap\n"
+           "rectangular_boardsize\nclear_board\nkomi\nget_komi\nplay\nundo\nfixed_handicap\nplace_free_handicap\n"
            "set_free_handicap\nloadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\n"
            "time_settings\ntime_left\nkgs-time_settings\nkata-time_settings\n"
            "kata-list_time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\n"
@@ -141,6 +141,47 @@ START_TEST(test_boardsize_komi_clear)
     ck_assert_int_eq(e.game.num_moves, 0);
     ck_assert_int_eq(e.game.board.num_empty, 25);
     expect(&e, "boardsize 2\nplay b a1\nplay w b2\n", "=\n\n=\n\n=\n\n");
+    gtp_engine_free(&e);
+}
+END_TEST
+
+/* KataGo's rectangles: boardsize W H, boardsize W:H, rectangular_boardsize W H (W columns). */
+START_TEST(test_rectangular_boards)
+{
+    gtp_engine e;
+    engine_up(&e);
+    expect(&e, "boardsize 9 20\nboardsize 9 x\nboardsize 9:13 5\nboardsize 9:\nboardsize 1:9\n",
+           "? unacceptable size\n\n? syntax error\n\n? syntax error\n\n? syntax error\n\n"
+           "? unacceptable size\n\n");
+    expect(&e, "rectangular_boardsize 13 9\nboardsize 9:13\nboardsize 9 13\n", "=\n\n=\n\n=\n\n");
+    ck_assert_int_eq(e.game.board.width, 9);
+    ck_assert_int_eq(e.game.board.height, 13);
+    /* J13 is the top right point; K (a tenth column) and row 14 are off this board */
+    expect(&e, "play b j13\nplay b k1\nplay b a14\nplay w a13\n",
+           "=\n\n? illegal move\n\n? illegal move\n\n=\n\n");
+    char *board = answer(&e, "showboard");
+    ck_assert_msg(strstr(board, "    A B C D E F G H J\n13 (O . . . . . . . X 13\n") &&
+                      strstr(board, "\n 1  . . . . . . . . . 1\n") && !strstr(board, "14"),
+                  "%s", board);
+    free(board);
+    char *sgf = answer(&e, "printsgf");
+    ck_assert_msg(strstr(sgf, "SZ[9:13]") && strstr(sgf, "B[ia]") && strstr(sgf, "W[aa]"), "%s",
+                  sgf);
+    free(sgf);
+    /* area scoring over the 117 points: one black stone and one white, the rest neutral */
+    expect(&e, "clear_board\nkomi 7.5\nfinal_score\nplay b e7\nfinal_score\n",
+           "=\n\n=\n\n= W+7.5\n\n=\n\n= B+109.5\n\n");
+    ck_assert_int_eq(e.game.board.width * 100 + e.game.board.height, 913);
+    /* handicap: the fixed points are a square board's; free ones start at the corners */
+    expect(&e, "clear_board\nfixed_handicap 2\nplace_free_handicap 5\n",
+           "=\n\n? invalid handicap\n\n= C3 G11 C11 G3 E7\n\n");
+    expect(&e, "clear_board\nset_free_handicap a1 j13\nset_position b a1 w j13 b e13\n",
+           "=\n\n=\n\n=\n\n");
+    ck_assert_int_eq(e.game.board.height, 13);
+    ck_assert_int_eq(e.game.board.num_empty, 114);
+    expect(&e, "tsumego_solve\n", "? the tsumego solver takes square boards only\n\n");
+    expect(&e, "boardsize 19\n", "=\n\n");
+    ck_assert(go_board_square(&e.game.board));
     gtp_engine_free(&e);
 }
 END_TEST
@@ -987,6 +1028,7 @@ Suite *gtp_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("board");
     tcase_add_test(tc, test_boardsize_komi_clear);
+    tcase_add_test(tc, test_rectangular_boards);
     tcase_add_test(tc, test_play);
     tcase_add_test(tc, test_showboard_and_undo_across_captures);
     tcase_add_test(tc, test_final_score);

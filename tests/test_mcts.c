@@ -903,20 +903,20 @@ START_TEST(score_utility_shape)
     double bound = s.p.static_score_utility_factor + s.p.dynamic_score_utility_factor;
     double prev = -INFINITY;
     for (double score = -400; score <= 400; score += 0.5) {
-        double u = mcts_score_utility(&s, score, score * score, 19);
+        double u = mcts_score_utility(&s, score, score * score, 361);
         ck_assert(u > prev);
         ck_assert(fabs(u) < bound);
-        ck_assert_double_eq_tol(u, -mcts_score_utility(&s, -score, score * score, 19), 1e-12);
+        ck_assert_double_eq_tol(u, -mcts_score_utility(&s, -score, score * score, 361), 1e-12);
         prev = u;
     }
     /* stdev 10 around +5 is worth less than a sure +5 */
-    double sure = mcts_score_utility(&s, 5, 25, 19), spread = mcts_score_utility(&s, 5, 125, 19);
+    double sure = mcts_score_utility(&s, 5, 25, 361), spread = mcts_score_utility(&s, 5, 125, 361);
     ck_assert(spread < sure && spread > 0);
     /* centred on +20, the dynamic term is zero at +20 */
     s.score_center = 20;
     s.p.static_score_utility_factor = 0;
-    ck_assert_double_eq_tol(mcts_score_utility(&s, 20, 400, 19), 0, 1e-12);
-    ck_assert(mcts_score_utility(&s, 21, 441, 19) > 0);
+    ck_assert_double_eq_tol(mcts_score_utility(&s, 20, 400, 361), 0, 1e-12);
+    ck_assert(mcts_score_utility(&s, 21, 441, 361) > 0);
 }
 END_TEST
 

@@ -200,7 +200,7 @@ static void report(aj_engine *a, const cJSON *id, bool error, const char *field,
 struct aj_query {
     cJSON *json;             /* the request as read: id points into it */
     const cJSON *id;
-    int size;
+    int width, height;       /* boardXSize, boardYSize */
     go_rules rules;
     float komi;
     go_game setup;           /* initial stones and player, no moves */
@@ -492,19 +492,19 @@ static bool parse_player(const cJSON *v, go_color *c)
 
 /* A vertex: GTP's ("D4", "pass") or KataGo's "(x,y)" from the top left corner. GO_NO_POINT when
  * it is neither or off the board. */
-static int parse_vertex(int size, const char *text)
+static int parse_vertex(const go_board *b, const char *text)
 {
     int x, y, end = 0;
     if (text[0] != '(')
-        return go_point_from_gtp(size, text);
+        return go_board_parse_vertex(b, text);
     if (sscanf(text, "(%d ,%d )%n", &x, &y, &end) != 2 || text[end] || x < 0 || y < 0 ||
-        x >= size || y >= size)
+        x >= b->width || y >= b->height)
         return GO_NO_POINT;
     return go_point_at(x, y);
 }
 
 /* A [["B","D4"],...] list: fills colours and points (GO_PASS for "pass"). */
-static bool parse_move_list(const cJSON *v, int size, go_move *out, int *n, char *err,
+static bool parse_move_list(const cJSON *v, const go_board *b, go_move *out, int *n, char *err,
                             int err_len)
 {
     *n = 0;
@@ -520,7 +520,7 @@ static bool parse_move_list(const cJSON *v, int size, go_move *out, int *n, char
         int p = GO_NO_POINT;
         bool pair = cJSON_IsArray(m) && cJSON_GetArraySize(m) == 2;
         if (pair && cJSON_IsString(m->child->next))
-            p = parse_vertex(size, m->child->next->valuestring);
+            p = parse_vertex(b, m->child->next->valuestring);
         if (!pair || !parse_player(m->child, &c) || p == GO_NO_POINT) {
             snprintf(err, (size_t)err_len, "entry %d is not a valid [player, vertex] pair", i);
             return false;
@@ -532,8 +532,8 @@ static bool parse_move_list(const cJSON *v, int size, go_move *out, int *n, char
 }
 
 /* avoidMoves / allowMoves: [{"player":"B","moves":["C3",...],"untilDepth":N}, ...] */
-static bool parse_filters(const cJSON *v, int size, bool allow, mcts_params *p, char *err,
-                          int err_len)
+static bool parse_filters(const cJSON *v, const go_board *b, bool allow, mcts_params *p,
+                          char *err, int err_len)
 {
     if (!cJSON_IsArray(v)) {
         snprintf(err, (size_t)err_len, "must be an array of objects");
@@ -553,7 +553,7 @@ static bool parse_filters(const cJSON *v, int size, bool allow, mcts_params *p, 
         const cJSON *m;
         cJSON_ArrayForEach(m, moves)
         {
-            int pt = cJSON_IsString(m) ? parse_vertex(size, m->valuestring) : GO_NO_POINT;
+            int pt = cJSON_IsString(m) ? parse_vertex(b, m->valuestring) : GO_NO_POINT;
             if (pt == GO_NO_POINT) {
                 snprintf(err, (size_t)err_len, "entry %d: bad vertex", i);
                 return false;
@@ -757,16 +757,17 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
                "boardXSize and boardYSize are required integers");
         return false;
     }
-    if (xs->valuedouble != ys->valuedouble) {
-        report(a, q->id, true, "boardYSize", "only square boards are supported");
-        return false;
+    for (int k = 0; k < 2; k++) {
+        double side = (k ? ys : xs)->valuedouble;
+        if (side < GO_MIN_SIZE || side > GO_MAX_SIZE) {
+            snprintf(msg, sizeof msg, "board size must be from %d to %d", GO_MIN_SIZE,
+                     GO_MAX_SIZE);
+            report(a, q->id, true, k ? "boardYSize" : "boardXSize", msg);
+            return false;
+        }
     }
-    if (xs->valuedouble < GO_MIN_SIZE || xs->valuedouble > GO_MAX_SIZE) {
-        snprintf(msg, sizeof msg, "board size must be from %d to %d", GO_MIN_SIZE, GO_MAX_SIZE);
-        report(a, q->id, true, "boardXSize", msg);
-        return false;
-    }
-    q->size = (int)xs->valuedouble;
+    q->width = (int)xs->valuedouble;
+    q->height = (int)ys->valuedouble;
     const cJSON *rules = get(j, "rules");
     go_rules_preset(&q->rules, "tromp-taylor");
     if (!rules) {
@@ -795,7 +796,7 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
         }
         q->komi = (float)komi->valuedouble;
     }
-    if (!go_game_init(&q->setup, q->size, &q->rules, q->komi)) {
+    if (!go_game_init_rect(&q->setup, q->width, q->height, &q->rules, q->komi)) {
         report(a, q->id, true, NULL, "out of memory");
         return false;
     }
@@ -803,7 +804,8 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
     if (stones) {
         go_move *list = malloc(sizeof *list * (size_t)(cJSON_GetArraySize(stones) + 1));
         int n = 0;
-        bool ok = list && parse_move_list(stones, q->size, list, &n, err, sizeof err);
+        bool ok = list && parse_move_list(stones, &q->setup.board, list, &n, err,
+                                             sizeof err);
         if (!list)
             snprintf(err, sizeof err, "out of memory");
         for (int i = 0; ok && i < n; i++)
@@ -830,7 +832,7 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
     go_game_set_to_move(&q->setup, first);
     if (moves) {
         q->moves = malloc(sizeof *q->moves * (size_t)(cJSON_GetArraySize(moves) + 1));
-        if (!q->moves || !parse_move_list(moves, q->size, q->moves, &q->num_moves, err,
+        if (!q->moves || !parse_move_list(moves, &q->setup.board, q->moves, &q->num_moves, err,
                                           sizeof err)) {
             report(a, q->id, true, "moves", q->moves ? err : "out of memory");
             return false;
@@ -875,7 +877,7 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
     static const char *const filter_keys[2] = {"avoidMoves", "allowMoves"};
     for (int k = 0; k < 2; k++) {
         const cJSON *fl = get(j, filter_keys[k]);
-        if (fl && !parse_filters(fl, q->size, k == 1, &q->p, err, sizeof err)) {
+        if (fl && !parse_filters(fl, &q->setup.board, k == 1, &q->p, err, sizeof err)) {
             report(a, q->id, true, filter_keys[k], err);
             return false;
         }
@@ -905,6 +907,16 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
         report(a, q->id, true, "overrideSettings", err);
         return false;
     }
+    /* the teaching layer measures square boards only */
+    if (q->width != q->height && q->play.policy != TEACH_POLICY_BEST) {
+        report(a, q->id, true, "overrideSettings",
+               "playPolicy other than best takes square boards only");
+        return false;
+    }
+    if (q->width != q->height && q->move_features) {
+        report(a, q->id, true, "includeMoveFeatures", "move features take square boards only");
+        return false;
+    }
     if (!q->p.max_visits && !q->p.max_playouts && !q->p.max_time_ms)
         q->p.max_visits = AJ_DEFAULT_VISITS;
     return true;
@@ -914,7 +926,7 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
  * move is illegal. */
 static bool game_at(const aj_query *q, int turn, go_game *g, char *err, int err_len)
 {
-    if (!go_game_init(g, q->size, &q->rules, q->komi)) {
+    if (!go_game_init_rect(g, q->width, q->height, &q->rules, q->komi)) {
         snprintf(err, (size_t)err_len, "out of memory");
         return false;
     }
@@ -931,7 +943,8 @@ static bool game_at(const aj_query *q, int turn, go_game *g, char *err, int err_
             /* KataGo's wording: KaTrain recognises "Illegal move" */
             snprintf(err, (size_t)err_len, "Illegal move %d: %s %s (%s)", i,
                      q->moves[i].color == GO_BLACK ? "B" : "W",
-                     go_point_to_gtp(q->size, q->moves[i].point, v), go_move_status_text(st));
+                     go_point_to_gtp_rect(q->width, q->height, q->moves[i].point, v),
+                     go_move_status_text(st));
             go_game_free(g);
             return false;
         }
@@ -954,20 +967,20 @@ static double persp_rate(double sign, double w)
     return sign > 0 ? w : 1 - w;
 }
 /* Ownership (white's view from mcts) in the reported view, row-major from the top. */
-static void add_ownership(aj_json *j, cJSON *parent, const float *white, int size,
+static void add_ownership(aj_json *j, cJSON *parent, const float *white, int points,
                           perspective p, go_color to_move)
 {
     double sign = p == PERSP_WHITE ? 1 : p == PERSP_BLACK ? -1 : (to_move == GO_WHITE ? 1 : -1);
     cJSON *own = add(j, parent, "ownership", cJSON_CreateArray());
-    for (int i = 0; own && i < size * size; i++)
+    for (int i = 0; own && i < points; i++)
         add_num(j, own, NULL, sign * white[i]);
 }
 
 /* Its standard deviation per point (the same from either view), row-major from the top. */
-static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, int size)
+static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, int points)
 {
     cJSON *sd = add(j, parent, "ownershipStdev", cJSON_CreateArray());
-    for (int i = 0; sd && i < size * size; i++)
+    for (int i = 0; sd && i < points; i++)
         add_num(j, sd, NULL, stdev[i]);
 }
 
@@ -975,12 +988,12 @@ static void add_ownership_stdev(aj_json *j, cJSON *parent, const float *stdev, i
  * network's result res. */
 static void add_policy(aj_json *j, const go_game *g, const nn_result *res)
 {
-    int size = g->board.size, n = size * size;
+    int w = g->board.width, n = w * g->board.height;
     go_color c = g->board.to_move;
     double legal_sum = 0;
     bool legal[NN_MAX_MOVES];
     for (int i = 0; i <= n; i++) {
-        int p = i == n ? GO_PASS : go_point_at(i % size, i / size);
+        int p = i == n ? GO_PASS : go_point_at(i % w, i / w);
         legal[i] = go_game_legal(g, p, c) == GO_MOVE_OK && isfinite(res->policy[i]);
         if (legal[i])
             legal_sum += res->policy[i];
@@ -1000,22 +1013,24 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* The hash of the stones, the side to move and the simple-ko ban of g seen through symmetry
- * sym (0: as it is; bit 0 flips x, bit 1 flips y, bit 2 swaps them). */
+ * sym (0: as it is; bit 0 flips x, bit 1 flips y, bit 2 swaps them: a w x h board becomes an
+ * h x w one, hashed as such). */
 static uint64_t position_hash(const go_board *b, int sym)
 {
-    int size = b->size;
-    uint64_t h = mix64((uint64_t)size) ^ (b->to_move == GO_WHITE ? go_zobrist_white_to_move() : 0);
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    int w = b->width, h = b->height, tw = sym & 4 ? h : w, th = sym & 4 ? w : h;
+    uint64_t hash = mix64((uint64_t)(tw * 32 + th)) ^
+                    (b->to_move == GO_WHITE ? go_zobrist_white_to_move() : 0);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             int p = go_point_at(x, y), c = b->color[p];
             bool ko = p == b->ko_point;
             if (c != GO_BLACK && c != GO_WHITE && !ko)
                 continue;
-            int tx = sym & 1 ? size - 1 - x : x, ty = sym & 2 ? size - 1 - y : y;
+            int tx = sym & 1 ? w - 1 - x : x, ty = sym & 2 ? h - 1 - y : y;
             int q = sym & 4 ? go_point_at(ty, tx) : go_point_at(tx, ty);
-            h ^= ko ? mix64(0x6b6fULL + (uint64_t)q) : go_zobrist_stone((go_color)c, q);
+            hash ^= ko ? mix64(0x6b6fULL + (uint64_t)q) : go_zobrist_stone((go_color)c, q);
         }
-    return h;
+    return hash;
 }
 
 /* rootInfo's thisHash and symHash (the least hash over the eight symmetries), as hex strings:
@@ -1097,11 +1112,11 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
                           int64_t most_visits)
 {
     char v[8];
-    int size = q->size;
+    int w = q->width, h = q->height;
     cJSON *o = add(j, infos, NULL, cJSON_CreateObject());
     if (!o)
         return;
-    add_str(j, o, "move", go_point_to_gtp(size, m->move, v));
+    add_str(j, o, "move", go_point_to_gtp_rect(w, h, m->move, v));
     add_int(j, o, "visits", (long long)m->visits);
     /* a tree without transpositions or weighting: edge visits and weights are the visits */
     add_int(j, o, "edgeVisits", (long long)m->visits);
@@ -1124,7 +1139,7 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
         add_num(j, o, "noResultValue", m->no_result);
     cJSON *pv = add(j, o, "pv", cJSON_CreateArray());
     for (int k = 0; pv && k < m->pv_len; k++)
-        add_str(j, pv, NULL, go_point_to_gtp(size, m->pv[k], v));
+        add_str(j, pv, NULL, go_point_to_gtp_rect(w, h, m->pv[k], v));
     static const char *const pv_keys[2] = {"pvVisits", "pvEdgeVisits"};
     for (int key = 0; q->pv_visits && key < 2; key++) {
         cJSON *pvv = add(j, o, pv_keys[key], cJSON_CreateArray());
@@ -1132,9 +1147,9 @@ static void add_move_info(aj_json *j, cJSON *infos, const aj_query *q, const mct
             add_int(j, pvv, NULL, (long long)m->pv_visits[k]);
     }
     if (q->moves_ownership && m->ownership)
-        add_ownership(j, o, m->ownership, size, q->persp, an->to_move);
+        add_ownership(j, o, m->ownership, w * h, q->persp, an->to_move);
     if (q->moves_ownership_stdev && m->ownership_stdev)
-        add_ownership_stdev(j, o, m->ownership_stdev, size);
+        add_ownership_stdev(j, o, m->ownership_stdev, w * h);
     if (f)
         add_features(j, o, f);
 }
@@ -1181,9 +1196,9 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
     }
     add_int(&j, j.root, "turnNumber", turn);
     if (q->ownership && an->ownership)
-        add_ownership(&j, j.root, an->ownership, q->size, q->persp, an->to_move);
+        add_ownership(&j, j.root, an->ownership, q->width * q->height, q->persp, an->to_move);
     if (q->ownership_stdev && an->ownership_stdev)
-        add_ownership_stdev(&j, j.root, an->ownership_stdev, q->size);
+        add_ownership_stdev(&j, j.root, an->ownership_stdev, q->width * q->height);
     if (q->policy && raw)
         add_policy(&j, g, raw);
     else if (q->policy && !during)
@@ -1193,7 +1208,8 @@ static void write_result(aj_engine *a, const aj_query *q, const go_game *g, int 
         char v[8];
         add_str(&j, mc, "move", choice->move == MCTS_RESIGN
                                     ? "resign"
-                                    : go_point_to_gtp(q->size, choice->move, v));
+                                    : go_point_to_gtp_rect(q->width, q->height, choice->move,
+                                                           v));
         add_str(&j, mc, "policy", teach_policy_name(q->play.policy));
         add_str(&j, mc, "why", choice->why);
     }

@@ -142,7 +142,7 @@ typedef enum { VERTEX_OK, VERTEX_SYNTAX, VERTEX_OFF_BOARD } vertex_status;
  * from garbage: the first is an illegal move, the second a syntax error. */
 static vertex_status parse_vertex(const gtp_engine *e, const char *s, int *p)
 {
-    *p = go_point_from_gtp(e->game.board.size, s);
+    *p = go_board_parse_vertex(&e->game.board, s);
     if (*p != GO_NO_POINT)
         return VERTEX_OK;
     return go_point_from_gtp(GO_MAX_SIZE, s) != GO_NO_POINT ? VERTEX_OFF_BOARD : VERTEX_SYNTAX;
@@ -150,7 +150,7 @@ static vertex_status parse_vertex(const gtp_engine *e, const char *s, int *p)
 
 static bool board_is_empty(const go_game *g)
 {
-    return g->num_moves == 0 && g->board.num_empty == g->board.size * g->board.size;
+    return g->num_moves == 0 && g->board.num_empty == g->board.width * g->board.height;
 }
 
 /* Every chain has a liberty: setup stones make no captures, so a set of them can be unsound. */
@@ -162,11 +162,11 @@ static bool board_is_sound(const go_board *b)
     return true;
 }
 
-static void add_vertices(gtp_text *r, int size, const int *pts, int n)
+static void add_vertices(gtp_text *r, const go_board *b, const int *pts, int n)
 {
     char v[8];
     for (int i = 0; i < n; i++)
-        gtp_text_printf(r, "%s%s", i ? " " : "", go_point_to_gtp(size, pts[i], v));
+        gtp_text_printf(r, "%s%s", i ? " " : "", go_board_vertex(b, pts[i], v));
 }
 
 /* ---- commands ----------------------------------------------------------------------------- */
@@ -230,15 +230,26 @@ static bool cmd_quit(gtp_engine *e, const gtp_args *a, gtp_text *r)
     return true;
 }
 
+/* boardsize N, and KataGo's rectangles: boardsize W H, boardsize W:H, rectangular_boardsize W H
+ * (W columns, H rows). */
 static bool cmd_boardsize(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    int size;
-    if (!gtp_parse_int(a->argv[0], &size))
+    char first[32];
+    int w, h;
+    const char *colon = strchr(a->argv[0], ':');
+    if (colon && a->argc == 1 && (size_t)(colon - a->argv[0]) < sizeof first) {
+        memcpy(first, a->argv[0], (size_t)(colon - a->argv[0]));
+        first[colon - a->argv[0]] = '\0';
+        if (!gtp_parse_int(first, &w) || !gtp_parse_int(colon + 1, &h))
+            return gtp_fail(r, "syntax error");
+    } else if (!gtp_parse_int(a->argv[0], &w) ||
+               (a->argc == 2 ? !gtp_parse_int(a->argv[1], &h) : (h = w, false))) {
         return gtp_fail(r, "syntax error");
-    if (size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+    }
+    if (w < GO_MIN_SIZE || w > GO_MAX_SIZE || h < GO_MIN_SIZE || h > GO_MAX_SIZE)
         return gtp_fail(r, "unacceptable size");
     go_game g;
-    if (!go_game_init(&g, size, &e->game.rules, e->game.komi))
+    if (!go_game_init_rect(&g, w, h, &e->game.rules, e->game.komi))
         return gtp_fail(r, "out of memory");
     go_game_free(&e->game);
     e->game = g;
@@ -298,7 +309,7 @@ static bool cmd_fixed_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
     int k = go_game_fixed_handicap(&e->game, n, pts);
     if (k == 0)
         return gtp_fail(r, "invalid handicap");
-    add_vertices(r, e->game.board.size, pts, k);
+    add_vertices(r, &e->game.board, pts, k);
     return true;
 }
 
@@ -307,15 +318,16 @@ static bool cmd_fixed_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
  * then nearest the centre, then the lower index, so the choice is deterministic. The lines the
  * fixed points use (3rd, or 4th from 13x13 up) come first; nearer the edge only when those are
  * full. */
-static int farthest_point(int size, const int *near2, const int *sum2)
+static int farthest_point(int w, int h, const int *near2, const int *sum2)
 {
-    for (int lo = size >= 13 ? 3 : size >= 7 ? 2 : 1; lo >= 0; lo--) {
+    int side = w < h ? w : h;
+    for (int lo = side >= 13 ? 3 : side >= 7 ? 2 : 1; lo >= 0; lo--) {
         int best = GO_NO_POINT, best_centre2 = 0;
-        for (int y = lo; y < size - lo; y++)
-            for (int x = lo; x < size - lo; x++) {
+        for (int y = lo; y < h - lo; y++)
+            for (int x = lo; x < w - lo; x++) {
                 int p = go_point_at(x, y);
                 /* Doubled offsets from the centre keep even sizes in integers. */
-                int dx = 2 * x - (size - 1), dy = 2 * y - (size - 1), centre2 = dx * dx + dy * dy;
+                int dx = 2 * x - (w - 1), dy = 2 * y - (h - 1), centre2 = dx * dx + dy * dy;
                 if (near2[p] < 0)
                     continue;
                 if (best == GO_NO_POINT || near2[p] > near2[best] ||
@@ -331,24 +343,32 @@ static int farthest_point(int size, const int *near2, const int *sum2)
     return GO_NO_POINT;
 }
 
-/* Free handicap points for 2 <= n < size * size stones: the fixed points while GTP defines them;
- * beyond that the most fixed points the board has, then one farthest point after another. */
-static void free_handicap_points(int size, int n, int *pts)
+/* Free handicap points for 2 <= n < w * h stones: on a square board the fixed points while GTP
+ * defines them, beyond that the most fixed points the board has; on a rectangle (shorter side 7
+ * or more) the four corner points of the fixed points' line; then one farthest point after
+ * another. */
+static void free_handicap_points(int w, int h, int n, int *pts)
 {
-    if (go_fixed_handicap_points(size, n, pts) == n)
+    if (w == h && go_fixed_handicap_points(w, n, pts) == n)
         return;
     int k = 0;
-    for (int m = n < 9 ? n : 9; m >= 2 && k == 0; m--)
-        k = go_fixed_handicap_points(size, m, pts);
+    for (int m = n < 9 ? n : 9; w == h && m >= 2 && k == 0; m--)
+        k = go_fixed_handicap_points(w, m, pts);
+    int side = w < h ? w : h, lo = side >= 13 ? 3 : 2;
+    if (w != h && side >= 7) {   /* a rectangle's corner points first, in GTP's corner order */
+        const int xs[4] = {lo, w - 1 - lo, lo, w - 1 - lo}, ys[4] = {h - 1 - lo, lo, lo, h - 1 - lo};
+        for (k = 0; k < n && k < 4; k++)
+            pts[k] = go_point_at(xs[k], ys[k]);
+    }
     int near2[GO_POINTS], sum2[GO_POINTS] = {0};
     for (int p = 0; p < GO_POINTS; p++)
         near2[p] = INT_MAX;
     for (int i = 0; i < n; i++) {
         if (i >= k)
-            pts[i] = farthest_point(size, near2, sum2);
+            pts[i] = farthest_point(w, h, near2, sum2);
         int px = go_point_x(pts[i]), py = go_point_y(pts[i]);
-        for (int y = 0; y < size; y++)
-            for (int x = 0; x < size; x++) {
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
                 int p = go_point_at(x, y), d = (x - px) * (x - px) + (y - py) * (y - py);
                 if (near2[p] > d)
                     near2[p] = d;
@@ -360,31 +380,31 @@ static void free_handicap_points(int size, int n, int *pts)
 
 static bool cmd_place_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    int n, size = e->game.board.size;
+    int n, w = e->game.board.width, h = e->game.board.height;
     if (!gtp_parse_int(a->argv[0], &n))
         return gtp_fail(r, "syntax error");
     if (!board_is_empty(&e->game))
         return gtp_fail(r, "board not empty");
-    if (n < 2 || n > size * size - 1)
+    if (n < 2 || n > w * h - 1)
         return gtp_fail(r, "invalid handicap");
     int pts[GO_MAX_SIZE * GO_MAX_SIZE];
-    free_handicap_points(size, n, pts);
+    free_handicap_points(w, h, n, pts);
     for (int i = 0; i < n; i++)
         go_game_setup_stone(&e->game, pts[i], GO_BLACK);
     e->game.handicap = n;
     go_game_set_to_move(&e->game, GO_WHITE);
-    add_vertices(r, size, pts, n);
+    add_vertices(r, &e->game.board, pts, n);
     return true;
 }
 
 static bool cmd_set_free_handicap(gtp_engine *e, const gtp_args *a, gtp_text *r)
 {
-    int size = e->game.board.size, pts[GO_MAX_SIZE * GO_MAX_SIZE];
+    int area = e->game.board.width * e->game.board.height, pts[GO_MAX_SIZE * GO_MAX_SIZE];
     if (!board_is_empty(&e->game))
         return gtp_fail(r, "board not empty");
     /* one stone too: Leela Zero and KataGo accept it, and tools set up SGF records with a
      * single AB stone this way */
-    if (a->argc < 1 || a->argc > size * size - 1)
+    if (a->argc < 1 || a->argc > area - 1)
         return gtp_fail(r, "bad vertex list");
     bool taken[GO_POINTS] = {false};
     for (int i = 0; i < a->argc; i++) {
@@ -515,7 +535,8 @@ static bool cmd_set_position(gtp_engine *e, const gtp_args *a, gtp_text *r)
     if (a->argc % 2)
         return gtp_fail(r, "syntax error");
     go_game g;
-    if (!go_game_init(&g, e->game.board.size, &e->game.rules, e->game.komi))
+    if (!go_game_init_rect(&g, e->game.board.width, e->game.board.height, &e->game.rules,
+                           e->game.komi))
         return gtp_fail(r, "out of memory");
     const char *error = NULL;
     for (int i = 0; i < a->argc && !error; i += 2) {
@@ -686,7 +707,8 @@ static bool eval_net(gtp_engine *e, int net, int sym, double optimism, nn_result
                      int err_len)
 {
     const nn_desc *d = teach_engine_desc(e->engine, net);
-    if (d && d->family == NN_FAMILY_LZ && e->game.board.size != NN_LZ_BOARD_SIZE) {
+    if (d && d->family == NN_FAMILY_LZ &&
+        (e->game.board.width != NN_LZ_BOARD_SIZE || e->game.board.height != NN_LZ_BOARD_SIZE)) {
         snprintf(err, (size_t)err_len, "%s: Leela Zero networks take 19x19 boards only",
                  teach_engine_net_name(e->engine, net));
         return false;
@@ -703,21 +725,21 @@ static bool eval_raw(gtp_engine *e, int net, int sym, double optimism, nn_result
     if (!eval_net(e, net, sym, optimism, o, err, err_len))
         return false;
     if (o->family == NN_FAMILY_LZ) {
-        int size = g->board.size;
-        for (int y = 0; y < size; y++)
-            for (int x = 0; x < size; x++)
+        int w = g->board.width;
+        for (int y = 0; y < g->board.height; y++)
+            for (int x = 0; x < w; x++)
                 if (go_game_legal(g, go_point_at(x, y), g->board.to_move) != GO_MOVE_OK)
-                    o->policy[y * size + x] = NAN;
+                    o->policy[y * w + x] = NAN;
     }
     return true;
 }
 
-static void add_grid(gtp_text *r, const char *title, const float *v, int size)
+static void add_grid(gtp_text *r, const char *title, const float *v, int w, int h)
 {
     gtp_text_printf(r, "%s\n", title);
-    for (int y = 0; y < size; y++) {
-        for (int x = 0; x < size; x++) {
-            float f = v[y * size + x];
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            float f = v[y * w + x];
             if (isnan(f))
                 gtp_text_add(r, "NAN ");
             else
@@ -730,7 +752,7 @@ static void add_grid(gtp_text *r, const char *title, const float *v, int size)
 /* One kata-raw-nn block in KataGo's layout (KataGo prints %.6f / %.3f / %8.6f; shido %.9g). */
 static void add_raw_block(gtp_text *r, const char *symmetry, const nn_result *o)
 {
-    int n = o->size * o->size;
+    int n = o->width * o->height;
     gtp_text_printf(r, "symmetry %s\n", symmetry);
     gtp_text_printf(r, "whiteWin %.9g\nwhiteLoss %.9g\nnoResult %.9g\n", o->white_win,
                     o->white_loss, o->no_result);
@@ -741,13 +763,13 @@ static void add_raw_block(gtp_text *r, const char *symmetry, const nn_result *o)
                         "varTimeLeft %.9g\nshorttermWinlossError %.9g\nshorttermScoreError %.9g\n",
                         o->var_time_left, o->shortterm_winloss_error, o->shortterm_score_error);
     }
-    add_grid(r, "policy", o->policy, o->size);
+    add_grid(r, "policy", o->policy, o->width, o->height);
     if (isnan(o->policy[n]))
         gtp_text_add(r, "policyPass NAN \n");
     else
         gtp_text_printf(r, "policyPass %.9g \n", o->policy[n]);
     if (o->family == NN_FAMILY_KATA)
-        add_grid(r, "whiteOwnership", o->white_ownership, o->size);
+        add_grid(r, "whiteOwnership", o->white_ownership, o->width, o->height);
 }
 
 static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
@@ -859,7 +881,8 @@ static const gtp_command commands[] = {
     {"known_command", cmd_known_command, 1, 1, false},
     {"list_commands", cmd_list_commands, 0, 0, false},
     {"quit", cmd_quit, 0, 0, false},
-    {"boardsize", cmd_boardsize, 1, 1, false},
+    {"boardsize", cmd_boardsize, 1, 2, false},
+    {"rectangular_boardsize", cmd_boardsize, 1, 2, false},
     {"clear_board", cmd_clear_board, 0, 0, false},
     {"komi", cmd_komi, 1, 1, false},
     {"get_komi", cmd_get_komi, 0, 0, false},

@@ -48,7 +48,7 @@ static bool parse_filter(gtp_engine *e, analyze_req *q, bool allow, char **argv,
         return gtp_fail(r, "out of memory");
     bool ok = true;
     for (char *v = strtok_r(list, ",", &save); v && ok; v = strtok_r(NULL, ",", &save)) {
-        int p = go_point_from_gtp(e->game.board.size, v);
+        int p = go_board_parse_vertex(&e->game.board, v);
         if (p == GO_NO_POINT) {
             ok = gtp_fail(r, "syntax error: bad vertex in avoid/allow");
         } else if (q->num_filters == MCTS_MAX_MOVE_FILTERS) {
@@ -161,19 +161,20 @@ static int lz_int(double v)
     return (int)lround(v * 10000.0);
 }
 
-static void add_pv(gtp_text *t, int size, const mcts_move_info *m)
+static void add_pv(gtp_text *t, const mcts_analysis *an, const mcts_move_info *m)
 {
     char v[8];
     gtp_text_add(t, " pv");
     for (int k = 0; k < m->pv_len; k++)
-        gtp_text_printf(t, " %s", go_point_to_gtp(size, m->pv[k], v));
+        gtp_text_printf(t, " %s", go_point_to_gtp_rect(an->width, an->height, m->pv[k], v));
 }
 
 /* Ownership values from the side to move's view (mcts gives white's), top row first. */
-static void add_grid(gtp_text *t, const char *key, const float *white, int size, double sign)
+static void add_grid(gtp_text *t, const char *key, const float *white, const mcts_analysis *an,
+                     double sign)
 {
     gtp_text_printf(t, " %s", key);
-    for (int i = 0; i < size * size; i++)
+    for (int i = 0; i < an->width * an->height; i++)
         gtp_text_printf(t, " %.6f", sign * white[i]);
 }
 
@@ -210,21 +211,22 @@ static void format_line(stream *st, const mcts_analysis *an)
 {
     gtp_text *t = &st->line;
     const analyze_req *q = st->q;
-    int size = an->size;
     double sign = an->to_move == GO_WHITE ? 1.0 : -1.0;
     char v[8];
     gtp_text_clear(t);
-    bool features = q->d == DIALECT_KATA && st->base && compute_features(st, an);
+    /* the move features are measured on square boards only */
+    bool features = q->d == DIALECT_KATA && st->base && an->width == an->height &&
+                    compute_features(st, an);
     for (int k = 0; k < an->num_moves; k++) {
         const mcts_move_info *m = &an->moves[k];
-        const char *mv = go_point_to_gtp(size, m->move, v);
+        const char *mv = go_point_to_gtp_rect(an->width, an->height, m->move, v);
         if (k)
             gtp_text_add(t, " ");
         if (q->d == DIALECT_LZ) {
             gtp_text_printf(t, "info move %s visits %lld winrate %d prior %d lcb %d order %d", mv,
                             (long long)m->visits, lz_int(m->winrate), lz_int(m->prior),
                             lz_int(m->lcb), m->order);
-            add_pv(t, size, m);
+            add_pv(t, an, m);
             continue;
         }
         gtp_text_printf(t,
@@ -238,7 +240,7 @@ static void format_line(stream *st, const mcts_analysis *an)
             gtp_text_printf(t, " noResultValue %.6f", m->no_result);
         if (features)
             add_features(t, &st->features[k]);
-        add_pv(t, size, m);
+        add_pv(t, an, m);
         if (q->pv_visits || q->pv_edge_visits) {
             for (int pass = 0; pass < 2; pass++) {
                 if (!(pass ? q->pv_edge_visits : q->pv_visits))
@@ -249,9 +251,9 @@ static void format_line(stream *st, const mcts_analysis *an)
             }
         }
         if (q->moves_ownership && m->ownership)
-            add_grid(t, "movesOwnership", m->ownership, size, sign);
+            add_grid(t, "movesOwnership", m->ownership, an, sign);
         if (q->moves_ownership_stdev && m->ownership_stdev)
-            add_grid(t, "movesOwnershipStdev", m->ownership_stdev, size, 1.0);
+            add_grid(t, "movesOwnershipStdev", m->ownership_stdev, an, 1.0);
     }
     if (q->d == DIALECT_KATA && q->root_info)
         gtp_text_printf(t,
@@ -269,9 +271,9 @@ static void format_line(stream *st, const mcts_analysis *an)
     if ((own || own_sd) && !t->len)
         gtp_text_add(t, "info");   /* keeps the line's first word a key GUIs look for */
     if (own)
-        add_grid(t, "ownership", an->ownership, size, sign);
+        add_grid(t, "ownership", an->ownership, an, sign);
     if (own_sd)   /* a spread: the same from either side's view */
-        add_grid(t, "ownershipStdev", an->ownership_stdev, size, 1.0);
+        add_grid(t, "ownershipStdev", an->ownership_stdev, an, 1.0);
 }
 
 static void emit(stream *st, const mcts_analysis *an)

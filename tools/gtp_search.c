@@ -175,7 +175,7 @@ bool gtp_play_chosen(gtp_engine *e, int move, go_color c, char *buf, int len)
     if (go_game_play(&e->game, move, c) != GO_MOVE_OK)
         return false;
     char v[8];
-    snprintf(buf, (size_t)len, "%s", go_point_to_gtp(e->game.board.size, move, v));
+    snprintf(buf, (size_t)len, "%s", go_board_vertex(&e->game.board, move, v));
     return true;
 }
 
@@ -466,10 +466,9 @@ bool gtp_cmd_final_status_list(gtp_engine *e, const gtp_args *a, gtp_text *r)
     bool dead[GO_POINTS] = {false}, seki[GO_POINTS] = {false};
     mark_status(e, dead, seki);
     const go_board *b = &e->game.board;
-    int size = b->size;
     bool done[GO_POINTS] = {false}, first_line = true;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
             go_color c = b->color[p];
             if ((c != GO_BLACK && c != GO_WHITE) || done[p])
@@ -496,7 +495,7 @@ bool gtp_cmd_final_status_list(gtp_engine *e, const gtp_args *a, gtp_text *r)
             for (int k = 0; k < n; k++) {
                 char v[8];
                 gtp_text_printf(r, "%s%s", k ? " " : first_line ? "" : "\n",
-                                go_point_to_gtp(size, chain[k], v));
+                                go_board_vertex(b, chain[k], v));
             }
             first_line = false;
         }

@@ -86,6 +86,8 @@ bool gtp_cmd_tsumego_solve(gtp_engine *e, const gtp_args *a, gtp_text *r)
                                "[seconds, up to 86400])");
         }
     }
+    if (!go_board_square(&e->game.board))
+        return gtp_fail(r, "the tsumego solver takes square boards only");
     teach_tsumego *t = gtp_tsumego_get(e, r);
     go_tsumego_problem *p = malloc(sizeof *p);
     go_tsumego_solution *s = malloc(sizeof *s);

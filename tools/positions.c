@@ -32,11 +32,24 @@ bool positions_main_line(const go_sgf_collection *col, int index, int limit, go_
                  col->num_games, col->num_games == 1 ? "" : "s");
         return false;
     }
-    if (!go_sgf_to_game(col->games[index], limit, all, why, sizeof why)) {
+    if (!positions_square_game(col->games[index], limit, all, why, sizeof why)) {
         snprintf(err, (size_t)err_len, "game %d: %s", index + 1, why);
         return false;
     }
     return true;
+}
+
+bool positions_square_game(const go_sgf_node *root, int limit, go_game *g, char *err,
+                           int err_len)
+{
+    if (!go_sgf_to_game(root, limit, g, err, err_len))
+        return false;
+    if (go_board_square(&g->board))
+        return true;
+    snprintf(err, (size_t)err_len, "a %dx%d board: this command takes square boards only",
+             g->board.width, g->board.height);
+    go_game_free(g);
+    return false;
 }
 
 bool positions_before_move(const go_game *all, int n, go_game *out, char *err, int err_len)

@@ -22,6 +22,12 @@ bool positions_parse_range(const char *text, int *first, int *last);
 bool positions_main_line(const go_sgf_collection *col, int index, int limit, go_game *all,
                          char *err, int err_len);
 
+/* go_sgf_to_game for the commands that measure square boards only (the teaching layer, the
+ * static analysis, the tsumego solver): a rectangle (SZ[w:h]) is refused with its size in err.
+ * positions_main_line loads games this way. */
+bool positions_square_game(const go_sgf_node *root, int limit, go_game *g, char *err,
+                           int err_len);
+
 /* The position before move n (1-based) of the main line all into *out (initialised here; the
  * caller frees it): the setup and the first n - 1 moves, the side to move that of move n (or the
  * opponent of the last mover after the end). False with a message naming n and the game's

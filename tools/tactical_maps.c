@@ -39,6 +39,7 @@
 #include "go/tacmap_mine.h"
 #include "tools/args.h"
 #include "tools/analysis_cmds.h"
+#include "tools/positions.h"
 #include "go/clock.h"
 
 #define MAX_REDUCERS 48      /* maps that shrank the intersection, kept for --verbose */
@@ -276,7 +277,8 @@ int shido_cmd_tactical_maps(int argc, char **argv)
     go_game game;
     if (col->num_games < 1)
         snprintf(err, sizeof err, "no game in the file");
-    bool loaded = col->num_games > 0 && go_sgf_to_game(col->games[0], -1, &game, err, sizeof err);
+    bool loaded =
+        col->num_games > 0 && positions_square_game(col->games[0], -1, &game, err, sizeof err);
     go_sgf_free(col);
     if (!loaded) {
         fprintf(stderr, "shido tactical-maps: %s: %s\n", path, err);
@@ -431,7 +433,8 @@ static int add_games(go_tm_mine_set *set, const char *path, int which, char *err
     for (int gi = 0; gi < col->num_games; gi++) {
         go_game game;
         char why[256];
-        bool loaded = go_sgf_to_game(col->games[gi], -1, &game, why, sizeof why), ok = loaded;
+        bool loaded = positions_square_game(col->games[gi], -1, &game, why, sizeof why);
+        bool ok = loaded;
         for (int i = 0; ok && i < game.num_moves; i++) {
             const go_move *mv = &game.moves[i];
             if (mv->point == GO_PASS || (which && (int)mv->color != which))

@@ -36,6 +36,7 @@
 #include "tools/args.h"
 #include "tools/commands.h"
 #include "tools/match.h"
+#include "tools/positions.h"
 
 typedef struct tally {
     int games, wins, losses, draws, voids;
@@ -86,7 +87,7 @@ static bool find_endgame(job *j, const char *path, int i, const go_sgf_node *roo
         if (g->moves[m - 1].point == GO_PASS)
             break;   /* the game is over: passes end the search for a position */
         go_game at;
-        if (!go_sgf_to_game(root, m, &at, err, sizeof err)) {
+        if (!positions_square_game(root, m, &at, err, sizeof err)) {
             fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
             return false;
         }
@@ -149,7 +150,7 @@ static bool add_file(const char *path, job *j)
         const go_sgf_node *root = col->games[i];
         if (j->find > 0) {
             go_game g;
-            if (!go_sgf_to_game(root, -1, &g, err, sizeof err)) {
+            if (!positions_square_game(root, -1, &g, err, sizeof err)) {
                 fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
                 ok = false;
                 break;
@@ -170,7 +171,7 @@ static bool add_file(const char *path, job *j)
             break;
         }
         go_game g;
-        if (!go_sgf_to_game(root, -1, &g, err, sizeof err)) {
+        if (!positions_square_game(root, -1, &g, err, sizeof err)) {
             fprintf(stderr, "shido teach-stats: %s: game %d: %s\n", path, i + 1, err);
             ok = false;
             break;

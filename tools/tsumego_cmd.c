@@ -31,6 +31,7 @@
 #include "teach/engine.h"
 #include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
+#include "tools/positions.h"
 #include "tools/tsumego_records.h"
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
@@ -170,7 +171,8 @@ static int cmd_solve(int argc, char **argv)
         return 1;
     }
     go_game game;
-    bool ok = col->num_games > 0 && go_sgf_to_game(col->games[0], -1, &game, err, sizeof err);
+    bool ok =
+        col->num_games > 0 && positions_square_game(col->games[0], -1, &game, err, sizeof err);
     /* the goal the problem's statement names, in the root's comment or its game name */
     go_tsumego_goal hint = GO_TSUMEGO_GOAL_AUTO;
     for (int k = 0; ok && k < 2 && hint == GO_TSUMEGO_GOAL_AUTO; k++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "go/game.h"
+#include "tools/positions.h"
 
 /* A JSON array of two-letter strings (SGF points) into list. */
 static bool read_points(const cJSON *v, char (*list)[3], int *count)
@@ -210,7 +211,7 @@ bool tsumego_record_from_sgf(const go_sgf_node *root, tsumego_record *r, char *w
 {
     go_game g;
     char err[256];
-    if (!go_sgf_to_game(root, 0, &g, err, sizeof err)) {
+    if (!positions_square_game(root, 0, &g, err, sizeof err)) {
         snprintf(why, why_len, "%s", err);
         return false;
     }
