@@ -68,8 +68,9 @@ START_TEST(test_ids_and_admin)
     expect(&e, "name extra\n42\n", "? syntax error\n\n?42 unknown command\n\n");
     expect(&e, "list_commands\n",
            "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-           "rectangular_boardsize\nclear_board\nkomi\nget_komi\nplay\nundo\nfixed_handicap\nplace_free_handicap\n"
-           "set_free_handicap\nloadsgf\nprintsgf\nshowboard\nfinal_score\nfinal_status_list\n"
+           "rectangular_boardsize\nclear_board\nkomi\nget_komi\nplay\nundo\nfixed_handicap\n"
+           "place_free_handicap\nset_free_handicap\nloadsgf\nprintsgf\nshowboard\nfinal_score\n"
+           "final_status_list\n"
            "time_settings\ntime_left\nkgs-time_settings\nkata-time_settings\n"
            "kata-list_time_settings\nkata-get-rules\nkata-set-rules\nkata-set-rule\nkgs-rules\n"
            "set_position\ntsumego_solve\n\n");

@@ -356,7 +356,8 @@ static void free_handicap_points(int w, int h, int n, int *pts)
         k = go_fixed_handicap_points(w, m, pts);
     int side = w < h ? w : h, lo = side >= 13 ? 3 : 2;
     if (w != h && side >= 7) {   /* a rectangle's corner points first, in GTP's corner order */
-        const int xs[4] = {lo, w - 1 - lo, lo, w - 1 - lo}, ys[4] = {h - 1 - lo, lo, lo, h - 1 - lo};
+        const int xs[4] = {lo, w - 1 - lo, lo, w - 1 - lo};
+        const int ys[4] = {h - 1 - lo, lo, lo, h - 1 - lo};
         for (k = 0; k < n && k < 4; k++)
             pts[k] = go_point_at(xs[k], ys[k]);
     }
