@@ -125,8 +125,9 @@ bool gtp_think(gtp_engine *e, teach_player *p, const mcts_limits *lim, mcts_prog
     if (move) {
         /* Under a clock the time manager decides when the search stops. */
         go_color c = e->game.board.to_move;
-        teach_time_plan plan = teach_timekeeper_plan(&e->time, c, e->game.board.size,
-                                                     e->game.num_moves);
+        /* a rectangle is planned as the square of its area */
+        int side = (int)lround(sqrt((double)e->game.board.width * e->game.board.height));
+        teach_time_plan plan = teach_timekeeper_plan(&e->time, c, side, e->game.num_moves);
         double stop_s;
         ok = teach_timed_genmove(p, &plan, &l, on_progress, &tc, e->command_s, move, &stop_s,
                                  err, sizeof err) == TEACH_MOVE_CHOSEN;
