@@ -81,15 +81,15 @@ static void expect_error(engine *e, const char *id, const char *field_name)
     cJSON_Delete(r);
 }
 
-static int index_of(const char *vertex, int size)
+static int index_of(const char *vertex, int w, int h)
 {
     int col = vertex[0] - 'A' - (vertex[0] > 'I'), row = atoi(vertex + 1);
-    return (size - row) * size + col;
+    return col >= 0 && col < w && row >= 1 && row <= h ? (h - row) * w + col : -1;
 }
 
-/* Checks one analysis response of a size x size board; returns the sum of move visits. */
-static long long check_result(const cJSON *r, int size, bool ownership, bool policy,
-                              bool moves_ownership, const char *const *occupied, int n_occupied)
+/* Checks one analysis response of a w x h board; returns the sum of move visits. */
+static long long check_board(const cJSON *r, int w, int h, bool ownership, bool policy,
+                             bool moves_ownership, const char *const *occupied, int n_occupied)
 {
     char *text = cJSON_PrintUnformatted(r);
     ck_assert_msg(cJSON_IsBool(field(r, "isDuringSearch")), "%s", text);
@@ -104,10 +104,12 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
     {
         const cJSON *mv = field(m, "move"), *pv = field(m, "pv");
         ck_assert(cJSON_IsString(mv));
+        ck_assert_msg(!strcmp(mv->valuestring, "pass") || index_of(mv->valuestring, w, h) >= 0,
+                      "%s is not on the %dx%d board", mv->valuestring, w, h);
         ck_assert_msg(is_int_field(m, "visits") && test_json_num(m, "visits") >= 1, "%s", text);
         sum += (long long)test_json_num(m, "visits");
-        double w = test_json_num(m, "winrate"), p = test_json_num(m, "prior");
-        ck_assert_msg(w >= 0 && w <= 1 && p >= 0 && p <= 1, "winrate %g prior %g", w, p);
+        double wr = test_json_num(m, "winrate"), p = test_json_num(m, "prior");
+        ck_assert_msg(wr >= 0 && wr <= 1 && p >= 0 && p <= 1, "winrate %g prior %g", wr, p);
         static const char *const floats[] = {"scoreLead", "scoreMean", "scoreStdev", "lcb",
                                              "utility"};
         for (int k = 0; k < 5; k++)
@@ -121,7 +123,7 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
             ck_assert_msg(strcmp(mv->valuestring, occupied[k]), "occupied %s", occupied[k]);
         const cJSON *own = field(m, "ownership");
         if (moves_ownership)
-            ck_assert_int_eq(cJSON_GetArraySize(own), size * size);
+            ck_assert_int_eq(cJSON_GetArraySize(own), w * h);
         else
             ck_assert_ptr_null(own);
     }
@@ -135,7 +137,7 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
                                      !strcmp(cp->valuestring, "W")));
     const cJSON *own = field(r, "ownership");
     if (ownership) {
-        ck_assert_int_eq(cJSON_GetArraySize(own), size * size);
+        ck_assert_int_eq(cJSON_GetArraySize(own), w * h);
         const cJSON *v;
         cJSON_ArrayForEach(v, own)
         {
@@ -146,7 +148,7 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
     }
     const cJSON *pol = field(r, "policy");
     if (policy) {
-        ck_assert_int_eq(cJSON_GetArraySize(pol), size * size + 1);
+        ck_assert_int_eq(cJSON_GetArraySize(pol), w * h + 1);
         double total = 0;
         const cJSON *v;
         cJSON_ArrayForEach(v, pol)
@@ -158,12 +160,18 @@ static long long check_result(const cJSON *r, int size, bool ownership, bool pol
         }
         ck_assert_msg(fabs(total - 1) < 1e-3, "policy sums to %g", total);
         for (int k = 0; k < n_occupied; k++)
-            ck_assert(cJSON_GetArrayItem(pol, index_of(occupied[k], size))->valuedouble == -1);
+            ck_assert(cJSON_GetArrayItem(pol, index_of(occupied[k], w, h))->valuedouble == -1);
     } else {
         ck_assert_ptr_null(pol);
     }
     free(text);
     return sum;
+}
+
+static long long check_result(const cJSON *r, int size, bool ownership, bool policy,
+                              bool moves_ownership, const char *const *occupied, int n_occupied)
+{
+    return check_board(r, size, size, ownership, policy, moves_ownership, occupied, n_occupied);
 }
 
 static void start(engine *e)
@@ -531,7 +539,8 @@ static void json_root(engine *e, const char *query, double *winrate, double *lea
 {
     char line[1024];
     snprintf(line, sizeof line, "{\"id\":\"c\",\"action\":\"clear_cache\"}\n"
-             "{%s,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":2}", query);
+             "{%s,%s\"maxVisits\":2}", query,
+             strstr(query, "boardXSize") ? "" : "\"boardXSize\":9,\"boardYSize\":9,");
     send_line(e, line);
     cJSON *r = must_next(e);
     ck_assert_str_eq(field(r, "action")->valuestring, "clear_cache");
@@ -580,6 +589,58 @@ START_TEST(test_values_match_kata_analyze)
     json_root(&e, "\"id\":\"K\",\"moves\":[],\"rules\":\"japanese\",\"komi\":7", &jw, &jl);
     ck_assert_msg(jl < gl0 - 3, "komi 7 should cost black about 7 points: lead %g, at komi 0 %g",
                   jl, gl0);
+    finish(&e);
+    fclose(g.in);
+    char *l;
+    while ((l = engine_read_line(&g)))
+        free(l);
+    fclose(g.out);
+    engine_wait(&g, 0);
+    unlink(g.err_path);
+}
+END_TEST
+
+/* A 9 wide, 13 high board (KataGo's boardXSize x boardYSize): vertices, ownership and policy of
+ * 117 points; the same values as kata-analyze after rectangular_boardsize 9 13; the teaching
+ * options that measure square boards refused. */
+START_TEST(test_rectangle)
+{
+    engine g, e;
+    const char *gtp_args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1",
+                              "--set", "seed=1", NULL};
+    const char *json_args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1",
+                               NULL};
+    engine_start(&e, json_args);
+    send_line(&e, "{\"id\":\"R\",\"moves\":[[\"B\",\"J13\"],[\"W\",\"(0,12)\"]],"
+                  "\"rules\":\"chinese\",\"komi\":7,\"boardXSize\":9,\"boardYSize\":13,"
+                  "\"maxVisits\":24,\"includeOwnership\":true,\"includePolicy\":true,"
+                  "\"includeMovesOwnership\":true}");
+    cJSON *r = must_next(&e);
+    expect_id(r, "R");
+    static const char *const stones[] = {"J13", "A1"};
+    check_board(r, 9, 13, true, true, true, stones, 2);
+    /* B's J13 (top right) and W's A1 (bottom left) own their corners */
+    const cJSON *own = field(r, "ownership");
+    ck_assert(cJSON_GetArrayItem(own, index_of("J13", 9, 13))->valuedouble < -0.3);
+    ck_assert(cJSON_GetArrayItem(own, index_of("A1", 9, 13))->valuedouble > 0.3);
+    cJSON_Delete(r);
+    static const char *const refused[][2] = {
+        {"\"overrideSettings\":{\"playPolicy\":\"ABC25\"}", "overrideSettings"},
+        {"\"includeMoveFeatures\":true", "includeMoveFeatures"}};
+    for (int k = 0; k < 2; k++) {
+        char line[512];
+        snprintf(line, sizeof line, "{\"id\":\"T\",\"moves\":[],\"rules\":\"chinese\","
+                 "\"boardXSize\":13,\"boardYSize\":9,%s}", refused[k][0]);
+        send_line(&e, line);
+        expect_error(&e, "T", refused[k][1]);
+    }
+    engine_start(&g, gtp_args);
+    double gw, gl, jw, jl;
+    gtp_root(&g, "rectangular_boardsize 9 13\nkomi 7\nplay b J13\nplay w A1\n", &gw, &gl);
+    json_root(&e, "\"id\":\"S\",\"moves\":[[\"B\",\"J13\"],[\"W\",\"A1\"]],"
+              "\"rules\":\"tromp-taylor\",\"komi\":7,\"boardXSize\":9,\"boardYSize\":13", &jw, &jl);
+    ck_assert_msg(fabs(jw - gw) < 1e-5 && fabs(jl - gl) < 1e-5, "JSON %g %g, kata-analyze %g %g",
+                  jw, jl, gw, gl);
     finish(&e);
     fclose(g.in);
     char *l;
@@ -994,6 +1055,7 @@ static Suite *analysis_json_suite(void)
     tcase_add_test(tc, test_load_parallel);
     tcase_add_test(tc, test_parallel_priority);
     tcase_add_test(tc, test_values_match_kata_analyze);
+    tcase_add_test(tc, test_rectangle);
     suite_add_tcase(s, tc);
     return s;
 }
