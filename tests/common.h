@@ -231,8 +231,9 @@ static inline void test_game_random(go_game *g, int size, int moves, unsigned se
  * (NAN) must agree, and in the ownership; fails the test on another board size or legality. */
 static inline double test_result_diff(const nn_result *a, const nn_result *b)
 {
-    ck_assert_int_eq(a->size, b->size);
-    int area = a->size * a->size;
+    ck_assert_int_eq(a->width, b->width);
+    ck_assert_int_eq(a->height, b->height);
+    int area = a->width * a->height;
     double d = 0;
     for (int i = 0; i <= area; i++) {
         ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
