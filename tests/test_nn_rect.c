@@ -56,21 +56,6 @@ static void rect_game(go_game *g, int width, int height, const char *text, bool 
     }
 }
 
-/* A width x height Tromp-Taylor game of `moves` random legal moves drawn from seed. */
-static void rect_random(go_game *g, int width, int height, int moves, unsigned seed)
-{
-    go_rules rules;
-    go_rules_preset(&rules, "tromp-taylor");
-    ck_assert(go_game_init_rect(g, width, height, &rules, 7.5f));
-    unsigned s = seed * 2654435761u + 12345u;
-    for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
-        s = s * 1103515245u + 12345u;
-        int x = (int)((s >> 8) % (unsigned)width), y = (int)((s >> 20) % (unsigned)height);
-        if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
-            played++;
-    }
-}
-
 /* The largest difference between two results of one board: policy (legality must agree) and
  * ownership over width x height points, the probabilities, and the score values / 100. */
 static double rect_diff(const nn_result *a, const nn_result *b)
@@ -125,7 +110,7 @@ START_TEST(cpu_matches_ref)
         return;
     char err[1024];
     go_game g;
-    rect_random(&g, width, height, agree_cases[_i].moves, 100u + (unsigned)_i);
+    test_game_random_rect(&g, width, height, agree_cases[_i].moves, 100u + (unsigned)_i);
     nn_query q[8];
     for (int s = 0; s < 8; s++)
         q[s] = (nn_query){.game = &g, .symmetry = s,
@@ -365,12 +350,12 @@ START_TEST(square_nets_refuse_rectangles)
     go_game g;
     nn_result *r = malloc(sizeof *r);
     ck_assert(r);
-    rect_random(&g, 9, 13, 6, 7);
+    test_game_random_rect(&g, 9, 13, 6, 7);
     nn_query q = {.game = &g};
     ck_assert(!nn_eval(c, 1, &q, r, err, sizeof err));
     ck_assert_msg(strstr(err, "square") && strstr(err, "9x13"), "%s", err);
     go_game_free(&g);
-    rect_random(&g, 9, 9, 6, 7);   /* the same net takes a square board */
+    test_game_random_rect(&g, 9, 9, 6, 7);   /* the same net takes a square board */
     ck_assert_msg(nn_eval(c, 1, &q, r, err, sizeof err), "%s", err);
     ck_assert(r->likeness > 0 && r->likeness < 1);
     go_game_free(&g);
@@ -382,7 +367,7 @@ START_TEST(square_nets_refuse_rectangles)
     ck_assert_msg(c, "%s", err);
     static const int shapes[][2] = {{19, 13}, {13, 19}};
     for (int i = 0; i < 2; i++) {
-        rect_random(&g, shapes[i][0], shapes[i][1], 6, 7);
+        test_game_random_rect(&g, shapes[i][0], shapes[i][1], 6, 7);
         err[0] = '\0';
         ck_assert(!nn_eval(c, 1, &q, r, err, sizeof err));
         char want[32];
