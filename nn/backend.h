@@ -2,15 +2,19 @@
  *
  * A backend sees only the description and float planes: nn/nn.c computes the input planes (in
  * the net's orientation, the symmetry applied), calls forward on a batch of positions of one
- * board size, and does every post-processing step (softmaxes, value and score conversion, the
+ * tensor shape, and does every post-processing step (softmaxes, value and score conversion, the
  * symmetry undone) itself, so all backends share one definition of what the numbers mean.
  *
- * Layouts, per position i of a batch of n on a size x size tensor (area = size * size):
- *   KataGo   in:  spatial[i][num_spatial][size][size], global[i][num_global]
- *            out: policy[i][out_channels][area] logits, pass[i][out_channels], value[i][3]
- *                 logits, score[i][score_channels], ownership[i][area] (before tanh)
- *   LZ       in:  spatial[i][NN_LZ_INPUT_PLANES][361] (Leela Zero's order; size is 19)
+ * Layouts, per position i of a batch of n on a tensor of height rows of width points (area =
+ * width * height; a width x height board, or a height x width one under a transposing
+ * symmetry; every point on the board, so no mask):
+ *   KataGo   in:  spatial[i][num_spatial][height][width], global[i][num_global]
+ *            out: policy[i][out_channels][height][width] logits, pass[i][out_channels],
+ *                 value[i][3] logits, score[i][score_channels], ownership[i][height][width]
+ *                 (before tanh)
+ *   LZ       in:  spatial[i][NN_LZ_INPUT_PLANES][361] (Leela Zero's order; 19x19 only)
  *            out: policy[i][NN_LZ_POLICY_OUTPUTS] logits, value[i] before tanh
+ *   disc     in:  spatial[i][planes][size][size] (the net's square window), out: value[i]
  * These are exactly the quantities of nn_kata_raw / nn_lz_forward_raw_ops (nn/ref).
  */
 #ifndef SHIDO_NN_BACKEND_H
@@ -21,7 +25,7 @@
 #include "weights/desc.h"
 
 typedef struct nn_backend_batch {
-    int n, size;
+    int n, width, height;   /* the tensor: height rows of width points, each 1..19 */
     const float *spatial, *global;                    /* global: KataGo only */
     /* KataGo nets with a metadata encoder (meta_encoder_version 1): meta[i][meta.num_inputs],
      * the SGF-metadata features of a human-SL profile; NULL when the net has no encoder or the
@@ -42,7 +46,7 @@ typedef struct nn_backend_ops {
      * the layer (or the option) in err on failure. */
     void *(*load)(const nn_desc *d, const char *options, char *err, int err_len);
     void (*free)(void *weights);
-    /* Scratch for batches of up to max_batch positions on boards up to 19x19; NULL with a
+    /* Scratch for batches of up to max_batch positions on tensors up to 19x19; NULL with a
      * message when out of memory. One context serves one thread at a time. */
     void *(*context_new)(const nn_desc *d, const void *weights, int max_batch, char *err,
                          int err_len);

@@ -31,8 +31,8 @@ static int bucket(int v) { return v >= 5 ? 4 : v - 1; }
 
 bool nn_disc_inputs(const go_board *b, int x0, int y0, int size, int symmetry, float *planes)
 {
-    if (symmetry < 0 || symmetry > 7 || size < 1 || x0 < 0 || y0 < 0 || x0 + size > b->size ||
-        y0 + size > b->size)
+    if (symmetry < 0 || symmetry > 7 || size < 1 || x0 < 0 || y0 < 0 || x0 + size > b->width ||
+        y0 + size > b->height)
         return false;
     int area = size * size;
     memset(planes, 0, (size_t)NN_DISC_PLANES * area * sizeof *planes);

@@ -237,7 +237,7 @@ static void superko_bans(const go_game *g, const go_rules *r, const kata_history
     go_color c = (go_color)b->to_move;
     /* a move that captures nothing adds a stone: it can only repeat a position of the history
      * that held one stone more than the board does now */
-    int area = b->size * b->size, stones = area - b->num_empty, most = 0;
+    int area = b->width * b->height, stones = area - b->num_empty, most = 0;
     for (int k = h->ko_start; k < g->num_moves; k++) {
         const go_board *then = k == 0 ? &g->setup : &g->before[k];
         int held = area - then->num_empty;
@@ -273,7 +273,7 @@ void nn_kata_legal_moves(const go_game *g, const go_rules *rules, bool *legal)
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++) {
             int p = go_point_at(x, y);
-            legal[y * b->size + x] =
+            legal[y * b->width + x] =
                 b->color[p] == GO_EMPTY && p != b->ko_point && !banned[p] &&
                 !illegal_suicide(b, p, (go_color)b->to_move, rules->multi_stone_suicide);
         }
@@ -290,8 +290,7 @@ typedef struct plane_writer {
 
 static void set_plane(nn_kata_inputs *in, int c, int p)
 {
-    int n = in->size;
-    in->spatial[((size_t)c * n + go_point_y(p)) * n + go_point_x(p)] = 1.0f;
+    in->spatial[((size_t)c * in->height + go_point_y(p)) * in->width + go_point_x(p)] = 1.0f;
 }
 
 static void mark_ladder(void *ctx, int p, const int *working, int num_working)
@@ -319,10 +318,11 @@ static bool ladder_planes(const go_game *g, const kata_history *h, int turns, nn
     return true;
 }
 
-/* KataGo's komi parity wave: the komi's distance above the nearest komi that allows a draw. */
-static float komi_wave(float self_komi, int size)
+/* KataGo's komi parity wave: the komi's distance above the nearest komi that allows a draw
+ * (draws need an even komi on a board of an even number of points, an odd one otherwise). */
+static float komi_wave(float self_komi, int area)
 {
-    bool even = size * size % 2 == 0;
+    bool even = area % 2 == 0;
     float floor_komi = even ? floorf(self_komi / 2.0f) * 2.0f
                             : floorf((self_komi - 1.0f) / 2.0f) * 2.0f + 1.0f;
     float delta = self_komi - floor_komi;
@@ -338,11 +338,13 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
         return false;
     }
     const go_board *b = &g->board;
-    int n = b->size;
-    in->size = n;
+    int width = b->width, height = b->height, area = width * height;
+    in->size = b->size;
+    in->width = width;
+    in->height = height;
     in->num_spatial = v == 5 ? 13 : 22;
     in->num_global = v == 7 ? 19 : v == 6 ? 16 : v == 5 ? 12 : 14;
-    memset(in->spatial, 0, sizeof(float) * (size_t)in->num_spatial * n * n);
+    memset(in->spatial, 0, sizeof(float) * (size_t)in->num_spatial * area);
     memset(in->global, 0, sizeof in->global);
     go_color pla = (go_color)b->to_move, opp = go_opponent(pla);
     kata_history h;
@@ -351,8 +353,8 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
     superko_bans(g, r, &h, banned);
 
     int ko_plane = v == 5 ? 3 : 6, history_plane = v == 5 ? 6 : 9;
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
             int p = go_point_at(x, y);
             set_plane(in, 0, p);
             if (b->color[p] == GO_EMPTY)
@@ -398,25 +400,25 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
      * independent-life area with the stones of seki areas kept (fillRowV6 / fillRowV7). */
     bool area_scoring = r->scoring == GO_SCORING_AREA;
     if (v != 5 && (v <= 4 || area_scoring)) {
-        uint8_t area[GO_POINTS];
+        uint8_t owner[GO_POINTS];
         bool all = v == 3 ? area_scoring : v >= 6;
         if (v >= 6 && r->tax != GO_TAX_NONE)
-            go_area_independent_life(b, r->multi_stone_suicide, false, true, area);
+            go_area_independent_life(b, r->multi_stone_suicide, false, true, owner);
         else
-            go_area_kata(b, r->multi_stone_suicide, all, true, all, area);
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
+            go_area_kata(b, r->multi_stone_suicide, all, true, all, owner);
+        for (int y = 0; y < height; y++)
+            for (int x = 0; x < width; x++) {
                 int p = go_point_at(x, y);
-                if (area[p] == pla)
+                if (owner[p] == pla)
                     set_plane(in, 18, p);
-                else if (area[p] == opp)
+                else if (owner[p] == opp)
                     set_plane(in, 19, p);
             }
     }
 
     float white_komi = h.white_bonus + (float)h.white_handicap_bonus + g->komi;
     float self_komi = pla == GO_WHITE ? white_komi : -white_komi;
-    float limit = (float)(n * n) + (v == 7 ? 20.0f : 1.0f);
+    float limit = (float)area + (v == 7 ? 20.0f : 1.0f);
     self_komi = self_komi > limit ? limit : self_komi < -limit ? -limit : self_komi;
     in->global[5] = self_komi / (v >= 6 ? 20.0f : 15.0f);
     if (r->ko != GO_KO_SIMPLE) {
@@ -427,7 +429,7 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
     in->global[9] = r->scoring == GO_SCORING_TERRITORY ? 1.0f : 0.0f;
     if (v == 5)
         return true;
-    float wave = r->scoring == GO_SCORING_AREA ? komi_wave(self_komi, n) : 0.0f;
+    float wave = r->scoring == GO_SCORING_AREA ? komi_wave(self_komi, area) : 0.0f;
     bool hidden = h.suppress_end || (v <= 4 && h.finished);
     float pass_ends = h.pass_ends_phase && !hidden ? 1.0f : 0.0f;
     if (v <= 4) {
@@ -449,8 +451,8 @@ bool nn_kata_inputs_fill(int v, const go_game *g, const go_rules *r, nn_kata_inp
 
 /* ---- symmetries --------------------------------------------------------------------------- */
 
-void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const float *src,
-                            float *dst)
+void nn_kata_symmetry_apply(int s, bool outputs, int width, int height, int planes,
+                            const float *src, float *dst)
 {
     bool transpose = s & 4, flip_x = s & 2, flip_y = s & 1;
     if (transpose && !outputs) {
@@ -458,19 +460,24 @@ void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const flo
         flip_x = flip_y;
         flip_y = t;
     }
-    int n = size, area = n * n;
+    int area = width * height;
     if (!transpose && !flip_x && !flip_y) {
         if (dst != src)
             memmove(dst, src, sizeof *dst * (size_t)planes * (size_t)area);
         return;
     }
+    /* src's and dst's sides: the board's for the inputs' src and the outputs' dst, swapped on
+     * the net's side of a transposing symmetry */
+    bool net_src = outputs && transpose, net_dst = !outputs && transpose;
+    int src_w = net_src ? height : width, src_h = net_src ? width : height;
+    int dst_w = net_dst ? height : width, dst_h = net_dst ? width : height;
     /* where each point goes, once, then every plane through the table */
     int to[NN_KATA_MAX_POINTS];
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
+    for (int y = 0; y < src_h; y++)
+        for (int x = 0; x < src_w; x++) {
             int a = transpose ? x : y, bcol = transpose ? y : x;
-            int ny = flip_y ? n - 1 - a : a, nx = flip_x ? n - 1 - bcol : bcol;
-            to[y * n + x] = ny * n + nx;
+            int ny = flip_y ? dst_h - 1 - a : a, nx = flip_x ? dst_w - 1 - bcol : bcol;
+            to[y * src_w + x] = ny * dst_w + nx;
         }
     for (int c = 0; c < planes; c++) {
         const float *sp = src + (size_t)c * area;

@@ -21,9 +21,9 @@
  *     (friendly_pass_ok), KataGo plays on: the history and the "pass ends the phase" feature
  *     are hidden (KataGo's shouldSuppressEndGameFromFriendlyPass).
  *
- * Planes are in the board's own orientation, index (c * size + y) * size + x with y = 0 the TOP
- * row, on a size x size tensor. KataGo's own tensor is 19x19 with the board in a corner and a
- * mask; every layer masks what lies off the board, so both give the same numbers.
+ * Planes are in the board's own orientation, index (c * height + y) * width + x with y = 0 the
+ * TOP row, on a width x height tensor. KataGo's own tensor is 19x19 with the board in a corner
+ * and a mask; every layer masks what lies off the board, so both give the same numbers.
  */
 #ifndef SHIDO_NN_KATA_INPUTS_H
 #define SHIDO_NN_KATA_INPUTS_H
@@ -39,7 +39,7 @@
 #define NN_KATA_MAX_POINTS (GO_MAX_SIZE * GO_MAX_SIZE)
 
 typedef struct nn_kata_inputs {
-    int size;
+    int size, width, height;   /* the board's, as go_board's */
     int num_spatial, num_global;
     float spatial[NN_KATA_MAX_SPATIAL * NN_KATA_MAX_POINTS];   /* [c][y][x] */
     float global[NN_KATA_MAX_GLOBAL];
@@ -59,14 +59,24 @@ bool nn_kata_inputs_fill(int inputs_version, const go_game *g, const go_rules *r
                          nn_kata_inputs *in, char *err, int err_len);
 
 /* KataGo's legal moves for the side to move of g under rules (occupied, simple ko, suicide and
- * the superko bans above): legal[y * size + x]. Passing is always legal. */
+ * the superko bans above): legal[y * width + x]. Passing is always legal. */
 void nn_kata_legal_moves(const go_game *g, const go_rules *rules, bool *legal);
 
-/* KataGo's symmetry s (0..7: bit 0 flips y, bit 1 flips x, bit 2 transposes) on planes of
- * size x size points. Inputs go into the net's orientation (outputs == false); the net's
- * outputs come back to the board's (outputs == true). dst and src must not overlap. */
-void nn_kata_symmetry_apply(int s, bool outputs, int size, int planes, const float *src,
-                            float *dst);
+/* KataGo's symmetry s (0..7: bit 0 flips y, bit 1 flips x, bit 2 transposes) on planes of a
+ * width x height board. Inputs go into the net's orientation (outputs == false: src is on the
+ * board, [planes][height][width]); the net's outputs come back to the board's (outputs == true:
+ * dst is on the board). A transposing symmetry (s >= 4) puts the board on a height x width
+ * tensor: [planes][width][height] on the net's side. dst and src must not overlap. */
+void nn_kata_symmetry_apply(int s, bool outputs, int width, int height, int planes,
+                            const float *src, float *dst);
+
+/* The net's tensor of a width x height board under symmetry s: *tensor_w x *tensor_h. */
+static inline void nn_kata_tensor_dims(int s, int width, int height, int *tensor_w,
+                                       int *tensor_h)
+{
+    *tensor_w = s & 4 ? height : width;
+    *tensor_h = s & 4 ? width : height;
+}
 
 /* KataGo's ladder features of one board (nn/kata_ladder.c). For every stone, top row first,
  * whose chain has 1 or 2 liberties and cannot escape a ladder (1 liberty: the defender moves

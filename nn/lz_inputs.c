@@ -28,7 +28,8 @@ int nn_lz_net_index_point(int symmetry, int idx)
 
 bool nn_lz_inputs(const go_game *g, int symmetry, float *planes)
 {
-    if (!g || g->board.size != NN_LZ_BOARD_SIZE || symmetry < 0 || symmetry >= NN_LZ_SYMMETRIES)
+    if (!g || g->board.width != NN_LZ_BOARD_SIZE || g->board.height != NN_LZ_BOARD_SIZE ||
+        symmetry < 0 || symmetry >= NN_LZ_SYMMETRIES)
         return false;
     memset(planes, 0, sizeof *planes * NN_LZ_INPUT_PLANES * NN_LZ_POINTS);
     go_color own = g->board.to_move, opp = go_opponent(own);

@@ -46,7 +46,8 @@ struct nn_context {
     nn_kata_inputs *inputs;    /* working memory of the KataGo input features */
     nn_kata_output *kata;      /* one position's KataGo output while it is converted */
     nn_pool *pool;             /* nn_context_set_threads's helpers, or NULL */
-    int last_n, last_size;     /* the last forward's batch (nn_forward_again), 0 before one */
+    int last_n, last_width, last_height;   /* the last forward's batch (nn_forward_again), 0
+                                              before one */
 };
 
 static const nn_backend_ops *const backends[] = {
@@ -283,16 +284,18 @@ static bool fill_meta(nn_context *c, int s, const nn_query *q, char *err, int er
                  "month %d)", source, p->source, (int)p->time_control, p->month);
         return false;
     }
-    int size = q->game->board.size;
-    nn_kata_profile_features(p, q->game->board.to_move, size * size,
+    const go_board *b = &q->game->board;
+    nn_kata_profile_features(p, b->to_move, b->width * b->height,
                              c->meta + (size_t)s * NN_KATA_META_INPUTS);
     return true;
 }
 
 static void kata_result(const nn_kata_output *k, nn_result *r)
 {
-    int area = k->size * k->size;
-    r->size = r->width = r->height = k->size;
+    int area = k->width * k->height;
+    r->size = k->size;
+    r->width = k->width;
+    r->height = k->height;
     r->family = NN_FAMILY_KATA;
     r->has_score = true;
     r->has_ownership = true;
@@ -319,7 +322,7 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
     nn_lz_postprocess(logits, value, net_policy, &head_winrate);
     nn_lz_policy_to_board(symmetry, net_policy, r->policy);
     float winrate = nn_lz_winrate_to_move(d->lz, g->board.to_move, head_winrate);
-    r->size = r->width = r->height = g->board.size;
+    r->size = r->width = r->height = NN_LZ_BOARD_SIZE;
     r->family = NN_FAMILY_LZ;
     r->has_score = r->has_ownership = false;
     r->white_win = g->board.to_move == GO_WHITE ? winrate : 1.0 - winrate;
@@ -331,28 +334,43 @@ static void lz_result(const nn_desc *d, const go_game *g, int symmetry, const fl
     memset(r->white_ownership, 0, sizeof r->white_ownership);
 }
 
-/* The side of the planes a query is evaluated on: its board's, or a discriminator's window. */
-static int forward_size(const nn_desc *d, const nn_query *q)
+/* The tensor a query is evaluated on, width x height: its board's in the net's orientation (a
+ * KataGo net's transposing symmetry swaps the sides), or a discriminator's window. */
+static void forward_shape(const nn_desc *d, const nn_query *q, int *width, int *height)
 {
-    return d->family == NN_FAMILY_DISC ? d->disc->size : q->game->board.size;
+    const go_board *b = &q->game->board;
+    if (d->family == NN_FAMILY_DISC)
+        *width = *height = d->disc->size;
+    else if (d->family == NN_FAMILY_KATA)
+        nn_kata_tensor_dims(q->symmetry, b->width, b->height, width, height);
+    else
+        *width = *height = NN_LZ_BOARD_SIZE;
 }
 
-/* Writes the inputs of query q into slot s of a batch of its board size; false with a message
+/* Writes the inputs of query q into slot s of a batch of its tensor shape; false with a message
  * on a query the net cannot take. */
 static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *inputs, char *err,
                       int err_len)
 {
     const nn_desc *d = c->model->desc;
-    /* packed for this board size, as backend.h lays batches out */
-    size_t area = (size_t)forward_size(d, q) * forward_size(d, q);
+    const go_board *b = &q->game->board;
+    /* packed for this tensor shape, as backend.h lays batches out */
+    int tw, th;
+    forward_shape(d, q, &tw, &th);
+    size_t area = (size_t)tw * th;
     float *spatial = c->spatial + (size_t)s * (c->spatial_len / NN_MAX_POINTS) * area;
     if (d->family == NN_FAMILY_DISC) {
         int w = d->disc->size;
+        if (!go_board_square(b)) {
+            snprintf(err, (size_t)err_len, "%s: eval: tsumego discriminator nets take square "
+                     "boards only (got %dx%d)", d->source, b->width, b->height);
+            return false;
+        }
         if (!nn_disc_inputs(&q->game->board, q->window_x, q->window_y, w, q->symmetry,
                             spatial)) {
             snprintf(err, (size_t)err_len, "%s: eval: the discriminator's %dx%d window at (%d, %d) "
                      "with symmetry %d does not fit a %dx%d board", d->source, w, w, q->window_x,
-                     q->window_y, q->symmetry, q->game->board.size, q->game->board.size);
+                     q->window_y, q->symmetry, b->width, b->height);
             return false;
         }
         return true;
@@ -362,24 +380,22 @@ static bool fill_slot(nn_context *c, int s, const nn_query *q, nn_kata_inputs *i
                                    spatial, c->global + (size_t)s * c->global_len, err,
                                    err_len) &&
                set_pda(c, d, s, q, err, err_len) && (!c->meta || fill_meta(c, s, q, err, err_len));
-    if (q->game->board.size != NN_LZ_BOARD_SIZE || q->symmetry < 0 ||
+    if (b->width != NN_LZ_BOARD_SIZE || b->height != NN_LZ_BOARD_SIZE || q->symmetry < 0 ||
         q->symmetry >= NN_LZ_SYMMETRIES || !nn_lz_inputs(q->game, q->symmetry, spatial)) {
         snprintf(err, (size_t)err_len,
                  "%s: eval: Leela Zero networks take 19x19 boards and symmetries 0..7 (got %dx%d, "
-                 "symmetry %d)", d->source, q->game->board.size, q->game->board.size,
-                 q->symmetry);
+                 "symmetry %d)", d->source, b->width, b->height, q->symmetry);
         return false;
     }
     return true;
 }
 
-/* Converts slot s of the last forward (board size `size`) into out[slot_query[s]], with kata as
- * scratch for KataGo nets. */
-static void post_slot(nn_context *c, int s, int size, const nn_query *q, nn_result *out,
+/* Converts slot s of the last forward (a tensor of `area` points) into out[slot_query[s]], with
+ * kata as scratch for KataGo nets. */
+static void post_slot(nn_context *c, int s, int area, const nn_query *q, nn_result *out,
                       nn_kata_output *kata)
 {
     const nn_desc *d = c->model->desc;
-    size_t area = (size_t)size * size;
     const nn_query *qs = &q[c->slot_query[s]];
     nn_result *r = &out[c->slot_query[s]];
     if (d->family == NN_FAMILY_LZ) {
@@ -389,35 +405,37 @@ static void post_slot(nn_context *c, int s, int size, const nn_query *q, nn_resu
     }
     if (d->family == NN_FAMILY_DISC) {
         memset(r, 0, sizeof *r);
-        r->size = r->width = r->height = size;
+        r->size = r->width = r->height = d->disc->size;
         r->family = NN_FAMILY_DISC;
         r->var_time_left = r->shortterm_winloss_error = r->shortterm_score_error = -1;
         double z = c->value[s];
         r->likeness = z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
         return;
     }
-    /* the backend packs each position's outputs for this board size back to back */
+    /* the backend packs each position's outputs for this tensor shape back to back */
     const nn_kata_desc *k = d->kata;
-    size_t oc = (size_t)k->policy.out_channels;
-    nn_kata_raw raw = {.policy = c->policy + s * oc * area, .pass = c->pass + s * oc,
+    size_t oc = (size_t)k->policy.out_channels, sa = (size_t)s * area;
+    nn_kata_raw raw = {.policy = c->policy + sa * oc, .pass = c->pass + s * oc,
                        .value = c->value + (size_t)s * 3,
                        .score = c->score + (size_t)s * c->score_len,
-                       .ownership = c->ownership + (size_t)s * area};
+                       .ownership = c->ownership + sa};
     nn_kata_post_outputs(k, qs->game, qs->symmetry, qs->policy_optimism, &raw, kata);
     kata_result(kata, r);
 }
 
-/* Runs the slots 0..n-1 (all of board size `size`) through the backend. */
-static bool forward_slots(nn_context *c, int n, int size, char *err, int err_len)
+/* Runs the slots 0..n-1 (all on a width x height tensor) through the backend. */
+static bool forward_slots(nn_context *c, int n, int width, int height, char *err, int err_len)
 {
-    nn_backend_batch b = {.n = n, .size = size, .spatial = c->spatial, .global = c->global,
+    nn_backend_batch b = {.n = n, .width = width, .height = height, .spatial = c->spatial,
+                          .global = c->global,
                           .meta = c->meta, .policy = c->policy, .pass = c->pass,
                           .value = c->value,
                           .score = c->score, .ownership = c->ownership};
     if (!c->model->backend->forward(c->backend_ctx, &b, err, err_len))
         return false;
     c->last_n = n;
-    c->last_size = size;
+    c->last_width = width;
+    c->last_height = height;
     return true;
 }
 
@@ -453,20 +471,20 @@ struct nn_pool {
     /* the job */
     nn_context *c;
     nn_job_kind kind;
-    int n, size;
+    int n, area;
     const nn_query *q;
     nn_result *out;
 };
 
 /* The job on slots from .. to-1 with one thread's scratch; false with a message on a query that
  * cannot be filled. */
-static bool run_slots(nn_context *c, nn_job_kind kind, int from, int to, int size,
+static bool run_slots(nn_context *c, nn_job_kind kind, int from, int to, int area,
                       const nn_query *q, nn_result *out, nn_kata_inputs *inputs,
                       nn_kata_output *kata, char *err, int err_len)
 {
     for (int s = from; s < to; s++) {
         if (kind == JOB_POST)
-            post_slot(c, s, size, q, out, kata);
+            post_slot(c, s, area, q, out, kata);
         else if (!fill_slot(c, s, &q[c->slot_query[s]], inputs, err, err_len))
             return false;
     }
@@ -478,7 +496,7 @@ static void run_share(nn_pool *P, int w)
 {
     nn_helper *h = &P->h[w];
     int from = (int)((long)P->n * w / P->workers), to = (int)((long)P->n * (w + 1) / P->workers);
-    h->ok = run_slots(P->c, P->kind, from, to, P->size, P->q, P->out, h->inputs, h->kata, h->err,
+    h->ok = run_slots(P->c, P->kind, from, to, P->area, P->q, P->out, h->inputs, h->kata, h->err,
                       (int)sizeof h->err);
 }
 
@@ -579,16 +597,16 @@ static nn_pool *pool_new(nn_context *c, int workers, char *err, int err_len)
 
 /* Runs a job over slots 0..n-1: on the pool's threads when there is one and the batch is big
  * enough to share, else on the calling thread. False with the first failing share's message. */
-static bool run_job(nn_context *c, nn_job_kind kind, int n, int size, const nn_query *q,
+static bool run_job(nn_context *c, nn_job_kind kind, int n, int area, const nn_query *q,
                     nn_result *out, char *err, int err_len)
 {
     nn_pool *P = c->pool;
     if (!P || n < 2 * P->workers)
-        return run_slots(c, kind, 0, n, size, q, out, c->inputs, c->kata, err, err_len);
+        return run_slots(c, kind, 0, n, area, q, out, c->inputs, c->kata, err, err_len);
     pthread_mutex_lock(&P->mu);
     P->kind = kind;
     P->n = n;
-    P->size = size;
+    P->area = area;
     P->q = q;
     P->out = out;
     P->running = P->workers - 1;
@@ -630,22 +648,27 @@ bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err,
                  c->max_batch);
         return false;
     }
-    /* One forward per board size present, in order of first appearance; done marks queries
+    /* One forward per tensor shape present, in order of first appearance; done marks queries
      * already evaluated. */
     bool done[4096] = {false};
+    const nn_desc *d = c->model->desc;
     for (int first = 0; first < n; first++) {
         if (done[first])
             continue;
-        int size = forward_size(c->model->desc, &q[first]), slots = 0;
+        int width, height, slots = 0;
+        forward_shape(d, &q[first], &width, &height);
         for (int i = first; i < n; i++) {
-            if (done[i] || forward_size(c->model->desc, &q[i]) != size)
+            int w, h;
+            forward_shape(d, &q[i], &w, &h);
+            if (done[i] || w != width || h != height)
                 continue;
             c->slot_query[slots++] = i;
             done[i] = true;
         }
-        if (!run_job(c, JOB_FILL, slots, size, q, out, err, err_len) ||
-            !forward_slots(c, slots, size, err, err_len) ||
-            !run_job(c, JOB_POST, slots, size, q, out, err, err_len))
+        int area = width * height;
+        if (!run_job(c, JOB_FILL, slots, area, q, out, err, err_len) ||
+            !forward_slots(c, slots, width, height, err, err_len) ||
+            !run_job(c, JOB_POST, slots, area, q, out, err, err_len))
             return false;
     }
     return true;
@@ -657,9 +680,9 @@ bool nn_forward_again(nn_context *c, char *err, int err_len)
         snprintf(err, (size_t)err_len, "nn_forward_again: no batch evaluated yet");
         return false;
     }
-    nn_backend_batch b = {.n = c->last_n, .size = c->last_size, .spatial = c->spatial,
-                          .global = c->global, .meta = c->meta, .policy = c->policy,
-                          .pass = c->pass, .value = c->value, .score = c->score,
+    nn_backend_batch b = {.n = c->last_n, .width = c->last_width, .height = c->last_height,
+                          .spatial = c->spatial, .global = c->global, .meta = c->meta,
+                          .policy = c->policy, .pass = c->pass, .value = c->value, .score = c->score,
                           .ownership = c->ownership};
     return c->model->backend->forward(c->backend_ctx, &b, err, err_len);
 }
@@ -684,7 +707,7 @@ bool nn_eval_average(nn_context *c, const go_game *g, unsigned sym_mask, double 
     bool ok = nn_eval(c, n, q, r, err, err_len);
     if (ok) {
         *out = r[0];
-        int moves = out->size * out->size + 1;
+        int moves = out->width * out->height + 1;
         for (int i = 1; i < n; i++) {
             out->white_win += r[i].white_win;
             out->white_loss += r[i].white_loss;

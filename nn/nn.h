@@ -67,12 +67,13 @@ typedef struct nn_result {
     double white_score_selfplay_sq;    /* KataGo's whiteScoreSelfplaySq */
     double white_score_stdev;          /* sqrt(max(0, sq - mean^2)) */
     double var_time_left, shortterm_winloss_error, shortterm_score_error;  /* -1 when absent */
-    /* Policy over moves then pass (index size * size). KataGo nets: KataGo's softmax over the
+    /* Policy over moves then pass (index width * height). KataGo nets: KataGo's softmax over the
      * legal moves with NAN on illegal ones. Leela Zero nets: the raw softmax over all 362
      * outputs as `heatmap` prints it (occupied points included); callers that search must
      * keep only legal moves and renormalise. */
     float policy[NN_MAX_MOVES];
-    float white_ownership[NN_MAX_POINTS];   /* +1 white, -1 black; KataGo nets only */
+    float white_ownership[NN_MAX_POINTS];   /* [y * width + x], +1 white, -1 black; KataGo nets
+                                               only */
     /* Tsumego discriminator nets: how much the window looks like a tsumego problem, 0..1 (the
      * sigmoid of the net's logit); their other fields are 0 (size: the window's). */
     double likeness;
@@ -121,13 +122,15 @@ bool nn_context_set_threads(nn_context *c, int threads, char *err, int err_len);
 void nn_context_set_profile(nn_context *c, const nn_kata_profile *p);
 
 /* Evaluates n (1..max_batch) positions: out[i] gets the result of q[i]. Positions may differ in
- * board size. Returns false with a message in err on a bad query (board size the net cannot
- * take, symmetry out of range, rules the inputs cannot express, no profile for a net with a
- * metadata encoder) or when out of memory; out is then unspecified. */
+ * board size and shape (one forward per tensor shape). Returns false with a message in err on a
+ * bad query (board size the net cannot take, symmetry out of range, rules the inputs cannot
+ * express, no profile for a net with a metadata encoder, a Leela Zero net off 19x19, a
+ * discriminator net on a board that is not square) or when out of memory; out is then
+ * unspecified. */
 bool nn_eval(nn_context *c, int n, const nn_query *q, nn_result *out, char *err, int err_len);
 
-/* Runs the backend's forward pass again on the inputs of the last forward of c (the last board
- * size nn_eval met), leaving out the input features and the conversion of the outputs: what
+/* Runs the backend's forward pass again on the inputs of the last forward of c (the last tensor
+ * shape nn_eval met), leaving out the input features and the conversion of the outputs: what
  * `shido bench nn --forward-only` times. The raw outputs stay in c; nothing is returned. False
  * with a message before any nn_eval or when the backend fails. */
 bool nn_forward_again(nn_context *c, char *err, int err_len);

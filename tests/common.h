@@ -211,28 +211,36 @@ static inline void test_game_from(go_game *g, int size, const char *pic, go_colo
     go_game_set_to_move(g, to_move);
 }
 
-/* g := a Tromp-Taylor game of size x size (komi 7.5) after `moves` pseudo-random legal moves
- * drawn from seed (the same game for the same arguments). The caller frees g. */
-static inline void test_game_random(go_game *g, int size, int moves, unsigned seed)
+/* g := a Tromp-Taylor game of width x height (komi 7.5) after `moves` pseudo-random legal
+ * moves drawn from seed (the same game for the same arguments). The caller frees g. */
+static inline void test_game_random_rect(go_game *g, int width, int height, int moves,
+                                         unsigned seed)
 {
     go_rules rules;
     go_rules_preset(&rules, "tromp-taylor");
-    ck_assert(go_game_init(g, size, &rules, 7.5f));
+    ck_assert(go_game_init_rect(g, width, height, &rules, 7.5f));
     unsigned s = seed * 2654435761u + 12345u;
     for (int played = 0, tries = 0; played < moves && tries < 10 * moves + 10; tries++) {
         s = s * 1103515245u + 12345u;
-        int x = (int)((s >> 8) % (unsigned)size), y = (int)((s >> 20) % (unsigned)size);
+        int x = (int)((s >> 8) % (unsigned)width), y = (int)((s >> 20) % (unsigned)height);
         if (go_game_play(g, go_point_at(x, y), g->board.to_move) == GO_MOVE_OK)
             played++;
     }
+}
+
+/* The same on a size x size board. */
+static inline void test_game_random(go_game *g, int size, int moves, unsigned seed)
+{
+    test_game_random_rect(g, size, size, moves, seed);
 }
 
 /* The largest difference between two results of one position in the policy, whose illegal moves
  * (NAN) must agree, and in the ownership; fails the test on another board size or legality. */
 static inline double test_result_diff(const nn_result *a, const nn_result *b)
 {
-    ck_assert_int_eq(a->size, b->size);
-    int area = a->size * a->size;
+    ck_assert_int_eq(a->width, b->width);
+    ck_assert_int_eq(a->height, b->height);
+    int area = a->width * a->height;
     double d = 0;
     for (int i = 0; i <= area; i++) {
         ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);

@@ -1180,25 +1180,36 @@ static void fill(int version, const go_game *g, nn_kata_inputs *in)
     ck_assert_msg(nn_kata_inputs_fill(version, g, &r, in, err, sizeof err), "%s", err);
 }
 
+/* _i over boards 9x9, 19x19, 9 wide by 13 high, 19 wide by 2 high */
 START_TEST(symmetries_invert)
 {
-    int size = _i == 0 ? 9 : 19, area = size * size;
+    static const int shapes[][2] = {{9, 9}, {19, 19}, {9, 13}, {19, 2}};
+    int width = shapes[_i][0], height = shapes[_i][1], area = width * height;
     float *src = malloc(sizeof(float) * 2 * area), *net = malloc(sizeof(float) * 2 * area);
     float *back = malloc(sizeof(float) * 2 * area);
     for (int i = 0; i < 2 * area; i++)
         src[i] = (float)i;
     for (int s = 0; s < NN_KATA_SYMMETRIES; s++) {
-        nn_kata_symmetry_apply(s, false, size, 2, src, net);
-        nn_kata_symmetry_apply(s, true, size, 2, net, back);
+        for (int i = 0; i < 2 * area; i++)
+            back[i] = -1.0f;
+        nn_kata_symmetry_apply(s, false, width, height, 2, src, net);
+        nn_kata_symmetry_apply(s, true, width, height, 2, net, back);
         ck_assert_msg(!memcmp(src, back, sizeof(float) * 2 * area), "symmetry %d", s);
     }
-    /* KataGo's numbering: 1 flips rows, 2 flips columns, 4 transposes */
-    nn_kata_symmetry_apply(1, false, size, 1, src, net);
-    ck_assert_float_eq(net[0], src[(size - 1) * size]);
-    nn_kata_symmetry_apply(2, false, size, 1, src, net);
-    ck_assert_float_eq(net[0], src[size - 1]);
-    nn_kata_symmetry_apply(4, false, size, 1, src, net);
-    ck_assert_float_eq(net[1], src[size]);
+    /* KataGo's numbering: 1 flips rows, 2 flips columns, 4 transposes (the net's tensor then
+     * has height columns) */
+    nn_kata_symmetry_apply(1, false, width, height, 1, src, net);
+    ck_assert_float_eq(net[0], src[(height - 1) * width]);
+    nn_kata_symmetry_apply(2, false, width, height, 1, src, net);
+    ck_assert_float_eq(net[0], src[width - 1]);
+    nn_kata_symmetry_apply(4, false, width, height, 1, src, net);
+    ck_assert_float_eq(net[1], src[width]);
+    ck_assert_float_eq(net[height], src[1]);
+    ck_assert_float_eq(net[area - 1], src[area - 1]);
+    /* 6: transposed then the net's rows flipped: the net's top-left is the board's top-right */
+    nn_kata_symmetry_apply(6, false, width, height, 1, src, net);
+    ck_assert_float_eq(net[0], src[width - 1]);
+    ck_assert_float_eq(net[height - 1], src[area - 1]);
     free(src);
     free(net);
     free(back);
@@ -1402,7 +1413,7 @@ Suite *kata_suite(void)
     suite_add_tcase(s, bad);
 
     TCase *inputs = tcase_create("inputs");
-    tcase_add_loop_test(inputs, symmetries_invert, 0, 2);
+    tcase_add_loop_test(inputs, symmetries_invert, 0, 4);
     tcase_add_test(inputs, stones_liberties_history);
     tcase_add_test(inputs, ko_and_superko_bans);
     tcase_add_test(inputs, superko_bans_match_the_game);

@@ -553,11 +553,12 @@ static float *nhwc(const float *x, int n, int c, int area)
 
 /* Per element |got-ref| <= TEST_FP32_TOL * (1 + |ref|) with got NHWC and ref NCHW, NaN/Inf must
  * match; prints at most 10 mismatches as (n,c,y,x) and checks the guard bands of got. */
-static void compare(const char *what, const float *got, const float *ref, int n, int c, int size)
+static void compare(const char *what, const float *got, const float *ref, int n, int c,
+                    int height, int width)
 {
     int bad = 0;
     double worst = 0;
-    size_t area = (size_t)size * size, len = (size_t)n * c * area;
+    size_t area = (size_t)height * width, len = (size_t)n * c * area;
     for (int i = 0; i < n; i++)
         for (int ch = 0; ch < c; ch++)
             for (size_t p = 0; p < area; p++) {
@@ -569,7 +570,7 @@ static void compare(const char *what, const float *got, const float *ref, int n,
                 worst = isfinite(e) && e > worst ? e : worst;
                 if (!ok && bad++ < 10)
                     printf("%s: (n=%d,c=%d,y=%zu,x=%zu) got %.9g, ref %.9g\n", what, i, ch,
-                           p / size, p % size, g, r);
+                           p / width, p % width, g, r);
             }
     for (int i = 1; i <= GUARD; i++) {
         ck_assert_msg(got[-i] == GUARD_VALUE, "%s: wrote before the output", what);
@@ -593,14 +594,15 @@ static nn_conv_desc random_conv(int k, int c_in, int c_out, bool bias)
 }
 
 static const int chans[] = {1, 7, 96};
-static const int conv_sides[] = {19, 9, 5, 2};
+/* {height, width}: squares, and rectangles with ragged tiles along one side */
+static const int conv_shapes[][2] = {{19, 19}, {9, 9}, {5, 5}, {2, 2}, {7, 19}, {19, 6}};
 
 /* What the reference says, all NCHW: y = act((conv(pre(x)) + image bias) * scale + shift +
  * residual). */
-static void reference_conv(const nn_conv_desc *c, int n, int size, const float *x,
+static void reference_conv(const nn_conv_desc *c, int n, int height, int width, const float *x,
                            const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *ref)
 {
-    size_t area = (size_t)size * size;
+    size_t area = (size_t)height * width;
     float *xi = malloc(sizeof *xi * (size_t)c->c_in * area);
     ck_assert(xi);
     for (int i = 0; i < n; i++) {
@@ -612,7 +614,7 @@ static void reference_conv(const nn_conv_desc *c, int n, int size, const float *
                 xi[ch * area + p] = (float)v;
             }
         float *yi = ref + (size_t)i * c->c_out * area;
-        nn_ref_conv(c, size, size, xi, yi);
+        nn_ref_conv(c, height, width, xi, yi);
         for (int ch = 0; ch < c->c_out; ch++)
             for (size_t p = 0; p < area; p++) {
                 size_t at = ((size_t)i * c->c_out + ch) * area + p;
@@ -628,21 +630,22 @@ static void reference_conv(const nn_conv_desc *c, int n, int size, const float *
     free(xi);
 }
 
-/* _i over c_in x c_out x sides x batches (3 x 3 x 4 x 3): the Winograd convolution, with a
+/* _i over c_in x c_out x shapes x batches (3 x 3 x 6 x 3): the Winograd convolution, with a
  * pre-activation on odd cases and a full epilogue (image bias, batch norm, residual, mish or
  * relu) on every other pair, against the reference. */
 START_TEST(winograd_matches_ref)
 {
-    int c_in = chans[_i / 36], c_out = chans[_i / 12 % 3], size = conv_sides[_i / 3 % 4];
-    int n = batch_sizes[_i % 3], area = size * size;
+    int c_in = chans[_i / 54], c_out = chans[_i / 18 % 3];
+    int height = conv_shapes[_i / 3 % 6][0], width = conv_shapes[_i / 3 % 6][1];
+    int n = batch_sizes[_i % 3], area = height * width;
     if (sanitizer_skip(9.0 * c_in * c_out * area * n))
         return;
     rng_state = 1000u + (unsigned)_i;
     nn_conv_desc c = random_conv(3, c_in, c_out, _i % 2 == 0);
     size_t in_len = (size_t)n * c_in * area, out_len = (size_t)n * c_out * area;
     float *x = random_floats(in_len), *u = malloc(sizeof *u * nn_cpu_wino_filter_len(c_in, c_out));
-    float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, size, c_in));
-    float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, size, c_out));
+    float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, height, width, c_in));
+    float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, height, width, c_out));
     float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
     float *sc = random_floats((size_t)c_out), *sh = random_floats((size_t)c_out);
     float *img = random_floats((size_t)n * c_out), *res = random_floats(out_len);
@@ -654,7 +657,7 @@ START_TEST(winograd_matches_ref)
     if (_i % 4 < 2)
         e = (nn_cpu_epilogue){c.bias, img, sc, sh, res, _i % 8 < 4 ? NN_ACT_RELU : NN_ACT_MISH};
     const nn_cpu_affine *p = _i % 2 ? &pre : NULL;
-    reference_conv(&c, n, size, x, p, &e, ref);
+    reference_conv(&c, n, height, width, x, p, &e, ref);
     if (e.residual)
         e.residual = rest;
     nn_cpu_wino_filter(c_out, c_in, c.w, u);
@@ -664,12 +667,12 @@ START_TEST(winograd_matches_ref)
         ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_PORTABLE));
     else if (_i % 5 == 1)
         nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2);   /* where the CPU has it */
-    nn_cpu_wino_conv(c_in, c_out, u, n, size, xt, p, &e, v, mm, got);
+    nn_cpu_wino_conv(c_in, c_out, u, n, height, width, xt, p, &e, v, mm, got);
     ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_BEST));
     char what[160];
-    snprintf(what, sizeof what, "winograd %d->%d %dx%d batch %d case %d", c_in, c_out, size, size,
-             n, _i);
-    compare(what, got, ref, n, c_out, size);
+    snprintf(what, sizeof what, "winograd %d->%d %dx%d (w x h) batch %d case %d", c_in, c_out,
+             width, height, n, _i);
+    compare(what, got, ref, n, c_out, height, width);
     nn_conv_free(&c);
     free(x);
     free(xt);
@@ -708,8 +711,8 @@ START_TEST(winograd_kernels_agree)
         nn_conv_desc c = random_conv(3, c_in, c_out, true);
         float *x = random_floats((size_t)n * c_in * size * size);
         float *u = malloc(sizeof *u * nn_cpu_wino_filter_len(c_in, c_out));
-        float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, size, c_in));
-        float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, size, c_out));
+        float *v = malloc(sizeof *v * nn_cpu_wino_scratch(n, size, size, c_in));
+        float *mm = malloc(sizeof *mm * nn_cpu_wino_scratch(n, size, size, c_out));
         float *y[2] = {malloc(sizeof(float) * out_len), malloc(sizeof(float) * out_len)};
         ck_assert(u && v && mm && y[0] && y[1]);
         nn_cpu_wino_filter(c_out, c_in, c.w, u);
@@ -717,7 +720,7 @@ START_TEST(winograd_kernels_agree)
         for (int k = 0; k < 2; k++) {
             ck_assert(nn_cpu_force_kernel(k ? NN_CPU_KERNEL_AVX512 : NN_CPU_KERNEL_AVX2));
             ck_assert_str_eq(nn_cpu_kernel_name(), k ? "avx512" : "avx2");
-            nn_cpu_wino_conv(c_in, c_out, u, n, size, x, NULL, &e, v, mm, y[k]);
+            nn_cpu_wino_conv(c_in, c_out, u, n, size, size, x, NULL, &e, v, mm, y[k]);
         }
         ck_assert_msg(!memcmp(y[0], y[1], sizeof(float) * out_len),
                       "shape %zu: AVX2 and AVX-512 differ", t);
@@ -740,14 +743,14 @@ START_TEST(winograd_kernels_agree)
         nn_conv_desc c = random_conv(k, c_in, c_out, true);
         float *x = random_floats((size_t)n * c_in * size * size);
         float *w = malloc(sizeof *w * nn_cpu_gemm_weights_len(&c));
-        float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size));
+        float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size, size));
         float *y[2] = {malloc(sizeof(float) * out_len), malloc(sizeof(float) * out_len)};
         ck_assert(w && scratch && y[0] && y[1]);
         nn_cpu_gemm_weights(&c, w);
         nn_cpu_epilogue e = {.act = NN_ACT_MISH, .conv_bias = c.bias};
         for (int kk = 0; kk < 2; kk++) {
             ck_assert(nn_cpu_force_kernel(kk ? NN_CPU_KERNEL_AVX512 : NN_CPU_KERNEL_AVX2));
-            nn_cpu_gemm_conv(&c, w, n, size, x, NULL, &e, scratch, y[kk]);
+            nn_cpu_gemm_conv(&c, w, n, size, size, x, NULL, &e, scratch, y[kk]);
         }
         ck_assert_msg(!memcmp(y[0], y[1], sizeof(float) * out_len),
                       "gemm shape %zu: AVX2 and AVX-512 differ", t);
@@ -764,13 +767,14 @@ END_TEST
 
 static const int kernels[] = {1, 3, 5};
 
-/* _i over kernels x c_in x c_out x batches (3 x 3 x 3 x 2) on 19x19 (13x13 and dilated (2, 1)
- * for 3x3): the im2col path, the residual being the output itself as in KataGo's nested
- * blocks. */
+/* _i over kernels x c_in x c_out x batches (3 x 3 x 3 x 2) on 19x19 (1x1), 11 wide by 6 high
+ * (5x5), 13x13 (3x3 dilated (2, 1)): the im2col path, the residual being the output itself as
+ * in KataGo's nested blocks. */
 START_TEST(gemm_conv_matches_ref)
 {
     int k = kernels[_i / 18], c_in = chans[_i / 6 % 3], c_out = chans[_i / 2 % 3];
-    int n = _i % 2 ? 3 : 1, size = k == 3 ? 13 : 19, area = size * size;
+    int n = _i % 2 ? 3 : 1, height = k == 3 ? 13 : k == 5 ? 6 : 19;
+    int width = k == 3 ? 13 : k == 5 ? 11 : 19, area = height * width;
     if (sanitizer_skip((double)k * k * c_in * c_out * area * n))
         return;
     rng_state = 5000u + (unsigned)_i;
@@ -781,7 +785,7 @@ START_TEST(gemm_conv_matches_ref)
     float *x = random_floats((size_t)n * c_in * area), *res = random_floats(out_len);
     float *pre_s = random_floats((size_t)c_in), *pre_b = random_floats((size_t)c_in);
     float *ref = malloc(sizeof *ref * out_len), *got = guarded(out_len);
-    float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, size));
+    float *scratch = malloc(sizeof *scratch * nn_cpu_gemm_conv_scratch(&c, n, height, width));
     float *w = malloc(sizeof *w * nn_cpu_gemm_weights_len(&c));
     float *xt = nhwc(x, n, c_in, area), *rest = nhwc(res, n, c_out, area);
     ck_assert(ref && scratch && w);
@@ -789,13 +793,13 @@ START_TEST(gemm_conv_matches_ref)
     nn_cpu_affine pre = {pre_s, pre_b, NN_ACT_RELU};
     nn_cpu_epilogue e = {.conv_bias = c.bias, .residual = res, .act = NN_ACT_MISH};
     const nn_cpu_affine *p = _i % 4 < 2 ? &pre : NULL;
-    reference_conv(&c, n, size, x, p, &e, ref);
+    reference_conv(&c, n, height, width, x, p, &e, ref);
     e.residual = got;
     nn_cpu_gemm_weights(&c, w);
-    nn_cpu_gemm_conv(&c, w, n, size, xt, p, &e, scratch, got);
+    nn_cpu_gemm_conv(&c, w, n, height, width, xt, p, &e, scratch, got);
     char what[160];
     snprintf(what, sizeof what, "gemm conv %dx%d %d->%d batch %d", k, k, c_in, c_out, n);
-    compare(what, got, ref, n, c_out, size);
+    compare(what, got, ref, n, c_out, height, width);
     nn_conv_free(&c);
     free(x);
     free(xt);
@@ -825,7 +829,7 @@ START_TEST(matmul_matches_ref)
     for (int i = 0; i < n; i++)
         nn_ref_matmul(&m, x + (size_t)i * c_in, ref + (size_t)i * c_out);
     nn_cpu_matmul_batch(&m, n, x, got);
-    compare("matmul", got, ref, n, c_out, 1);
+    compare("matmul", got, ref, n, c_out, 1, 1);
     nn_matmul_free(&m);
     free(x);
     free(ref);
@@ -1049,8 +1053,8 @@ START_TEST(meta_net_backends)
         for (int with = 0; with < 2; with++) {
             float *o = out[b][with] = malloc(sizeof *o * per * n);
             ck_assert(o);
-            nn_backend_batch batch = {.n = n, .size = size, .spatial = spatial, .global = global,
-                                      .meta = with ? meta : NULL, .policy = o,
+            nn_backend_batch batch = {.n = n, .width = size, .height = size, .spatial = spatial,
+                                      .global = global, .meta = with ? meta : NULL, .policy = o,
                                       .pass = o + (size_t)n * oc * area};
             batch.value = batch.pass + n * oc;
             batch.score = batch.value + n * 3;
@@ -1092,7 +1096,7 @@ Suite *nn_suite(void)
     TCase *layers = tcase_create("layers");
     tcase_set_timeout(layers, 300);
     tcase_add_test(layers, winograd_kernels_agree);
-    tcase_add_loop_test(layers, winograd_matches_ref, 0, 108);
+    tcase_add_loop_test(layers, winograd_matches_ref, 0, 162);
     tcase_add_loop_test(layers, gemm_conv_matches_ref, 0, 54);
     tcase_add_loop_test(layers, matmul_matches_ref, 0, 18);
     suite_add_tcase(s, layers);

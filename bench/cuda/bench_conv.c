@@ -106,8 +106,8 @@ typedef struct shape_ctx {
 static void run_once(shape_ctx *s, run_kind kind, int config)
 {
     if (kind == RUN_IGEMM) {
-        CUDA_OK(nn_cuda_conv_igemm_f16_config(s->in, s->w_igemm, s->out, s->n, BOARD, s->c, s->c,
-                                              s->k, &s->ep, config, 0));
+        CUDA_OK(nn_cuda_conv_igemm_f16_config(s->in, s->w_igemm, s->out, s->n, BOARD, BOARD, s->c,
+                                              s->c, s->k, &s->ep, config, 0));
         return;
     }
     const float one = 1.0f, zero = 0.0f;
@@ -115,7 +115,7 @@ static void run_once(shape_ctx *s, run_kind kind, int config)
                                      s->conv_desc, s->algo, s->workspace, s->workspace_bytes,
                                      &zero, s->y_desc, s->out));
     if (kind == RUN_CUDNN_EP)
-        CUDA_OK(nn_cuda_epilogue_f16(s->out, s->n, BOARD, s->c, &s->ep, 0));
+        CUDA_OK(nn_cuda_epilogue_f16(s->out, s->n, BOARD, BOARD, s->c, &s->ep, 0));
 }
 
 /* Mean milliseconds of one run: 3 warm-up runs, then enough repetitions for about ms_target. */
@@ -154,8 +154,8 @@ static double compare_with_cudnn(shape_ctx *s, size_t out_count)
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    CUDA_OK(nn_cuda_conv_igemm_f16(s->in, s->w_igemm, s->out, s->n, BOARD, s->c, s->c, s->k,
-                                   &s->ep_none, 0));
+    CUDA_OK(nn_cuda_conv_igemm_f16(s->in, s->w_igemm, s->out, s->n, BOARD, BOARD, s->c, s->c,
+                                   s->k, &s->ep_none, 0));
     CUDA_OK(cudaMemcpy(a, s->out, out_count * 2, cudaMemcpyDeviceToHost));
     run_once(s, RUN_CUDNN, -1);
     CUDA_OK(cudaMemcpy(b, s->out, out_count * 2, cudaMemcpyDeviceToHost));

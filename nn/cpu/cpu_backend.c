@@ -113,7 +113,7 @@ static void prep_conv(cpu_weights *w, const nn_conv_desc *c)
 {
     w->max_c = max_int(w->max_c, max_int(c->c_in, c->c_out));
     if (!is_winograd(c)) {
-        size_t s = nn_cpu_gemm_conv_scratch(c, 1, 19);
+        size_t s = nn_cpu_gemm_conv_scratch(c, 1, 19, 19);
         w->gemm_scratch = s > w->gemm_scratch ? s : w->gemm_scratch;
         cpu_prep *p = prep_add(w, c, nn_cpu_gemm_weights_len(c), 0);
         if (p)
@@ -379,7 +379,7 @@ static void *cpu_context_new(const nn_desc *d, const void *weights, int max_batc
         return C;
     }
     size_t act = (size_t)max_batch * w->max_c * CPU_MAX_AREA;
-    size_t wino = nn_cpu_wino_scratch(max_batch, 19, w->max_c);
+    size_t wino = nn_cpu_wino_scratch(max_batch, 19, 19, w->max_c);
     size_t vec = (size_t)max_batch * w->max_vec + 1;
     bool ok = (C->lv = calloc((size_t)w->depth + 1, sizeof *C->lv)) != NULL;
     for (int l = 0; ok && l <= w->depth; l++) {
@@ -425,16 +425,17 @@ static nn_cpu_epilogue bn_epilogue(const cpu_ctx *C, const nn_bn_desc *b, nn_act
     return (nn_cpu_epilogue){.image_bias = image_bias, .scale = p->a, .shift = p->b, .act = act};
 }
 
-static void conv(cpu_ctx *C, const nn_conv_desc *c, int n, int size, const float *x,
+static void conv(cpu_ctx *C, const nn_conv_desc *c, int n, int height, int width, const float *x,
                  const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *y)
 {
     nn_cpu_epilogue with_bias = *e;
     with_bias.conv_bias = c->bias;
     const cpu_prep *p = prep_find(C->w, c);
     if (p->wino)
-        nn_cpu_wino_conv(c->c_in, c->c_out, p->a, n, size, x, pre, &with_bias, C->v, C->m, y);
+        nn_cpu_wino_conv(c->c_in, c->c_out, p->a, n, height, width, x, pre, &with_bias, C->v,
+                         C->m, y);
     else
-        nn_cpu_gemm_conv(c, p->a, n, size, x, pre, &with_bias, C->scratch, y);
+        nn_cpu_gemm_conv(c, p->a, n, height, width, x, pre, &with_bias, C->scratch, y);
 }
 
 static void activate_all(nn_activation act, size_t len, float *x)
@@ -446,10 +447,10 @@ static void activate_all(nn_activation act, size_t len, float *x)
 /* ---- KataGo -------------------------------------------------------------------------------- */
 
 /* x[n][area][c] += attention(rms_norm(x)) (weights/desc_kata.h); u is scratch of x's size. */
-static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int size, float *u,
-                           float *x)
+static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int height, int width,
+                           float *u, float *x)
 {
-    size_t area = (size_t)size * size, rows = (size_t)n * area;
+    size_t area = (size_t)height * width, rows = (size_t)n * area;
     float *q = C->tf[0], *k = C->tf[1], *v = C->tf[2], *o = C->tf[3];
     nn_cpu_rms_norm(rows, a->norm.c, a->norm.eps, a->norm.weight, x, u);
     nn_cpu_gemm_packed(a->q.c_in, a->q.c_out, prep_find(C->w, &a->q)->a, rows, u, false, q);
@@ -458,8 +459,8 @@ static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int si
     if (a->rope) {
         const cpu_prep *p = prep_find(C->w, a);
         int tables = a->learnable_rope ? a->kv_heads : 1;
-        nn_cpu_rope(n, size, a->heads, tables, a->q_dim, p->a, p->b, q);
-        nn_cpu_rope(n, size, a->kv_heads, tables, a->q_dim, p->a, p->b, k);
+        nn_cpu_rope(n, height, width, a->heads, tables, a->q_dim, p->a, p->b, q);
+        nn_cpu_rope(n, height, width, a->kv_heads, tables, a->q_dim, p->a, p->b, k);
     }
     for (int i = 0; i < n; i++)
         nn_cpu_attention((int)area, a->heads, a->kv_heads, a->q_dim, a->v_dim,
@@ -469,9 +470,10 @@ static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int si
 }
 
 /* x += SwiGLU feed-forward of rms_norm(x); u is scratch of x's size. */
-static void kata_ffn(cpu_ctx *C, const nn_kata_ffn *f, int n, int size, float *u, float *x)
+static void kata_ffn(cpu_ctx *C, const nn_kata_ffn *f, int n, int height, int width, float *u,
+                     float *x)
 {
-    size_t rows = (size_t)n * size * size;
+    size_t rows = (size_t)n * height * width;
     nn_cpu_rms_norm(rows, f->c, f->norm.eps, f->norm.weight, x, u);
     nn_cpu_gemm_packed(f->c, 2 * f->ffn_c, prep_find(C->w, f)->a, rows, u, false, C->tf[0]);
     nn_cpu_swiglu(rows, f->ffn_c, C->tf[0], C->tf[1]);
@@ -498,15 +500,16 @@ static void kata_tip_rms(const nn_kata_tip_rms *r, nn_activation act, int n, int
     }
 }
 
-static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int size, float *x)
+static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int height,
+                       int width, float *x)
 {
     cpu_level *L = &C->lv[level];
-    int area = size * size;
+    int area = height * width;
     if (b->kind == NN_KATA_BLOCK_ATTENTION || b->kind == NN_KATA_BLOCK_FFN) {
         if (b->kind == NN_KATA_BLOCK_ATTENTION)
-            kata_attention(C, &b->attn, n, size, L->a, x);
+            kata_attention(C, &b->attn, n, height, width, L->a, x);
         else
-            kata_ffn(C, &b->ffn, n, size, L->a, x);
+            kata_ffn(C, &b->ffn, n, height, width, L->a, x);
         return;
     }
     nn_cpu_affine pre1 = affine(C, &b->bn1, b->act1), pre2 = affine(C, &b->bn2, b->act2);
@@ -515,27 +518,27 @@ static void kata_block(cpu_ctx *C, const nn_kata_block *b, int level, int n, int
     switch (b->kind) {
     case NN_KATA_BLOCK_ORDINARY: {
         nn_cpu_epilogue e1 = bn_epilogue(C, &b->bn2, b->act2, NULL);
-        conv(C, &b->conv1, n, size, x, &pre1, &e1, L->t);
-        conv(C, &b->conv2, n, size, L->t, NULL, &add, x);
+        conv(C, &b->conv1, n, height, width, x, &pre1, &e1, L->t);
+        conv(C, &b->conv2, n, height, width, L->t, NULL, &add, x);
         break;
     }
     case NN_KATA_BLOCK_GPOOL: {
         /* the pooled branch reads the activated input too, so it is made once */
         nn_cpu_affine_apply(&pre1, (size_t)n * area, b->bn1.c, x, L->a);
         nn_cpu_epilogue eg = bn_epilogue(C, &b->gpool_bn, b->gpool_act, NULL);
-        conv(C, &b->gpool_conv, n, size, L->a, NULL, &eg, L->g);
+        conv(C, &b->gpool_conv, n, height, width, L->a, NULL, &eg, L->g);
         nn_cpu_kata_pool(n, b->gpool_conv.c_out, area, L->g, 0, C->pooled);
         nn_cpu_matmul_batch(&b->gpool_to_bias, n, C->pooled, C->bias);
         nn_cpu_epilogue e1 = bn_epilogue(C, &b->bn2, b->act2, C->bias);
-        conv(C, &b->conv1, n, size, L->a, NULL, &e1, L->t);
-        conv(C, &b->conv2, n, size, L->t, NULL, &add, x);
+        conv(C, &b->conv1, n, height, width, L->a, NULL, &e1, L->t);
+        conv(C, &b->conv2, n, height, width, L->t, NULL, &add, x);
         break;
     }
     case NN_KATA_BLOCK_NESTED:
-        conv(C, &b->conv1, n, size, x, &pre1, &plain, L->t);
+        conv(C, &b->conv1, n, height, width, x, &pre1, &plain, L->t);
         for (int i = 0; i < b->num_inner; i++)
-            kata_block(C, &b->inner[i], level + 1, n, size, L->t);
-        conv(C, &b->conv2, n, size, L->t, &pre2, &add, x);
+            kata_block(C, &b->inner[i], level + 1, n, height, width, L->t);
+        conv(C, &b->conv2, n, height, width, L->t, &pre2, &add, x);
         break;
     case NN_KATA_BLOCK_ATTENTION:
     case NN_KATA_BLOCK_FFN:
@@ -558,7 +561,7 @@ static void kata_meta_bias(cpu_ctx *C, const nn_kata_meta_encoder *m, int n, con
 
 static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_batch *b)
 {
-    int n = b->n, size = b->size, area = size * size;
+    int n = b->n, height = b->height, width = b->width, area = height * width;
     const nn_kata_trunk *t = &k->trunk;
     cpu_level *L = &C->lv[0];
     nn_cpu_transpose(n, k->num_spatial, area, b->spatial, L->g);
@@ -566,9 +569,9 @@ static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_bat
     if (b->meta && k->meta_encoder_version > 0)
         kata_meta_bias(C, &k->meta, n, b->meta, C->bias);
     nn_cpu_epilogue e0 = {.image_bias = C->bias, .act = NN_ACT_IDENTITY};
-    conv(C, &t->initial_conv, n, size, L->g, NULL, &e0, C->x);
+    conv(C, &t->initial_conv, n, height, width, L->g, NULL, &e0, C->x);
     for (int i = 0; i < t->num_blocks; i++)
-        kata_block(C, &t->blocks[i], 0, n, size, C->x);
+        kata_block(C, &t->blocks[i], 0, n, height, width, C->x);
     if (t->norm_kind == 1) {
         kata_tip_rms(&t->tip_rms, t->tip_act, n, area, C->x);
     } else {
@@ -578,13 +581,13 @@ static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_bat
 
     const nn_kata_policy_head *p = &k->policy;
     nn_cpu_epilogue eg = bn_epilogue(C, &p->g1_bn, p->g1_act, NULL);
-    conv(C, &p->g1_conv, n, size, C->x, NULL, &eg, L->g);
+    conv(C, &p->g1_conv, n, height, width, C->x, NULL, &eg, L->g);
     nn_cpu_kata_pool(n, p->g1_conv.c_out, area, L->g, 0, C->pooled);
     nn_cpu_matmul_batch(&p->gpool_to_bias, n, C->pooled, C->bias);
     nn_cpu_epilogue ep = bn_epilogue(C, &p->p1_bn, p->p1_act, C->bias);
-    conv(C, &p->p1_conv, n, size, C->x, NULL, &ep, L->t);
+    conv(C, &p->p1_conv, n, height, width, C->x, NULL, &ep, L->t);
     nn_cpu_epilogue plain = {.act = NN_ACT_IDENTITY};
-    conv(C, &p->p2_conv, n, size, L->t, NULL, &plain, L->a);
+    conv(C, &p->p2_conv, n, height, width, L->t, NULL, &plain, L->a);
     nn_cpu_transpose(n, area, p->out_channels, L->a, b->policy);
     if (p->has_pass2) {
         nn_cpu_matmul_batch(&p->gpool_to_pass, n, C->pooled, C->hidden);
@@ -596,39 +599,39 @@ static void kata_forward(cpu_ctx *C, const nn_kata_desc *k, const nn_backend_bat
 
     const nn_kata_value_head *v = &k->value;
     nn_cpu_epilogue ev = bn_epilogue(C, &v->v1_bn, v->v1_act, NULL);
-    conv(C, &v->v1_conv, n, size, C->x, NULL, &ev, L->a);
+    conv(C, &v->v1_conv, n, height, width, C->x, NULL, &ev, L->a);
     nn_cpu_kata_pool(n, v->v1_conv.c_out, area, L->a, 1, C->pooled);
     nn_cpu_matmul_batch(&v->v2, n, C->pooled, C->hidden);
     activate_all(v->v2_act, (size_t)n * v->v2.c_out, C->hidden);
     nn_cpu_matmul_batch(&v->v3, n, C->hidden, b->value);
     nn_cpu_matmul_batch(&v->sv3, n, C->hidden, b->score);
-    conv(C, &v->ownership_conv, n, size, L->a, NULL, &plain, b->ownership);
+    conv(C, &v->ownership_conv, n, height, width, L->a, NULL, &plain, b->ownership);
 }
 
 /* ---- Leela Zero ---------------------------------------------------------------------------- */
 
 static void lz_forward(cpu_ctx *C, const struct nn_lz_desc *lz, const nn_backend_batch *b)
 {
-    int n = b->n, size = NN_LZ_BOARD_SIZE;
+    int n = b->n, height = NN_LZ_BOARD_SIZE, width = NN_LZ_BOARD_SIZE;
     cpu_level *L = &C->lv[0];
     nn_cpu_transpose(n, NN_LZ_INPUT_PLANES, NN_LZ_POINTS, b->spatial, L->g);
     nn_cpu_epilogue e = bn_epilogue(C, &lz->input_bn, NN_ACT_RELU, NULL);
-    conv(C, &lz->input_conv, n, size, L->g, NULL, &e, C->x);
+    conv(C, &lz->input_conv, n, height, width, L->g, NULL, &e, C->x);
     for (int i = 0; i < lz->blocks; i++) {
         const nn_lz_block *blk = &lz->block[i];
         nn_cpu_epilogue e1 = bn_epilogue(C, &blk->bn1, NN_ACT_RELU, NULL);
-        conv(C, &blk->conv1, n, size, C->x, NULL, &e1, L->t);
+        conv(C, &blk->conv1, n, height, width, C->x, NULL, &e1, L->t);
         nn_cpu_epilogue e2 = bn_epilogue(C, &blk->bn2, NN_ACT_RELU, NULL);
         e2.residual = C->x;
-        conv(C, &blk->conv2, n, size, L->t, NULL, &e2, C->x);
+        conv(C, &blk->conv2, n, height, width, L->t, NULL, &e2, C->x);
     }
     nn_cpu_epilogue ep = bn_epilogue(C, &lz->policy_bn, NN_ACT_RELU, NULL);
-    conv(C, &lz->policy_conv, n, size, C->x, NULL, &ep, L->a);
+    conv(C, &lz->policy_conv, n, height, width, C->x, NULL, &ep, L->a);
     /* the fully connected layer reads Leela Zero's plane-major order */
     nn_cpu_transpose(n, NN_LZ_POINTS, NN_LZ_POLICY_CHANNELS, L->a, L->t);
     nn_cpu_matmul_batch(&lz->policy_fc, n, L->t, b->policy);
     nn_cpu_epilogue ev = bn_epilogue(C, &lz->value_bn, NN_ACT_RELU, NULL);
-    conv(C, &lz->value_conv, n, size, C->x, NULL, &ev, L->g);
+    conv(C, &lz->value_conv, n, height, width, C->x, NULL, &ev, L->g);
     nn_cpu_matmul_batch(&lz->value_fc1, n, L->g, C->hidden);
     activate_all(NN_ACT_RELU, (size_t)n * NN_LZ_VALUE_HIDDEN, C->hidden);
     nn_cpu_matmul_batch(&lz->value_fc2, n, C->hidden, b->value);

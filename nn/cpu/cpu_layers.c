@@ -230,10 +230,12 @@ static void epilogue_coeffs(const nn_cpu_epilogue *e, int i, int c, float *a, fl
     }
 }
 
-size_t nn_cpu_wino_tiles(int n, int size)
+/* Tiles along a side of `points` points. */
+static int wino_side(int points) { return (points + NN_WINO_OUT - 1) / NN_WINO_OUT; }
+
+size_t nn_cpu_wino_tiles(int n, int height, int width)
 {
-    size_t t = (size_t)(size + NN_WINO_OUT - 1) / NN_WINO_OUT;
-    return (size_t)n * t * t;
+    return (size_t)n * (size_t)wino_side(height) * (size_t)wino_side(width);
 }
 
 /* Floats between two of the 36 planes of transformed tiles or products, [36][tiles][c]: one
@@ -242,9 +244,9 @@ size_t nn_cpu_wino_tiles(int n, int size)
  * channels puts them exactly 25 x 4 KiB apart: all in one L1 set, which holds 8. */
 static size_t wino_plane(size_t tiles, int c) { return tiles * c + 16; }
 
-size_t nn_cpu_wino_scratch(int n, int size, int c)
+size_t nn_cpu_wino_scratch(int n, int height, int width, int c)
 {
-    return NN_WINO_POINTS * wino_plane(nn_cpu_wino_tiles(n, size), c);
+    return NN_WINO_POINTS * wino_plane(nn_cpu_wino_tiles(n, height, width), c);
 }
 
 static int wino_panels(int c_out) { return (c_out + NN_WINO_NR - 1) / NN_WINO_NR; }
@@ -330,25 +332,25 @@ static const float zeros[NN_CPU_MAX_CHANNELS];
 /* v[k][p][ch] = (B^T d B)[k] of every tile p of every image, d read through pre. Points off
  * the board read zeros (not put through pre). The rows go straight into v. */
 CPU_CLONES
-static void wino_input(int c, int size, int n, const float *x, const nn_cpu_affine *pre,
-                       float *v)
+static void wino_input(int c, int height, int width, int n, const float *x,
+                       const nn_cpu_affine *pre, float *v)
 {
-    int t = (size + NN_WINO_OUT - 1) / NN_WINO_OUT;
-    size_t area = (size_t)size * size, tiles = nn_cpu_wino_tiles(n, size);
+    int th = wino_side(height), tw = wino_side(width);
+    size_t area = (size_t)height * width, tiles = nn_cpu_wino_tiles(n, height, width);
     size_t plane = wino_plane(tiles, c);
     float d[36][BLOCK], tmp[36][BLOCK];
     for (int i = 0; i < n; i++)
-        for (int ty = 0; ty < t; ty++)
-            for (int tx = 0; tx < t; tx++) {
-                size_t p = ((size_t)i * t + ty) * t + tx;
+        for (int ty = 0; ty < th; ty++)
+            for (int tx = 0; tx < tw; tx++) {
+                size_t p = ((size_t)i * th + ty) * tw + tx;
                 const float *src[36];
                 bool on[36];
                 for (int r = 0; r < 6; r++)
                     for (int col = 0; col < 6; col++) {
                         int k = r * 6 + col;
                         int yy = ty * NN_WINO_OUT + r - 1, xx = tx * NN_WINO_OUT + col - 1;
-                        on[k] = yy >= 0 && yy < size && xx >= 0 && xx < size;
-                        src[k] = on[k] ? x + ((size_t)i * area + (size_t)yy * size + xx) * c
+                        on[k] = yy >= 0 && yy < height && xx >= 0 && xx < width;
+                        src[k] = on[k] ? x + ((size_t)i * area + (size_t)yy * width + xx) * c
                                        : zeros;
                     }
                 for (int c0 = 0; c0 < c; c0 += BLOCK) {
@@ -379,13 +381,14 @@ static void wino_input(int c, int size, int n, const float *x, const nn_cpu_affi
 /* Asks for the residual of the 4 x 4 points of the tile at (y0, x0) of an image ahead of use:
  * the residual is a layer two convolutions old, out of L2; loading it was the hottest spot of
  * the output transform, which this makes ~8% faster in a Leela Zero 10x128 forward pass. */
-static inline void prefetch_rows(const float *res, int size, int y0, int x0, int c)
+static inline void prefetch_rows(const float *res, int height, int width, int y0, int x0,
+                                 int c)
 {
 #ifdef __GNUC__
-    int rows = size - y0 < NN_WINO_OUT ? size - y0 : NN_WINO_OUT;
-    int cols = size - x0 < NN_WINO_OUT ? size - x0 : NN_WINO_OUT;
+    int rows = height - y0 < NN_WINO_OUT ? height - y0 : NN_WINO_OUT;
+    int cols = width - x0 < NN_WINO_OUT ? width - x0 : NN_WINO_OUT;
     for (int r = 0; r < rows; r++) {
-        const float *row = res + ((size_t)(y0 + r) * size + x0) * c;
+        const float *row = res + ((size_t)(y0 + r) * width + x0) * c;
         for (int f = 0; f < cols * c; f += 16)
             __builtin_prefetch(row + f, 0, 3);
     }
@@ -394,24 +397,25 @@ static inline void prefetch_rows(const float *res, int size, int y0, int x0, int
 
 /* y = epilogue(A^T m A) for every tile; points past the board edge are dropped. */
 CPU_CLONES
-static void wino_output(int c, int size, int n, float *m, const nn_cpu_epilogue *e, float *y)
+static void wino_output(int c, int height, int width, int n, float *m, const nn_cpu_epilogue *e,
+                        float *y)
 {
-    int t = (size + NN_WINO_OUT - 1) / NN_WINO_OUT;
-    size_t area = (size_t)size * size, tiles = nn_cpu_wino_tiles(n, size);
+    int th = wino_side(height), tw = wino_side(width);
+    size_t area = (size_t)height * width, tiles = nn_cpu_wino_tiles(n, height, width);
     size_t plane = wino_plane(tiles, c);
     float a[NN_CPU_MAX_CHANNELS], b[NN_CPU_MAX_CHANNELS];
     float tmp[24][BLOCK], out[16][BLOCK];
     for (int i = 0; i < n; i++) {
         epilogue_coeffs(e, i, c, a, b);
-        for (int ty = 0; ty < t; ty++)
-            for (int tx = 0; tx < t; tx++) {
-                size_t p = ((size_t)i * t + ty) * t + tx;
+        for (int ty = 0; ty < th; ty++)
+            for (int tx = 0; tx < tw; tx++) {
+                size_t p = ((size_t)i * th + ty) * tw + tx;
                 int y0 = ty * NN_WINO_OUT, x0 = tx * NN_WINO_OUT;
-                int rows = size - y0 < NN_WINO_OUT ? size - y0 : NN_WINO_OUT;
-                int cols = size - x0 < NN_WINO_OUT ? size - x0 : NN_WINO_OUT;
-                if (e->residual && tx + 1 < t)
-                    prefetch_rows(e->residual + (size_t)i * area * c, size, y0, x0 + NN_WINO_OUT,
-                                  c);
+                int rows = height - y0 < NN_WINO_OUT ? height - y0 : NN_WINO_OUT;
+                int cols = width - x0 < NN_WINO_OUT ? width - x0 : NN_WINO_OUT;
+                if (e->residual && tx + 1 < tw)
+                    prefetch_rows(e->residual + (size_t)i * area * c, height, width, y0,
+                                  x0 + NN_WINO_OUT, c);
                 for (int c0 = 0; c0 < c; c0 += BLOCK) {
                     int cb = c - c0 < BLOCK ? c - c0 : BLOCK;
                     for (int col = 0; col < 6; col++)   /* columns: A^T m, read from m */
@@ -421,7 +425,7 @@ static void wino_output(int c, int size, int n, float *m, const nn_cpu_epilogue 
                         wino_at(cb, tmp[6 * r], BLOCK, out[4 * r], BLOCK);
                     for (int r = 0; r < rows; r++)
                         for (int col = 0; col < cols; col++) {
-                            size_t at = ((size_t)i * area + (size_t)(y0 + r) * size + x0 + col) *
+                            size_t at = ((size_t)i * area + (size_t)(y0 + r) * width + x0 + col) *
                                             c + c0;
                             finish(e->act, cb, out[4 * r + col], a + c0, b + c0,
                                    e->residual ? e->residual + at : NULL, y + at);
@@ -645,15 +649,15 @@ static void wino_gemm(int c_in, int c_out, const float *u, size_t tiles, const f
                    m + (size_t)k * wino_plane(tiles, c_out), true);
 }
 
-void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
-                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *v, float *m,
-                      float *y)
+void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int height, int width,
+                      const float *x, const nn_cpu_affine *pre, const nn_cpu_epilogue *e,
+                      float *v, float *m, float *y)
 {
     nn_cpu_init();
     /* a few images at a time, so that their transformed tiles (v and m, WINO_CHUNK_BYTES at
      * most, or one image) stay in the caches between the transforms and the products */
-    size_t area = (size_t)size * size;
-    size_t image_bytes = sizeof(float) * NN_WINO_POINTS * nn_cpu_wino_tiles(1, size) *
+    size_t area = (size_t)height * width;
+    size_t image_bytes = sizeof(float) * NN_WINO_POINTS * nn_cpu_wino_tiles(1, height, width) *
                          (size_t)(c_in + c_out);
     int chunk = image_bytes < WINO_CHUNK_BYTES ? (int)(WINO_CHUNK_BYTES / image_bytes) : 1;
     for (int i0 = 0; i0 < n; i0 += chunk) {
@@ -663,9 +667,9 @@ void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, cons
             ek.image_bias += (size_t)i0 * c_out;
         if (ek.residual)
             ek.residual += (size_t)i0 * area * c_out;
-        wino_input(c_in, size, k, x + (size_t)i0 * area * c_in, pre, v);
-        wino_gemm(c_in, c_out, u, nn_cpu_wino_tiles(k, size), v, m);
-        wino_output(c_out, size, k, m, &ek, y + (size_t)i0 * area * c_out);
+        wino_input(c_in, height, width, k, x + (size_t)i0 * area * c_in, pre, v);
+        wino_gemm(c_in, c_out, u, nn_cpu_wino_tiles(k, height, width), v, m);
+        wino_output(c_out, height, width, k, m, &ek, y + (size_t)i0 * area * c_out);
     }
 }
 
@@ -713,28 +717,29 @@ void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w)
                 }
 }
 
-size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int size)
+size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int height, int width)
 {
-    size_t rows = (size_t)n * size * size, k = (size_t)c->c_in * c->ky * c->kx;
+    size_t rows = (size_t)n * height * width, k = (size_t)c->c_in * c->ky * c->kx;
     return rows * ((size_t)c->c_in + (c->ky * c->kx > 1 ? k : 0) + (size_t)c->c_out);
 }
 
 /* col[i][y][x][(dy * kx + dx) * c_in + ci] = x[i][y + dy * dil_y - py][x + dx * dil_x - px][ci],
  * zero off the board. */
-static void im2col(const nn_conv_desc *c, int n, int size, const float *x, float *col)
+static void im2col(const nn_conv_desc *c, int n, int height, int width, const float *x,
+                   float *col)
 {
     int py = (c->ky / 2) * c->dil_y, px = (c->kx / 2) * c->dil_x;
-    size_t area = (size_t)size * size, ci = (size_t)c->c_in, k = ci * c->ky * c->kx;
+    size_t area = (size_t)height * width, ci = (size_t)c->c_in, k = ci * c->ky * c->kx;
     for (int i = 0; i < n; i++)
-        for (int r = 0; r < size; r++)
-            for (int q = 0; q < size; q++) {
-                float *row = col + ((size_t)i * area + (size_t)r * size + q) * k;
+        for (int r = 0; r < height; r++)
+            for (int q = 0; q < width; q++) {
+                float *row = col + ((size_t)i * area + (size_t)r * width + q) * k;
                 for (int dy = 0; dy < c->ky; dy++)
                     for (int dx = 0; dx < c->kx; dx++) {
                         int yy = r + dy * c->dil_y - py, xx = q + dx * c->dil_x - px;
                         float *dst = row + ((size_t)dy * c->kx + dx) * ci;
-                        if (yy >= 0 && yy < size && xx >= 0 && xx < size)
-                            memcpy(dst, x + ((size_t)i * area + (size_t)yy * size + xx) * ci,
+                        if (yy >= 0 && yy < height && xx >= 0 && xx < width)
+                            memcpy(dst, x + ((size_t)i * area + (size_t)yy * width + xx) * ci,
                                    sizeof *dst * ci);
                         else
                             memset(dst, 0, sizeof *dst * ci);
@@ -742,11 +747,11 @@ static void im2col(const nn_conv_desc *c, int n, int size, const float *x, float
             }
 }
 
-void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, const float *x,
-                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *scratch,
-                      float *y)
+void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int height, int width,
+                      const float *x, const nn_cpu_affine *pre, const nn_cpu_epilogue *e,
+                      float *scratch, float *y)
 {
-    size_t area = (size_t)size * size, rows = (size_t)n * area;
+    size_t area = (size_t)height * width, rows = (size_t)n * area;
     int k = c->c_in * c->ky * c->kx;
     bool one = c->ky * c->kx == 1;
     float *in = scratch, *col = in + rows * c->c_in, *out = col + (one ? 0 : rows * k);
@@ -755,7 +760,7 @@ void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, co
         x = in;
     }
     if (!one)
-        im2col(c, n, size, x, col);
+        im2col(c, n, height, width, x, col);
     /* out[rows][c_out] = col[rows][k] . the panels of w, then the epilogue writes y, so the
      * residual may be y itself */
     nn_cpu_init();
@@ -825,14 +830,14 @@ void nn_cpu_swiglu(size_t rows, int ffn, const float *ag, float *h)
     }
 }
 
-void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float *cos_t,
-                 const float *sin_t, float *t)
+void nn_cpu_rope(int n, int height, int width, int heads, int tables, int q_dim,
+                 const float *cos_t, const float *sin_t, float *t)
 {
-    int pairs = q_dim / 2, area = size * size;
+    int pairs = q_dim / 2, area = height * width;
     size_t table = (size_t)pairs * 361;
     for (int i = 0; i < n; i++)
         for (int pt = 0; pt < area; pt++) {
-            int at = pt / size * 19 + pt % size;
+            int at = pt / width * 19 + pt % width;
             float *tp = t + ((size_t)i * area + pt) * heads * q_dim;
             for (int h = 0; h < heads; h++) {
                 const float *c = cos_t + (size_t)(h * tables / heads) * table + at;

@@ -1,7 +1,8 @@
 /* nn/cpu/cpu_layers.h -- batched float32 layers of the "cpu" backend (cpu_backend.c). Each is
  * tested against its nn/ref twin (tests/test_nn.c).
  *
- * Activations are NHWC over a whole batch, x[n][size][size][c]: channels innermost, so every
+ * Activations are NHWC over a whole batch, x[n][height][width][c] (each side 1..19): channels
+ * innermost, so every
  * tile transform, batch norm and activation is plain SIMD over contiguous channels, and a 1x1
  * convolution of the whole batch is one matrix product. (The backend's own inputs and outputs stay
  * NCHW, as nn/backend.h lays them out; nn_cpu_transpose converts at the edges.)
@@ -70,12 +71,12 @@ bool nn_cpu_force_kernel(nn_cpu_kernel k);
 /* The kernel in use: "avx512", "avx2" or "portable". */
 const char *nn_cpu_kernel_name(void);
 
-/* Tiles of a batch: n * ceil(size / 4)^2. */
-size_t nn_cpu_wino_tiles(int n, int size);
+/* Tiles of a batch: n * ceil(height / 4) * ceil(width / 4). */
+size_t nn_cpu_wino_tiles(int n, int height, int width);
 
 /* Floats of the scratch a Winograd convolution needs for c channels (its transformed inputs
- * with c = c_in, its products with c = c_out) on a batch of n boards of size x size. */
-size_t nn_cpu_wino_scratch(int n, int size, int c);
+ * with c = c_in, its products with c = c_out) on a batch of n tensors of height x width. */
+size_t nn_cpu_wino_scratch(int n, int height, int width, int c);
 
 /* U = G g G^T for every 3x3 filter g of w[c_out][c_in][3][3], packed for the GEMM kernel:
  * u[36][panel][c_in][NN_WINO_NR], panel = output channel / NN_WINO_NR, the last panel padded
@@ -83,25 +84,25 @@ size_t nn_cpu_wino_scratch(int n, int size, int c);
 size_t nn_cpu_wino_filter_len(int c_in, int c_out);
 void nn_cpu_wino_filter(int c_out, int c_in, const float *w, float *u);
 
-/* y[n][size][size][c_out] = epilogue(conv(pre(x))) for x[n][size][size][c_in] with a
+/* y[n][height][width][c_out] = epilogue(conv(pre(x))) for x[n][height][width][c_in] with a
  * pre-transformed 3x3 filter u, zero padding (padding is not put through pre). v and m are
- * scratch of nn_cpu_wino_scratch(n, size, c_in) and (n, size, c_out) floats. y must not overlap
- * x; the residual may be y. */
-void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int size, const float *x,
-                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *v, float *m,
-                      float *y);
+ * scratch of nn_cpu_wino_scratch(n, height, width, c_in) and (..., c_out) floats. y must not
+ * overlap x; the residual may be y. */
+void nn_cpu_wino_conv(int c_in, int c_out, const float *u, int n, int height, int width,
+                      const float *x, const nn_cpu_affine *pre, const nn_cpu_epilogue *e,
+                      float *v, float *m, float *y);
 
 /* Any kernel (c->w as in desc.h) by im2col and one product over the batch on the Winograd
  * products' kernels; 1x1 kernels read the activations directly. w is nn_cpu_gemm_weights'
  * packing of c->w (nn_cpu_gemm_weights_len floats: panels of NN_WINO_NR output channels,
- * [panel][ky][kx][c_in][NN_WINO_NR]). scratch holds nn_cpu_gemm_conv_scratch(c, n, size)
- * floats. y must not overlap x; the residual may be y. */
+ * [panel][ky][kx][c_in][NN_WINO_NR]). scratch holds nn_cpu_gemm_conv_scratch(c, n, height,
+ * width) floats. y must not overlap x; the residual may be y. */
 size_t nn_cpu_gemm_weights_len(const nn_conv_desc *c);
 void nn_cpu_gemm_weights(const nn_conv_desc *c, float *w);
-size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int size);
-void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int size, const float *x,
-                      const nn_cpu_affine *pre, const nn_cpu_epilogue *e, float *scratch,
-                      float *y);
+size_t nn_cpu_gemm_conv_scratch(const nn_conv_desc *c, int n, int height, int width);
+void nn_cpu_gemm_conv(const nn_conv_desc *c, const float *w, int n, int height, int width,
+                      const float *x, const nn_cpu_affine *pre, const nn_cpu_epilogue *e,
+                      float *scratch, float *y);
 
 /* y = pre(x) elementwise over `points` rows of c channels (y may be x). */
 void nn_cpu_affine_apply(const nn_cpu_affine *a, size_t points, int c, const float *x, float *y);
@@ -128,12 +129,12 @@ float nn_cpu_sum_squares(size_t len, const float *x);
  * and the gate side by side (rows of 2 * ffn floats). */
 void nn_cpu_swiglu(size_t rows, int ffn, const float *ag, float *h);
 
-/* Rotary position encoding of t[n][size * size][heads * q_dim] in place: the pair (2p, 2p+1) of
- * head h at point (y, x) turned by the angle whose cosine and sine are cos_t and sin_t
+/* Rotary position encoding of t[n][height * width][heads * q_dim] in place: the pair (2p, 2p+1)
+ * of head h at point (y, x) turned by the angle whose cosine and sine are cos_t and sin_t
  * [table][q_dim / 2][19 * 19] at [h * tables / heads][p][y * 19 + x] (tables: 1 for fixed
  * frequencies, the key/value heads for learned ones). */
-void nn_cpu_rope(int n, int size, int heads, int tables, int q_dim, const float *cos_t,
-                 const float *sin_t, float *t);
+void nn_cpu_rope(int n, int height, int width, int heads, int tables, int q_dim,
+                 const float *cos_t, const float *sin_t, float *t);
 
 /* Denormal floats off (flushed to zero, read as zero) for the calling thread, returning the
  * state to give nn_cpu_denormals_restore. KataGo 1.17's nets carry tens of thousands of

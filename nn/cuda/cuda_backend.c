@@ -4,7 +4,7 @@
  *
  * A forward copies the batch into pinned memory, and on one stream uploads it, runs the net
  * (cuda_nets.c) and downloads the outputs, then waits once. Everything that depends on the
- * (batch size, board size) pair lives in a plan: its first run searches cuDNN's algorithms;
+ * (batch size, tensor shape) pair lives in a plan: its first run searches cuDNN's algorithms;
  * from the second on, the whole upload-compute-download sequence is a CUDA graph captured once
  * and replayed, so a batch costs one launch instead of hundreds. A capture that fails turns
  * graphs off for the context (with a message) and the forward runs eagerly. */
@@ -108,8 +108,7 @@ static void cuda_context_free(void *ctx)
         cudaEventDestroy(C->prof_ev[i]);
     free(C->prof_ev);
     free(C->prof_kind);
-    size_t num_plans = 2 * (size_t)(CUDA_MAX_SIZE + 1) * (size_t)(C->max_batch + 1);
-    for (size_t i = 0; C->plans && i < num_plans; i++)
+    for (int i = 0; i < C->num_plans; i++)
         nn_cuda_plan_free(C->plans[i]);
     free(C->plans);
     for (int l = 0; C->lv && l <= C->W->depth; l++) {
@@ -208,9 +207,7 @@ static void *cuda_context_new(const nn_desc *d, const void *weights, int max_bat
         cuda_context_free(C);
         return NULL;
     }
-    size_t num_plans = 2 * (size_t)(CUDA_MAX_SIZE + 1) * (size_t)(max_batch + 1);
-    C->plans = C->lv ? calloc(num_plans, sizeof *C->plans) : NULL;
-    if (!C->plans) {
+    if (!C->lv) {
         snprintf(err, (size_t)err_len, "%s: cuda backend: out of host memory", d->source);
         cuda_context_free(C);
         return NULL;
@@ -296,16 +293,29 @@ static void capture(cuda_ctx *C, cuda_plan *P, const cuda_io *io)
     C->graphs = false;
 }
 
-static cuda_plan *plan_get(cuda_ctx *C, int n, int size, bool meta)
+/* The plan of a batch shape, made on its first use; NULL when out of memory. A context meets a
+ * few shapes per batch size (board shapes and their transposes), so a linear search does. */
+static cuda_plan *plan_get(cuda_ctx *C, int n, int width, int height, bool meta)
 {
-    size_t at = ((size_t)meta * (CUDA_MAX_SIZE + 1) + (size_t)size) * (size_t)(C->max_batch + 1) +
-                (size_t)n;
-    if (!C->plans[at]) {
-        C->plans[at] = calloc(1, sizeof *C->plans[at]);
-        if (C->plans[at])
-            *C->plans[at] = (cuda_plan){.n = n, .size = size};
+    for (int i = 0; i < C->num_plans; i++) {
+        cuda_plan *P = C->plans[i];
+        if (P->n == n && P->width == width && P->height == height && P->meta == meta)
+            return P;
     }
-    return C->plans[at];
+    if (C->num_plans == C->cap_plans) {
+        int cap = C->cap_plans ? 2 * C->cap_plans : 16;
+        cuda_plan **grown = realloc(C->plans, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return NULL;
+        C->plans = grown;
+        C->cap_plans = cap;
+    }
+    cuda_plan *P = calloc(1, sizeof *P);
+    if (P) {
+        *P = (cuda_plan){.n = n, .height = height, .width = width, .meta = meta};
+        C->plans[C->num_plans++] = P;
+    }
+    return P;
 }
 
 static bool forward_device(cuda_ctx *C, cuda_plan *P, const cuda_io *io)
@@ -332,15 +342,16 @@ static bool cuda_forward(void *ctx, const nn_backend_batch *b, char *err, int er
     cuda_ctx *C = ctx;
     const cuda_weights *W = C->W;
     bool kata = W->d->family == NN_FAMILY_KATA;
-    int n = b->n, size = b->size;
-    if (n < 1 || n > C->max_batch || size < 1 || size > CUDA_MAX_SIZE ||
-        (!kata && size != NN_LZ_BOARD_SIZE)) {
+    int n = b->n, width = b->width, height = b->height;
+    if (n < 1 || n > C->max_batch || width < 1 || width > CUDA_MAX_SIZE || height < 1 ||
+        height > CUDA_MAX_SIZE ||
+        (!kata && (width != NN_LZ_BOARD_SIZE || height != NN_LZ_BOARD_SIZE))) {
         snprintf(err, (size_t)err_len, "%s: cuda backend: batch of %d on %dx%d (context takes "
-                 "1..%d positions, boards up to 19x19)", W->d->source, n, size, size,
+                 "1..%d positions, boards up to 19x19)", W->d->source, n, width, height,
                  C->max_batch);
         return false;
     }
-    size_t area = (size_t)size * size, nn = (size_t)n;
+    size_t area = (size_t)width * height, nn = (size_t)n;
     bool meta = kata && W->kata.has_meta && b->meta;
     cuda_io io = {.spatial = nn * (size_t)W->num_spatial * area,
                   .global = nn * (size_t)W->num_global,
@@ -359,7 +370,7 @@ static bool cuda_forward(void *ctx, const nn_backend_batch *b, char *err, int er
         C->out = (cuda_outputs){.policy = o, .value = o + nn * NN_LZ_POLICY_OUTPUTS};
         io.out = nn * (NN_LZ_POLICY_OUTPUTS + 1);
     }
-    cuda_plan *P = plan_get(C, n, size, meta);
+    cuda_plan *P = plan_get(C, n, width, height, meta);
     if (!P) {
         snprintf(err, (size_t)err_len, "%s: cuda backend: out of host memory", W->d->source);
         return false;

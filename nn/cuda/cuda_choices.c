@@ -35,8 +35,8 @@ void nn_cuda_choices_unlock(nn_cuda_choices *t)
 
 static bool same_shape(const nn_cuda_choice *a, const nn_cuda_choice *b)
 {
-    return a->n == b->n && a->size == b->size && a->k == b->k && a->dil == b->dil &&
-           a->c_in == b->c_in && a->c_out == b->c_out;
+    return a->n == b->n && a->height == b->height && a->width == b->width && a->k == b->k &&
+           a->dil == b->dil && a->c_in == b->c_in && a->c_out == b->c_out;
 }
 
 bool nn_cuda_choices_find(const nn_cuda_choices *t, const nn_cuda_choice *key, size_t ws_limit,

@@ -15,11 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One shape's choice: the key (batch n, board size, kernel k, dilation, channels in and out)
+/* One shape's choice: the key (batch n, tensor height and width, kernel k, dilation, channels
+ * in and out)
  * and what the search chose (a cudnnConvolutionFwdAlgo_t, a cudnnMathType_t, the workspace
  * the algorithm needs). */
 typedef struct nn_cuda_choice {
-    int n, size, k, dil, c_in, c_out;
+    int n, height, width, k, dil, c_in, c_out;
     int algo, math;
     size_t ws_bytes;
 } nn_cuda_choice;
@@ -38,8 +39,8 @@ void nn_cuda_choices_free(nn_cuda_choices *t);
 void nn_cuda_choices_lock(nn_cuda_choices *t);
 void nn_cuda_choices_unlock(nn_cuda_choices *t);
 
-/* Copies into *out the choice recorded for key's shape (n, size, k, dil, c_in, c_out) whose
- * workspace fits in ws_limit bytes; false when there is none. The caller holds the lock. */
+/* Copies into *out the choice recorded for key's shape (n, height, width, k, dil, c_in, c_out)
+ * whose workspace fits in ws_limit bytes; false when there is none. The caller holds the lock. */
 bool nn_cuda_choices_find(const nn_cuda_choices *t, const nn_cuda_choice *key, size_t ws_limit,
                           nn_cuda_choice *out);
 

@@ -1,9 +1,9 @@
 /* nn/cuda/cuda_internal.h -- what the files of the "cuda" backend share: the weights as the
  * device holds them, the per-thread context, the checked-call macros and the layer helpers.
  *
- * Layouts: activations NHWC ([n][size][size][c]) in the activation type (float, or half in
- * fp16 mode), packed for the batch's own board size, so every point of a tensor is on the
- * board and no mask is needed; per-position vectors (pooled values, biases, head hidden
+ * Layouts: activations NHWC ([n][height][width][c]) in the activation type (float, or half in
+ * fp16 mode), packed for the batch's own tensor shape (backend.h), so every point of a tensor
+ * is on the board and no mask is needed; per-position vectors (pooled values, biases, head hidden
  * layers) are always floats [n][c]. Convolution weights are [c_out][k][k][c_in] (cuDNN's NHWC
  * "KRSC" filter; for k = 1 the row-major matrix cuBLAS multiplies), batch norms are folded
  * into scale and bias (y = x * scale + bias), matmul weights stay [c_in][c_out] floats.
@@ -148,10 +148,11 @@ typedef struct cuda_algo {
 
 enum { FUSE_UNTRIED = 0, FUSE_HALF_BIAS, FUSE_FLOAT_BIAS, FUSE_REFUSED };
 
-/* Everything that depends on one (batch size, board size, metadata present) triple: the
+/* Everything that depends on one (batch size, tensor shape, metadata present) triple: the
  * algorithms searched on its first run and the CUDA graph captured on its second. */
 typedef struct cuda_plan {
-    int n, size;
+    int n, height, width;
+    bool meta;
     int runs;
     cuda_algo *algos;
     int num_algos, cap_algos;
@@ -187,7 +188,8 @@ typedef struct cuda_ctx {
     float *pooled, *bias_nc, *hidden, *vec;   /* [max_batch][max_vec] floats each */
     float *dev_in, *dev_out, *host_in, *host_out;   /* host_*: pinned */
     size_t in_floats, out_floats;             /* capacity of each of the four, in floats */
-    cuda_plan **plans;         /* [2][CUDA_MAX_SIZE + 1][max_batch + 1], made on first use */
+    cuda_plan **plans;         /* [num_plans], each made on its first use */
+    int num_plans, cap_plans;
     /* the forward under way */
     cuda_plan *plan;
     bool capturing;

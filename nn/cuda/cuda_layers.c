@@ -122,7 +122,7 @@ static bool algo_find(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_algo
     }
     char why[160];
     snprintf(why, sizeof why, "no algorithm for %s (batch %d, %dx%d, %d -> %d channels)",
-             c->name, C->plan->n, C->plan->size, C->plan->size, c->c_in, c->c_out);
+             c->name, C->plan->n, C->plan->width, C->plan->height, c->c_in, c->c_out);
     return nn_cuda_fail(C, "cudnnFindConvolutionForwardAlgorithmEx", why, __FILE__, __LINE__);
 }
 
@@ -140,9 +140,9 @@ static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_al
     CUDNN_CHECK(C, cudnnCreateFilterDescriptor(&a->wd));
     CUDNN_CHECK(C, cudnnCreateConvolutionDescriptor(&a->cd));
     CUDNN_CHECK(C, cudnnSetTensor4dDescriptor(a->xd, CUDNN_TENSOR_NHWC, type, P->n, c->c_in,
-                                              P->size, P->size));
+                                              P->height, P->width));
     CUDNN_CHECK(C, cudnnSetTensor4dDescriptor(a->yd, CUDNN_TENSOR_NHWC, type, P->n, c->c_out,
-                                              P->size, P->size));
+                                              P->height, P->width));
     CUDNN_CHECK(C, cudnnSetFilter4dDescriptor(a->wd, type, CUDNN_TENSOR_NHWC, c->c_out, c->c_in,
                                               c->k, c->k));
     CUDNN_CHECK(C, cudnnSetConvolution2dDescriptor(a->cd, pad, pad, 1, 1, c->dil, c->dil,
@@ -151,8 +151,8 @@ static bool algo_search(cuda_ctx *C, const cuda_conv *c, const void *in, cuda_al
      * reference tolerance */
     CUDNN_CHECK(C, cudnnSetConvolutionMathType(a->cd, W->fp16 ? CUDNN_TENSOR_OP_MATH
                                                               : CUDNN_FMA_MATH));
-    nn_cuda_choice key = {.n = P->n, .size = P->size, .k = c->k, .dil = c->dil,
-                          .c_in = c->c_in, .c_out = c->c_out};
+    nn_cuda_choice key = {.n = P->n, .height = P->height, .width = P->width, .k = c->k,
+                          .dil = c->dil, .c_in = c->c_in, .c_out = c->c_out};
     nn_cuda_choice chosen = key;
     nn_cuda_choices_lock(W->choices);
     bool ok = nn_cuda_choices_find(W->choices, &key, C->dnn_ws_bytes, &chosen);
@@ -275,11 +275,11 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
                   const nn_cuda_epilogue *ep)
 {
     const cuda_weights *W = C->W;
-    int n = C->plan->n, size = C->plan->size;
-    if (c->w_igemm && nn_cuda_conv_igemm_supported(c->k, c->c_in, c->c_out, size)) {
+    int n = C->plan->n, height = C->plan->height, width = C->plan->width;
+    if (c->w_igemm && nn_cuda_conv_igemm_supported(c->k, c->c_in, c->c_out, height, width)) {
         int span = nn_cuda_prof_begin(C, CUDA_PROF_IGEMM);
-        CUDA_CHECK(C, nn_cuda_conv_igemm_f16(in, c->w_igemm, out, n, size, c->c_in, c->c_out,
-                                             c->k, ep, C->stream));
+        CUDA_CHECK(C, nn_cuda_conv_igemm_f16(in, c->w_igemm, out, n, height, width, c->c_in,
+                                             c->c_out, c->k, ep, C->stream));
         nn_cuda_prof_end(C, span);
         return true;
     }
@@ -295,7 +295,8 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
          * w[c_out][c_in]^T; column-major cuBLAS sees out^T = w^T-as-stored . in^T */
         cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
         int span = nn_cuda_prof_begin(C, CUDA_PROF_CUBLAS);
-        CUBLAS_CHECK(C, cublasGemmEx(C->blas, CUBLAS_OP_T, CUBLAS_OP_N, c->c_out, n * size * size,
+        CUBLAS_CHECK(C, cublasGemmEx(C->blas, CUBLAS_OP_T, CUBLAS_OP_N, c->c_out,
+                                     n * height * width,
                                      c->c_in, &one, c->w, type, c->c_in, in, type, c->c_in, &beta,
                                      out, type, c->c_out, CUBLAS_COMPUTE_32F,
                                      CUBLAS_GEMM_DEFAULT));
@@ -321,9 +322,11 @@ bool nn_cuda_conv(cuda_ctx *C, const cuda_conv *c, const void *in, void *out,
     if (!epilogue_is_noop(&rest)) {
         int span = nn_cuda_prof_begin(C, CUDA_PROF_EPILOGUE);
         if (W->fp16)
-            CUDA_CHECK(C, nn_cuda_epilogue_f16(out, n, size, c->c_out, &rest, C->stream));
+            CUDA_CHECK(C, nn_cuda_epilogue_f16(out, n, height, width, c->c_out, &rest,
+                                               C->stream));
         else
-            CUDA_CHECK(C, nn_cuda_epilogue_f32(out, n, size, c->c_out, &rest, C->stream));
+            CUDA_CHECK(C, nn_cuda_epilogue_f32(out, n, height, width, c->c_out, &rest,
+                                               C->stream));
         nn_cuda_prof_end(C, span);
     }
     return true;
@@ -340,7 +343,7 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
                                 m->w, m->c_out, x, m->c_in, &beta, y, m->c_out));
     if (m->bias || act != NN_ACT_IDENTITY) {
         nn_cuda_epilogue e = {.bias = m->bias, .act = act};
-        CUDA_CHECK(C, nn_cuda_epilogue_f32(y, n, 1, m->c_out, &e, C->stream));
+        CUDA_CHECK(C, nn_cuda_epilogue_f32(y, n, 1, 1, m->c_out, &e, C->stream));
     }
     nn_cuda_prof_end(C, span);
     return true;
@@ -348,7 +351,7 @@ bool nn_cuda_matmul(cuda_ctx *C, const cuda_matmul *m, const float *x, float *y,
 
 bool nn_cuda_pool(cuda_ctx *C, int c, const void *x, bool value_head, float *out)
 {
-    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    int n = C->plan->n, area = C->plan->height * C->plan->width;
     int span = nn_cuda_prof_begin(C, CUDA_PROF_POOL);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_kata_pool_f16(n, c, area, value_head, x, out, C->stream));
@@ -360,7 +363,7 @@ bool nn_cuda_pool(cuda_ctx *C, int c, const void *x, bool value_head, float *out
 
 bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out)
 {
-    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    int n = C->plan->n, area = C->plan->height * C->plan->width;
     int span = nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nhwc_to_nchw_f16(n, c, area, x, out, C->stream));
@@ -372,7 +375,7 @@ bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out)
 
 bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *out)
 {
-    int n = C->plan->n, area = C->plan->size * C->plan->size;
+    int n = C->plan->n, area = C->plan->height * C->plan->width;
     int span = nn_cuda_prof_begin(C, CUDA_PROF_LAYOUT);
     if (C->W->fp16)
         CUDA_CHECK(C, nn_cuda_nchw_to_nhwc_f16(n, c, c_pad, area, in, out, C->stream));

@@ -180,7 +180,7 @@ static void prep_conv_fused(loader *L, cuda_conv *out, const nn_conv_desc *c, in
                 }
         out->w = dev_activation_type(L, c->name, krsc, count);
         if (W->fp16 && W->opt.conv == NN_CUDA_CONV_IGEMM && (k == 1 || k == 3) && out->dil == 1 &&
-            nn_cuda_conv_igemm_supported(k, c_in_pad, c->c_out, CUDA_MAX_SIZE)) {
+            nn_cuda_conv_igemm_supported(k, c_in_pad, c->c_out, CUDA_MAX_SIZE, CUDA_MAX_SIZE)) {
             out->w_igemm =
                 dev_alloc(L, c->name, nn_cuda_conv_igemm_weight_bytes(k, c_in_pad, c->c_out));
             char why[256] = "";

@@ -1,5 +1,5 @@
 /* nn/ref/kata_forward.c -- KataGo reference forward pass and post-processing (see the header and
- * weights/desc_kata.h). Runs on a size x size tensor, every point on the board, so no mask is
+ * weights/desc_kata.h). Runs on a width x height tensor, every point on the board, so no mask is
  * needed; layers come from an nn_ops table (nn_ref_ops: ref_ops.h, double accumulation). */
 #include "nn/ref/kata_forward.h"
 
@@ -15,7 +15,7 @@ const nn_ops nn_ref_ops = {"ref", nn_ref_conv, nn_ref_bn_act, nn_ref_matmul};
 
 typedef struct kata_pass {
     const nn_ops *ops;
-    int n, area;          /* board size and points */
+    int w, h, area;       /* the tensor's width, height and points */
     double sqrt_area;
     bool oom;             /* an allocation failed; everything after it is skipped */
 } kata_pass;
@@ -67,8 +67,8 @@ static void pooled_branch(kata_pass *P, const nn_conv_desc *conv, const nn_bn_de
 {
     float *g = planes(P, conv->c_out);
     if (g) {
-        P->ops->conv(conv, P->n, P->n, a, g);
-        P->ops->bn_act(bn, act, P->n, P->n, NULL, g);
+        P->ops->conv(conv, P->h, P->w, a, g);
+        P->ops->bn_act(bn, act, P->h, P->w, NULL, g);
         global_pool(P, conv->c_out, g, false, pooled);
     }
     free(g);
@@ -124,7 +124,7 @@ static void rope_rotate(const kata_pass *P, const nn_kata_attention *a, int head
 {
     int pairs = a->q_dim / 2, per_axis = pairs / 2;
     for (int i = 0; i < P->area; i++) {
-        int y = i / P->n, x = i % P->n;
+        int y = i / P->w, x = i % P->w;
         for (int h = 0; h < heads; h++) {
             int kvh = h * a->kv_heads / heads;
             for (int p = 0; p < pairs; p++) {
@@ -251,15 +251,15 @@ static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
         run_ffn(P, &b->ffn, x);
         return;
     }
-    int n = P->n;
+    int h = P->h, w = P->w;
     float *a = planes(P, b->bn1.c), *t = planes(P, b->conv1.c_out);
     float *y = planes(P, b->conv2.c_out);
     float *pooled = b->kind == NN_KATA_BLOCK_GPOOL ? values(P, 3 * b->gpool_conv.c_out) : NULL;
     float *bias = b->kind == NN_KATA_BLOCK_GPOOL ? values(P, b->gpool_to_bias.c_out) : NULL;
     if (!P->oom) {
         memcpy(a, x, sizeof *a * (size_t)b->bn1.c * P->area);
-        P->ops->bn_act(&b->bn1, b->act1, n, n, NULL, a);
-        P->ops->conv(&b->conv1, n, n, a, t);
+        P->ops->bn_act(&b->bn1, b->act1, h, w, NULL, a);
+        P->ops->conv(&b->conv1, h, w, a, t);
         if (b->kind == NN_KATA_BLOCK_GPOOL) {
             pooled_branch(P, &b->gpool_conv, &b->gpool_bn, b->gpool_act, a, pooled);
             P->ops->matmul(&b->gpool_to_bias, pooled, bias);
@@ -267,8 +267,8 @@ static void run_block(kata_pass *P, const nn_kata_block *b, float *x)
         }
         for (int i = 0; i < b->num_inner; i++)
             run_block(P, &b->inner[i], t);
-        P->ops->bn_act(&b->bn2, b->act2, n, n, NULL, t);
-        P->ops->conv(&b->conv2, n, n, t, y);
+        P->ops->bn_act(&b->bn2, b->act2, h, w, NULL, t);
+        P->ops->conv(&b->conv2, h, w, t, y);
         for (size_t i = 0; i < (size_t)b->conv2.c_out * P->area; i++)
             x[i] += y[i];
     }
@@ -304,7 +304,7 @@ static float *run_trunk(kata_pass *P, const nn_kata_desc *k, const float *spatia
     const nn_kata_trunk *t = &k->trunk;
     float *x = planes(P, t->trunk_channels), *bias = values(P, t->trunk_channels);
     if (!P->oom) {
-        P->ops->conv(&t->initial_conv, P->n, P->n, spatial, x);
+        P->ops->conv(&t->initial_conv, P->h, P->w, spatial, x);
         P->ops->matmul(&t->initial_matmul, global, bias);
         add_channel_bias(P, t->trunk_channels, bias, x);
         if (meta && k->meta_encoder_version > 0) {
@@ -317,7 +317,7 @@ static float *run_trunk(kata_pass *P, const nn_kata_desc *k, const float *spatia
         if (t->norm_kind == 1)
             run_tip_rms(P, &t->tip_rms, t->tip_act, x);
         else
-            P->ops->bn_act(&t->tip_bn, t->tip_act, P->n, P->n, NULL, x);
+            P->ops->bn_act(&t->tip_bn, t->tip_act, P->h, P->w, NULL, x);
     }
     free(bias);
     if (P->oom) {
@@ -331,16 +331,16 @@ static float *run_trunk(kata_pass *P, const nn_kata_desc *k, const float *spatia
 static void run_policy(kata_pass *P, const nn_kata_policy_head *h, const float *trunk,
                        float *logits, float *pass)
 {
-    int n = P->n;
+    int ht = P->h, w = P->w;
     float *p1 = planes(P, h->p1_conv.c_out), *pooled = values(P, 3 * h->g1_conv.c_out);
     float *bias = values(P, h->gpool_to_bias.c_out), *hidden = values(P, h->gpool_to_pass.c_out);
     if (!P->oom) {
-        P->ops->conv(&h->p1_conv, n, n, trunk, p1);
+        P->ops->conv(&h->p1_conv, ht, w, trunk, p1);
         pooled_branch(P, &h->g1_conv, &h->g1_bn, h->g1_act, trunk, pooled);
         P->ops->matmul(&h->gpool_to_bias, pooled, bias);
         add_channel_bias(P, h->gpool_to_bias.c_out, bias, p1);
-        P->ops->bn_act(&h->p1_bn, h->p1_act, n, n, NULL, p1);
-        P->ops->conv(&h->p2_conv, n, n, p1, logits);
+        P->ops->bn_act(&h->p1_bn, h->p1_act, ht, w, NULL, p1);
+        P->ops->conv(&h->p2_conv, ht, w, p1, logits);
         if (h->has_pass2) {
             P->ops->matmul(&h->gpool_to_pass, pooled, hidden);
             for (int i = 0; i < h->gpool_to_pass.c_out; i++)
@@ -360,19 +360,19 @@ static void run_policy(kata_pass *P, const nn_kata_policy_head *h, const float *
 static void run_value(kata_pass *P, const nn_kata_value_head *h, const float *trunk, float *value,
                       float *score, float *ownership)
 {
-    int n = P->n;
+    int ht = P->h, w = P->w;
     float *v1 = planes(P, h->v1_conv.c_out), *pooled = values(P, 3 * h->v1_conv.c_out);
     float *hidden = values(P, h->v2.c_out);
     if (!P->oom) {
-        P->ops->conv(&h->v1_conv, n, n, trunk, v1);
-        P->ops->bn_act(&h->v1_bn, h->v1_act, n, n, NULL, v1);
+        P->ops->conv(&h->v1_conv, ht, w, trunk, v1);
+        P->ops->bn_act(&h->v1_bn, h->v1_act, ht, w, NULL, v1);
         global_pool(P, h->v1_conv.c_out, v1, true, pooled);
         P->ops->matmul(&h->v2, pooled, hidden);
         for (int i = 0; i < h->v2.c_out; i++)
             hidden[i] = (float)nn_ref_activate(h->v2_act, hidden[i]);
         P->ops->matmul(&h->v3, hidden, value);
         P->ops->matmul(&h->sv3, hidden, score);
-        P->ops->conv(&h->ownership_conv, n, n, v1, ownership);
+        P->ops->conv(&h->ownership_conv, ht, w, v1, ownership);
     }
     free(v1);
     free(pooled);
@@ -382,7 +382,7 @@ static void run_value(kata_pass *P, const nn_kata_value_head *h, const float *tr
 static double soft_plus(double x) { return x > 40.0 ? x : log1p(exp(x)); }
 
 /* KataGo's value post-processing, from the side to move's view (white's view is taken later). */
-static void post_values(const nn_kata_desc *k, const go_rules *rules, int size,
+static void post_values(const nn_kata_desc *k, const go_rules *rules, int area,
                         const float *value, const float *score, nn_kata_output *out)
 {
     double logit[3] = {value[0], value[1], value[2]};
@@ -402,11 +402,12 @@ static void post_values(const nn_kata_desc *k, const go_rules *rules, int size,
     out->no_result = prob[2] / sum;
     out->var_time_left = out->shortterm_winloss_error = out->shortterm_score_error = -1;
     if (k->version == 3) {
-        /* the net's one score output is an atan-squashed score value; map it back to points */
+        /* the net's one score output is an atan-squashed score value in units of twice the
+         * board's side, sqrt(area); map it back to points */
         double half_pi = 1.57079632679489661923;
         double sv = atan(score[0]) / half_pi, x = sv * half_pi;
         double unscaled = x >= half_pi - 1e-6 ? 1e6 : x <= -half_pi + 1e-6 ? -1e6 : tan(x);
-        out->white_score_selfplay = out->white_lead = unscaled * 2.0 * size;
+        out->white_score_selfplay = out->white_lead = unscaled * 2.0 * sqrt((double)area);
         out->white_score_selfplay_sq = out->white_score_selfplay * out->white_score_selfplay;
         return;
     }
@@ -437,7 +438,7 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
                         int symmetry, double optimism, const float *logits, const float *pass,
                         float *mixed, nn_kata_output *out)
 {
-    int n = g->board.size, area = n * n;
+    int width = g->board.width, height = g->board.height, area = width * height;
     float opt = (float)optimism, pass_logit = pass[0];
     for (int i = 0; i < area; i++)
         mixed[i] = logits[i];
@@ -446,7 +447,7 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
             mixed[i] = logits[i] + (logits[area + i] - logits[i]) * opt;
         pass_logit = pass[0] + (pass[1] - pass[0]) * opt;
     }
-    nn_kata_symmetry_apply(symmetry, true, n, 1, mixed, out->policy);
+    nn_kata_symmetry_apply(symmetry, true, width, height, 1, mixed, out->policy);
     bool legal[NN_KATA_MAX_POINTS];
     nn_kata_legal_moves(g, rules, legal);
     double max = pass_logit, sum = 0;
@@ -462,12 +463,12 @@ static void post_policy(const nn_kata_policy_head *h, const go_game *g, const go
     out->policy_pass = (float)(exp(pass_logit - max) / sum);
 }
 
-bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
+bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int width, int height,
                          const float *spatial, const float *global, const float *meta,
                          const nn_kata_raw *raw)
 {
-    kata_pass P = {.ops = ops, .n = size, .area = size * size,
-                   .sqrt_area = sqrt((double)(size * size))};
+    kata_pass P = {.ops = ops, .w = width, .h = height, .area = width * height,
+                   .sqrt_area = sqrt((double)(width * height))};
     float *trunk = run_trunk(&P, k, spatial, global, meta);
     if (trunk) {
         run_policy(&P, &k->policy, trunk, raw->policy, raw->pass);
@@ -495,8 +496,8 @@ bool nn_kata_eval_inputs(const nn_desc *d, const go_game *g, int symmetry,
     nn_kata_supported_rules(k->version, &g->rules, &rules);
     if (!nn_kata_inputs_fill(k->inputs_version, g, &rules, scratch, err, err_len))
         return false;
-    int n = g->board.size;
-    nn_kata_symmetry_apply(symmetry, false, n, scratch->num_spatial, scratch->spatial, spatial);
+    nn_kata_symmetry_apply(symmetry, false, g->board.width, g->board.height, scratch->num_spatial,
+                           scratch->spatial, spatial);
     memcpy(global, scratch->global, sizeof *global * (size_t)scratch->num_global);
     return true;
 }
@@ -506,13 +507,16 @@ void nn_kata_post_outputs(const nn_kata_desc *k, const go_game *g, int symmetry,
 {
     go_rules rules;
     nn_kata_supported_rules(k->version, &g->rules, &rules);
-    int n = g->board.size, area = n * n;
+    int width = g->board.width, height = g->board.height, area = width * height;
     float mixed[NN_KATA_MAX_POINTS];
-    out->size = n;
+    out->size = g->board.size;
+    out->width = width;
+    out->height = height;
     post_policy(&k->policy, g, &rules, symmetry, policy_optimism, raw->policy, raw->pass, mixed,
                 out);
-    post_values(k, &rules, n, raw->value, raw->score, out);
-    nn_kata_symmetry_apply(symmetry, true, n, 1, raw->ownership, out->white_ownership);
+    post_values(k, &rules, area, raw->value, raw->score, out);
+    nn_kata_symmetry_apply(symmetry, true, width, height, 1, raw->ownership,
+                           out->white_ownership);
     bool white = g->board.to_move == GO_WHITE;
     for (int i = 0; i < area; i++)
         out->white_ownership[i] = (float)(white ? tanh(out->white_ownership[i])
@@ -535,7 +539,8 @@ bool nn_kata_ref_eval(const nn_desc *d, const go_game *g, int symmetry, double p
 bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int symmetry,
                       double policy_optimism, nn_kata_output *out, char *err, int err_len)
 {
-    int n = g->board.size, area = n * n;
+    int width = g->board.width, height = g->board.height;
+    int area = width * height;
     nn_kata_inputs *in = malloc(sizeof *in);
     float *spatial = malloc(sizeof *spatial * NN_KATA_MAX_SPATIAL * (size_t)area);
     float global[NN_KATA_MAX_GLOBAL];
@@ -560,7 +565,9 @@ bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int
             raw.value = raw.pass + oc;
             raw.score = raw.value + 3;
         }
-        ok = mem && nn_kata_forward_ops(ops, k, n, spatial, global, NULL, &raw);
+        int tw, th;
+        nn_kata_tensor_dims(symmetry, width, height, &tw, &th);
+        ok = mem && nn_kata_forward_ops(ops, k, tw, th, spatial, global, NULL, &raw);
         if (ok)
             nn_kata_post_outputs(k, g, symmetry, policy_optimism, &raw, out);
         else

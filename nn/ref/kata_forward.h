@@ -12,6 +12,7 @@
  *                shortterm errors: v14 on sqrt(softplus(x/2)^2 * multiplier), v10..13
  *                sqrt(softplus(x) * multiplier), v9 softplus(x4) and 10 * softplus(x5)
  *                version 3: the one score value is atan-squashed and mapped back to points
+ *                (its unit: 2 sqrt(width * height) points)
  *   ownership    tanh, negated when black is to move
  * Values the model version lacks are -1 (var_time_left and shortterm errors before version 9).
  */
@@ -46,14 +47,14 @@ extern const nn_ops nn_ref_ops;
 #define NN_KATA_DEFAULT_OPTIMISM 0.2
 
 typedef struct nn_kata_output {
-    int size;
+    int size, width, height;                    /* the board's, as go_board's */
     double white_win, white_loss, no_result;
     double white_lead, white_score_selfplay, white_score_selfplay_sq;
     double var_time_left, shortterm_winloss_error, shortterm_score_error;
-    float policy[NN_KATA_MAX_POINTS];           /* [y * size + x], y = 0 the top row; NAN where
-                                                   the move is illegal */
+    float policy[NN_KATA_MAX_POINTS];           /* [y * width + x], y = 0 the top row; NAN
+                                                   where the move is illegal */
     float policy_pass;
-    float white_ownership[NN_KATA_MAX_POINTS];  /* [y * size + x], +1 white, -1 black */
+    float white_ownership[NN_KATA_MAX_POINTS];  /* [y * width + x], +1 white, -1 black */
 } nn_kata_output;
 
 /* Evaluates d (a KataGo description) on g for the side to move, with KataGo's symmetry 0..7
@@ -74,8 +75,9 @@ bool nn_kata_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int
  *   nn_kata_forward_ops   planes -> raw head outputs (nn_kata_raw), one position, any nn_ops
  *   nn_kata_post_outputs  raw outputs -> KataGo's reported values in the board's orientation */
 
-/* Raw head outputs of one position on a size x size tensor, in the net's orientation and the
- * side to move's view. The arrays belong to the caller. */
+/* Raw head outputs of one position on the net's tensor (the board's width x height, or
+ * height x width under a transposing symmetry), in the net's orientation and the side to move's
+ * view; area = width * height. The arrays belong to the caller. */
 typedef struct nn_kata_raw {
     float *policy;      /* [out_channels][area] logits */
     float *pass;        /* [out_channels] logits */
@@ -85,17 +87,20 @@ typedef struct nn_kata_raw {
 } nn_kata_raw;
 
 /* Checks d, symmetry and optimism, then writes the inputs of g's side to move under the rules
- * the model version understands: spatial[num_spatial][size][size] with the symmetry applied,
- * global[num_global]. scratch is working memory. Returns false with a message in err. */
+ * the model version understands: spatial[num_spatial][area] with the symmetry applied (on a
+ * height x width tensor of a width x height board when the symmetry transposes, as
+ * nn_kata_symmetry_apply), global[num_global]. scratch is working memory. Returns false with
+ * a message in err. */
 bool nn_kata_eval_inputs(const nn_desc *d, const go_game *g, int symmetry,
                          double policy_optimism, nn_kata_inputs *scratch, float *spatial,
                          float *global, char *err, int err_len);
 
-/* One forward pass of k on a size x size tensor with the layers of ops; fills raw. meta: NULL,
+/* One forward pass of k on a tensor of height rows of width points (the net's orientation)
+ * with the layers of ops; fills raw. meta: NULL,
  * or the k->meta.num_inputs features of nn_kata_profile_features for a net with a metadata
  * encoder, whose output is then added to the trunk per channel beside the global inputs' (no
  * meta: that bias is left out). Returns false only when out of memory for the activations. */
-bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int size,
+bool nn_kata_forward_ops(const nn_ops *ops, const nn_kata_desc *k, int width, int height,
                          const float *spatial, const float *global, const float *meta,
                          const nn_kata_raw *raw);
 

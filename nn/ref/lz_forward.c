@@ -111,10 +111,10 @@ bool nn_lz_eval_ops(const nn_ops *ops, const nn_desc *d, const go_game *g, int s
         why = "not a Leela Zero network";
     else if (!g || !policy || !winrate)
         why = "no position or no room for the outputs";
-    else if (g->board.size != NN_LZ_BOARD_SIZE) {
+    else if (g->board.width != NN_LZ_BOARD_SIZE || g->board.height != NN_LZ_BOARD_SIZE) {
         snprintf(size_why, sizeof size_why,
-                 "the board is %dx%d; Leela Zero networks only play on 19x19", g->board.size,
-                 g->board.size);
+                 "the board is %dx%d; Leela Zero networks only play on 19x19", g->board.width,
+                 g->board.height);
         why = size_why;
     } else if (symmetry < 0 || symmetry >= NN_LZ_SYMMETRIES)
         why = "symmetry out of range (expected 0 to 7)";

@@ -36,7 +36,7 @@ static void ref_context_free(void *ctx) {}
 static bool ref_forward(void *ctx, const nn_backend_batch *b, char *err, int err_len)
 {
     const nn_desc *d = ctx;
-    size_t area = (size_t)b->size * b->size;
+    size_t area = (size_t)b->width * b->height;
     bool ok = true;
     for (int i = 0; ok && i < b->n; i++) {
         if (d->family == NN_FAMILY_DISC) {
@@ -58,7 +58,7 @@ static bool ref_forward(void *ctx, const nn_backend_batch *b, char *err, int err
                            .score = b->score + (size_t)i * k->score_channels,
                            .ownership = b->ownership + (size_t)i * area};
         const float *meta = b->meta ? b->meta + (size_t)i * k->meta.num_inputs : NULL;
-        ok = nn_kata_forward_ops(&nn_ref_ops, k, b->size,
+        ok = nn_kata_forward_ops(&nn_ref_ops, k, b->width, b->height,
                                  b->spatial + (size_t)i * k->num_spatial * area,
                                  b->global + (size_t)i * k->num_global, meta, &raw);
     }

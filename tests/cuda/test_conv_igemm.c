@@ -490,8 +490,8 @@ START_TEST(conv_matches_reference)
     }
 
     cudaError_t e = nn_cuda_conv_igemm_f16_config((uint16_t *)in_dev + t->in_offset, w_dev,
-                                                  guarded_data(&out), n, size, t->c_in, t->c_out,
-                                                  t->k, &ep, t->config, 0);
+                                                  guarded_data(&out), n, size, size, t->c_in,
+                                                  t->c_out, t->k, &ep, t->config, 0);
     ck_assert_msg(e == cudaSuccess, "%s: launch: %s", what, cudaGetErrorString(e));
     e = cudaDeviceSynchronize();
     ck_assert_msg(e == cudaSuccess, "%s: kernel: %s", what, cudaGetErrorString(e));
@@ -612,8 +612,8 @@ START_TEST(epilogue_matches_reference)
         ep.out2 = guarded_data(&out2);
     }
 
-    cudaError_t e = t->f32 ? nn_cuda_epilogue_f32(guarded_data(&out), n, size, t->c, &ep, 0)
-                           : nn_cuda_epilogue_f16(guarded_data(&out), n, size, t->c, &ep, 0);
+    cudaError_t e = t->f32 ? nn_cuda_epilogue_f32(guarded_data(&out), n, size, size, t->c, &ep, 0)
+                           : nn_cuda_epilogue_f16(guarded_data(&out), n, size, size, t->c, &ep, 0);
     ck_assert_msg(e == cudaSuccess, "%s: launch: %s", what, cudaGetErrorString(e));
     e = cudaDeviceSynchronize();
     ck_assert_msg(e == cudaSuccess, "%s: kernel: %s", what, cudaGetErrorString(e));
@@ -652,13 +652,15 @@ END_TEST
 
 START_TEST(shapes_and_weight_sizes)
 {
-    ck_assert(nn_cuda_conv_igemm_supported(3, 384, 384, 19));
-    ck_assert(nn_cuda_conv_igemm_supported(1, 1, 1, 1));
-    ck_assert(nn_cuda_conv_igemm_supported(3, 7, 7, 9));
-    ck_assert(!nn_cuda_conv_igemm_supported(5, 96, 96, 19));
-    ck_assert(!nn_cuda_conv_igemm_supported(3, 96, 96, 20));
-    ck_assert(!nn_cuda_conv_igemm_supported(3, 0, 96, 19));
-    ck_assert(!nn_cuda_conv_igemm_supported(1, 96, 0, 19));
+    ck_assert(nn_cuda_conv_igemm_supported(3, 384, 384, 19, 19));
+    ck_assert(nn_cuda_conv_igemm_supported(1, 1, 1, 1, 1));
+    ck_assert(nn_cuda_conv_igemm_supported(3, 7, 7, 9, 9));
+    ck_assert(nn_cuda_conv_igemm_supported(3, 7, 7, 13, 2));
+    ck_assert(!nn_cuda_conv_igemm_supported(3, 96, 96, 19, 20));
+    ck_assert(!nn_cuda_conv_igemm_supported(5, 96, 96, 19, 19));
+    ck_assert(!nn_cuda_conv_igemm_supported(3, 96, 96, 20, 20));
+    ck_assert(!nn_cuda_conv_igemm_supported(3, 0, 96, 19, 19));
+    ck_assert(!nn_cuda_conv_igemm_supported(1, 96, 0, 19, 19));
     ck_assert_uint_eq(nn_cuda_conv_igemm_weight_bytes(2, 96, 96), 0);
     /* at least the unpadded half weights, padding bounded by one K tile and 8 outputs */
     static const int shapes[][3] = {{3, 1, 1}, {3, 7, 7}, {1, 384, 96}, {3, 384, 384}, {1, 96, 1}};
@@ -679,15 +681,15 @@ START_TEST(bad_arguments_are_refused)
     ck_assert_ptr_nonnull(strstr(err, "unsupported"));
     nn_cuda_epilogue ep;
     memset(&ep, 0, sizeof ep);
-    ck_assert_int_eq(nn_cuda_conv_igemm_f16(w, w, w, 1, 19, 96, 96, 5, &ep, 0),
+    ck_assert_int_eq(nn_cuda_conv_igemm_f16(w, w, w, 1, 19, 19, 96, 96, 5, &ep, 0),
                      cudaErrorInvalidValue);
-    ck_assert_int_eq(nn_cuda_conv_igemm_f16(w, w, w, 0, 19, 96, 96, 3, &ep, 0),
+    ck_assert_int_eq(nn_cuda_conv_igemm_f16(w, w, w, 0, 19, 19, 96, 96, 3, &ep, 0),
                      cudaErrorInvalidValue);
-    ck_assert_int_eq(nn_cuda_conv_igemm_f16_config(w, w, w, 1, 19, 96, 96, 3, &ep,
+    ck_assert_int_eq(nn_cuda_conv_igemm_f16_config(w, w, w, 1, 19, 19, 96, 96, 3, &ep,
                                                    nn_cuda_conv_igemm_config_count(), 0),
                      cudaErrorInvalidValue);
-    ck_assert_int_eq(nn_cuda_epilogue_f16(w, 0, 19, 96, &ep, 0), cudaErrorInvalidValue);
-    ck_assert_int_eq(nn_cuda_epilogue_f32(w, 1, 19, 0, &ep, 0), cudaErrorInvalidValue);
+    ck_assert_int_eq(nn_cuda_epilogue_f16(w, 0, 19, 19, 96, &ep, 0), cudaErrorInvalidValue);
+    ck_assert_int_eq(nn_cuda_epilogue_f32(w, 1, 19, 19, 0, &ep, 0), cudaErrorInvalidValue);
 }
 END_TEST
 

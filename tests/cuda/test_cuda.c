@@ -35,7 +35,8 @@ START_TEST(choices_found_by_whole_shape)
 {
     nn_cuda_choices *t = nn_cuda_choices_new();
     ck_assert_ptr_nonnull(t);
-    nn_cuda_choice key = {.n = 256, .size = 19, .k = 3, .dil = 1, .c_in = 384, .c_out = 192};
+    nn_cuda_choice key = {.n = 256, .height = 19, .width = 13, .k = 3, .dil = 1, .c_in = 384,
+                          .c_out = 192};
     nn_cuda_choice got;
     ck_assert(!nn_cuda_choices_find(t, &key, 1 << 20, &got));
     nn_cuda_choice c = key;
@@ -48,20 +49,22 @@ START_TEST(choices_found_by_whole_shape)
     /* a workspace larger than the caller's is no choice for it */
     ck_assert(!nn_cuda_choices_find(t, &key, 4095, &got));
     /* any field of the shape differing: another shape */
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < 7; f++) {
         nn_cuda_choice other = key;
-        int *field[] = {&other.n, &other.size, &other.k, &other.dil, &other.c_in, &other.c_out};
+        int *field[] = {&other.n,   &other.height, &other.width, &other.k,
+                        &other.dil, &other.c_in,   &other.c_out};
         *field[f] += 1;
         ck_assert_msg(!nn_cuda_choices_find(t, &other, 1 << 20, &got), "field %d ignored", f);
     }
     /* the table grows past its first allocation and keeps every entry */
     for (int n = 1; n <= 100; n++) {
-        nn_cuda_choice e = {.n = n, .size = 9, .k = 1, .dil = 1, .c_in = 7, .c_out = 7,
-                            .algo = n % 8};
+        nn_cuda_choice e = {.n = n, .height = 9, .width = 9, .k = 1, .dil = 1, .c_in = 7,
+                            .c_out = 7, .algo = n % 8};
         ck_assert(nn_cuda_choices_add(t, &e));
     }
     for (int n = 1; n <= 100; n++) {
-        nn_cuda_choice e = {.n = n, .size = 9, .k = 1, .dil = 1, .c_in = 7, .c_out = 7};
+        nn_cuda_choice e = {.n = n, .height = 9, .width = 9, .k = 1, .dil = 1, .c_in = 7,
+                            .c_out = 7};
         ck_assert(nn_cuda_choices_find(t, &e, 0, &got));
         ck_assert_int_eq(got.algo, n % 8);
     }
@@ -82,8 +85,8 @@ static void *choice_worker_run(void *arg)
     choice_worker *w = arg;
     for (int round = 0; round < 50; round++)
         for (int shape = 0; shape < 20; shape++) {
-            nn_cuda_choice key = {.n = 64, .size = 19, .k = 3, .dil = 1, .c_in = 8 * (shape + 1),
-                                  .c_out = 96};
+            nn_cuda_choice key = {.n = 64, .height = 19, .width = 19, .k = 3, .dil = 1,
+                                  .c_in = 8 * (shape + 1), .c_out = 96};
             nn_cuda_choice got;
             nn_cuda_choices_lock(w->t);
             if (!nn_cuda_choices_find(w->t, &key, 0, &got)) {
@@ -727,15 +730,17 @@ static double max_diff(const nn_result *a, const nn_result *b)
     return d;
 }
 
-/* Evaluates n positions (boards from sizes[], cycling) with both backends' contexts twice and
- * asserts cuda:fp32 agrees with cpu within tol on each; label names the case. profile: NULL,
- * or the contexts' human-SL profile (nets with a metadata encoder). */
-static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, const int *sizes,
-                             int num_sizes, const nn_kata_profile *profile, double tol,
-                             const char *label)
+/* Evaluates n positions (boards of width x height from shapes[], cycling; symmetry i % 8) with
+ * both backends' contexts twice and asserts cuda (cuda:fp32 unless named) agrees with cpu
+ * within tol on each; label names the case. profile: NULL, or the contexts' human-SL profile
+ * (nets with a metadata encoder). */
+static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n,
+                             const int (*shapes)[2], int num_shapes,
+                             const nn_kata_profile *profile, double tol, const char *label,
+                             const char *cuda)
 {
     char err[1024];
-    static const char *const pair[] = {"cuda:fp32", "cpu"};
+    const char *const pair[] = {cuda ? cuda : "cuda:fp32", "cpu"};
     nn_model *m[2];
     nn_context *c[2];
     for (int b = 0; b < 2; b++) {
@@ -753,7 +758,8 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
     nn_result *r = malloc(sizeof *r * 2 * (size_t)n);
     ck_assert(g && q && r);
     for (int i = 0; i < n; i++) {
-        test_game_random(&g[i], sizes[i % num_sizes], 3 + 2 * i, (unsigned)i);
+        const int *wh = shapes[i % num_shapes];
+        test_game_random_rect(&g[i], wh[0], wh[1], 3 + 2 * i, (unsigned)i);
         q[i] = (nn_query){.game = &g[i], .symmetry = i % 8, .policy_optimism = 0.2};
     }
     for (int round = 0; round < 2; round++) {
@@ -762,9 +768,9 @@ static void cuda_against_cpu(nn_desc *(*make)(int which), int which, int n, cons
         double worst = 0;
         for (int i = 0; i < n; i++)
             worst = fmax(worst, max_diff(&r[i], &r[n + i]));
-        printf("%s, batch %d, round %d: cuda:fp32 - cpu max |diff| %.3g\n", label, n, round,
+        printf("%s, batch %d, round %d: %s - cpu max |diff| %.3g\n", label, n, round, pair[0],
                worst);
-        ck_assert_msg(worst <= tol, "%s: cuda:fp32 differs from cpu by %g", label, worst);
+        ck_assert_msg(worst <= tol, "%s: %s differs from cpu by %g", label, pair[0], worst);
     }
     for (int i = 0; i < n; i++)
         go_game_free(&g[i]);
@@ -793,13 +799,13 @@ START_TEST(synthetic_nets_match_cpu)
 {
     if (!test_cuda_device_present("GPU tests"))
         return;
-    static const int kata_sizes[] = {19, 9, 2}, lz_sizes[] = {19};
+    static const int kata_shapes[][2] = {{19, 19}, {9, 9}, {2, 2}}, lz_shapes[][2] = {{19, 19}};
     char label[64];
     snprintf(label, sizeof label, "synthetic net %d", _i);
     if (_i == 2)
-        cuda_against_cpu(make_synth, _i, 3, lz_sizes, 1, NULL, TEST_FP32_TOL, label);
+        cuda_against_cpu(make_synth, _i, 3, lz_shapes, 1, NULL, TEST_FP32_TOL, label, NULL);
     else
-        cuda_against_cpu(make_synth, _i, 3, kata_sizes, 3, NULL, TEST_FP32_TOL, label);
+        cuda_against_cpu(make_synth, _i, 3, kata_shapes, 3, NULL, TEST_FP32_TOL, label, NULL);
 }
 END_TEST
 
@@ -819,12 +825,12 @@ START_TEST(meta_net_matches_cpu)
     if (!test_cuda_device_present("GPU tests"))
         return;
     static const char *const profiles[] = {"rank_9d", "proyear_1990"};
-    static const int sizes[] = {19, 9};
+    static const int shapes[][2] = {{19, 19}, {9, 9}};
     char err[256], label[64];
     nn_kata_profile p;
     ck_assert_msg(nn_kata_profile_parse(profiles[_i], &p, err, sizeof err), "%s", err);
     snprintf(label, sizeof label, "meta net %s", profiles[_i]);
-    cuda_against_cpu(make_meta_net, 0, 4, sizes, 2, &p, TEST_FP32_TOL, label);
+    cuda_against_cpu(make_meta_net, 0, 4, shapes, 2, &p, TEST_FP32_TOL, label, NULL);
 }
 END_TEST
 
@@ -841,8 +847,23 @@ START_TEST(batches_match_cpu)
 {
     if (!test_cuda_device_present("GPU tests"))
         return;
-    static const int batches[] = {1, 3, 17}, sizes[] = {19, 9, 13};
-    cuda_against_cpu(load_g170, 0, batches[_i], sizes, 3, NULL, TEST_FP32_TOL, "g170");
+    static const int batches[] = {1, 3, 17}, shapes[][2] = {{19, 19}, {9, 9}, {13, 13}};
+    cuda_against_cpu(load_g170, 0, batches[_i], shapes, 3, NULL, TEST_FP32_TOL, "g170", NULL);
+}
+END_TEST
+
+/* Rectangular boards on g170, a batch of 16 mixing 9x13, 13x9, 19x5 and 2x19 under every
+ * symmetry (so both tensor shapes of each board): _i = 0 cuDNN in fp32 within the cpu
+ * tolerance; _i = 1 the implicit-GEMM kernel in fp16, within a bound that fp16 rounding stays
+ * under and a mixed-up width and height (differences of order 1) does not. */
+START_TEST(rect_boards_match_cpu)
+{
+    if (!test_cuda_device_present("GPU tests"))
+        return;
+    static const int shapes[][2] = {{9, 13}, {13, 9}, {19, 5}, {2, 19}};
+    static const char *const cuda[] = {"cuda:fp32", "cuda:fp16,conv=igemm"};
+    cuda_against_cpu(load_g170, 0, 16, shapes, 4, NULL, _i ? 5e-2 : TEST_FP32_TOL,
+                     "g170 rectangles", cuda[_i]);
 }
 END_TEST
 
@@ -868,6 +889,7 @@ int main(void)
     tcase_add_loop_test(dev, vectors_through_nn_eval, 0, VEC_NUM_CASES * NUM_VEC_BACKENDS);
     tcase_add_loop_test(dev, synthetic_nets_match_cpu, 0, 3);
     tcase_add_loop_test(dev, batches_match_cpu, 0, 3);
+    tcase_add_loop_test(dev, rect_boards_match_cpu, 0, 2);
     tcase_add_loop_test(dev, meta_net_matches_cpu, 0, 2);
     suite_add_tcase(s, dev);
     return test_run_suite(s);

@@ -2,7 +2,7 @@
 // in, fp32 accumulate, fp16 out) for k = 1 and 3, stride 1, zero "same" padding, NHWC, with the
 // epilogue (conv_igemm.h) applied to the fp32 accumulators before rounding.
 //
-// The GEMM: M = n * size * size output points, N = c_out, K = k * k * c_in_pad, where row m of
+// The GEMM: M = n * height * width output points, N = c_out, K = k * k * c_in_pad, where row m of
 // A is the k x k neighbourhood of point m gathered from the input on the fly (never written out),
 // and B is the weights in the layout prepare_f16 writes: w[tap = dy * k + dx][ci][co], with c_in
 // padded to a multiple of BK = 32 and c_out to a multiple of 8, zeros in the padding. A K tile
@@ -31,7 +31,7 @@
 // occupancies come from cudaOccupancyMaxActiveBlocksPerMultiprocessor. bench/cuda/bench_conv
 // times every configuration against cuDNN (notes, predictions and results in bench/cuda/NOTES.md).
 //
-// Not done (yet): a 3x3 variant that stages a (rows + 2) x (size + 2) halo of the input in shared
+// Not done (yet): a 3x3 variant that stages a (rows + 2) x (width + 2) halo of the input in shared
 // memory once per channel slice instead of gathering it 9 times. On 19x19 boards a 128-point
 // tile spans ~7.7 board rows, so a halo would cut the A-tile loads from 9 to about 1.5 per
 // point -- but those 9 gathers hit L1/L2 (the same 64 bytes a point for 9 taps), and at c >= 256
@@ -96,7 +96,7 @@ struct conv_args {
     const __half *in;     // [M][c_in]
     const __half *w;      // [K_pad][co_pad]
     __half *out;          // [M][c_out]
-    int size, c_in, c_out, k, points;
+    int height, width, c_in, c_out, k, points;   // points = height * width
     unsigned m_total;
     int k_tiles, ci_tiles, co_pad;
     bool out_vec;         // c_out % 8 == 0 and out, residual, out2 16-byte aligned
@@ -145,10 +145,10 @@ __device__ __forceinline__ void load_tile(const conv_args &a, __half *As, __half
             int q = tid + it * C::THREADS;
             int row = q / (BK / 8), c8 = (q % (BK / 8)) * 8;
             int y = a_y[it] + dy, x = a_x[it] + dx;
-            bool valid = (unsigned)y < (unsigned)a.size && (unsigned)x < (unsigned)a.size &&
+            bool valid = (unsigned)y < (unsigned)a.height && (unsigned)x < (unsigned)a.width &&
                          ci0 + c8 < a.c_in;
             const __half *src =
-                valid ? a_src[it] + (ptrdiff_t)(dy * a.size + dx) * a.c_in + ci0 + c8 : a.in;
+                valid ? a_src[it] + (ptrdiff_t)(dy * a.width + dx) * a.c_in + ci0 + c8 : a.in;
             cp_async16(as + row * C::LDA + c8, src, valid);
         }
     } else {
@@ -159,9 +159,9 @@ __device__ __forceinline__ void load_tile(const conv_args &a, __half *As, __half
             __half v = __ushort_as_half(0);
             if (m < a.m_total && ci < a.c_in) {
                 int p = (int)(m % (unsigned)a.points);
-                int y = p / a.size + dy, x = p % a.size + dx;
-                if ((unsigned)y < (unsigned)a.size && (unsigned)x < (unsigned)a.size)
-                    v = a.in[((ptrdiff_t)m + dy * a.size + dx) * a.c_in + ci];
+                int y = p / a.width + dy, x = p % a.width + dx;
+                if ((unsigned)y < (unsigned)a.height && (unsigned)x < (unsigned)a.width)
+                    v = a.in[((ptrdiff_t)m + dy * a.width + dx) * a.c_in + ci];
             }
             as[row * C::LDA + col] = v;
         }
@@ -204,8 +204,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS) conv_igemm_kernel(c
             unsigned m = m0 + (unsigned)row;
             int p = (int)(m % (unsigned)a.points);
             bool inside = m < a.m_total;
-            a_y[it] = inside ? p / a.size : -64;
-            a_x[it] = inside ? p % a.size : -64;
+            a_y[it] = inside ? p / a.width : -64;
+            a_x[it] = inside ? p % a.width : -64;
             a_src[it] = a.in + (size_t)(inside ? m : 0) * a.c_in;
         }
     }
@@ -412,9 +412,10 @@ extern "C" size_t nn_cuda_conv_igemm_weight_bytes(int k, int c_in, int c_out)
     return (size_t)k * k * pad_c_in(c_in) * pad_c_out(c_out) * sizeof(__half);
 }
 
-extern "C" bool nn_cuda_conv_igemm_supported(int k, int c_in, int c_out, int size)
+extern "C" bool nn_cuda_conv_igemm_supported(int k, int c_in, int c_out, int height, int width)
 {
-    return (k == 1 || k == 3) && c_in >= 1 && c_out >= 1 && size >= 1 && size <= 19;
+    return (k == 1 || k == 3) && c_in >= 1 && c_out >= 1 && height >= 1 && height <= 19 &&
+           width >= 1 && width <= 19;
 }
 
 extern "C" bool nn_cuda_conv_igemm_prepare_f16(const float *w, int k, int c_in, int c_out,
@@ -475,15 +476,16 @@ extern "C" int nn_cuda_conv_igemm_config_count(void)
 }
 
 extern "C" cudaError_t nn_cuda_conv_igemm_f16_config(const void *in, const void *dev_w,
-                                                     void *out, int n, int size, int c_in,
-                                                     int c_out, int k, const nn_cuda_epilogue *ep,
-                                                     int config, cudaStream_t s)
+                                                     void *out, int n, int height, int width,
+                                                     int c_in, int c_out, int k,
+                                                     const nn_cuda_epilogue *ep, int config,
+                                                     cudaStream_t s)
 {
-    if (!nn_cuda_conv_igemm_supported(k, c_in, c_out, size) || n < 1 || !in || !dev_w || !out ||
-        !ep || config < -1 || config >= NUM_CONFIGS || !aligned16(dev_w))
+    if (!nn_cuda_conv_igemm_supported(k, c_in, c_out, height, width) || n < 1 || !in || !dev_w ||
+        !out || !ep || config < -1 || config >= NUM_CONFIGS || !aligned16(dev_w))
         return cudaErrorInvalidValue;
     // element offsets are 32-bit unsigned in the kernel
-    double m_total = (double)n * size * size;
+    double m_total = (double)n * height * width;
     if (m_total * (c_in > c_out ? c_in : c_out) >= 4294967295.0)
         return cudaErrorInvalidValue;
 
@@ -491,11 +493,12 @@ extern "C" cudaError_t nn_cuda_conv_igemm_f16_config(const void *in, const void 
     a.in = static_cast<const __half *>(in);
     a.w = static_cast<const __half *>(dev_w);
     a.out = static_cast<__half *>(out);
-    a.size = size;
+    a.height = height;
+    a.width = width;
     a.c_in = c_in;
     a.c_out = c_out;
     a.k = k;
-    a.points = size * size;
+    a.points = height * width;
     a.m_total = (unsigned)m_total;
     a.ci_tiles = pad_c_in(c_in) / BK;
     a.k_tiles = k * k * a.ci_tiles;
@@ -529,8 +532,9 @@ extern "C" cudaError_t nn_cuda_conv_igemm_f16_config(const void *in, const void 
 }
 
 extern "C" cudaError_t nn_cuda_conv_igemm_f16(const void *in, const void *dev_w, void *out, int n,
-                                              int size, int c_in, int c_out, int k,
+                                              int height, int width, int c_in, int c_out, int k,
                                               const nn_cuda_epilogue *ep, cudaStream_t s)
 {
-    return nn_cuda_conv_igemm_f16_config(in, dev_w, out, n, size, c_in, c_out, k, ep, -1, s);
+    return nn_cuda_conv_igemm_f16_config(in, dev_w, out, n, height, width, c_in, c_out, k, ep, -1,
+                                         s);
 }

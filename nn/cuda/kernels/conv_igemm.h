@@ -1,11 +1,11 @@
 /* nn/cuda/kernels/conv_igemm.h -- our own implicit-GEMM tensor-core convolution (3x3 and 1x1,
- * stride 1, zero "same" padding, square boards up to 19x19) with a fused epilogue, and the
+ * stride 1, zero "same" padding, tensors up to 19x19) with a fused epilogue, and the
  * epilogue on its own for the outputs of cuDNN and cuBLAS. Plain C declarations; the kernels
  * are in conv_igemm.cu and epilogue.cu.
  *
- * Layouts: activations NHWC, in[n][size][size][c_in], out[n][size][size][c_out]; "_f16" buffers
- * hold IEEE half floats (uint16_t storage, __half in the kernels), "_f32" buffers floats.
- * Per-channel vectors (scale, bias) are floats in device memory. mask[n][size*size] is 1 on
+ * Layouts: activations NHWC, in[n][height][width][c_in], out[n][height][width][c_out]; "_f16"
+ * buffers hold IEEE half floats (uint16_t storage, __half in the kernels), "_f32" buffers floats.
+ * Per-channel vectors (scale, bias) are floats in device memory. mask[n][height*width] is 1 on
  * the points of each position's board and 0 elsewhere (KataGo's board mask), or NULL (all 1).
  *
  * The epilogue, per output element v (the convolution's float accumulator, or the value already
@@ -13,7 +13,7 @@
  *     v = v * scale[c] + bias[c]                   (scale NULL: 1; bias NULL: 0)
  *     v = v + bias_nc[n][c]                        (bias_nc NULL: 0; the gpool branch's bias)
  *     v = v + residual[n][y][x][c]                 (residual NULL: nothing)
- *     v = act(v) * mask[n][y*size+x]
+ *     v = act(v) * mask[n][y*width+x]
  *     out = v
  *     out2 = act2(v * scale2[c] + bias2[c]) * mask (out2 NULL: nothing; the next pre-activation
  *                                                    batch norm of a residual trunk; scale2
@@ -39,7 +39,7 @@ typedef struct nn_cuda_epilogue {
     const float *bias_nc;          /* [n][c_out] or NULL */
     const void *residual;          /* same shape and type as out, or NULL */
     int act;
-    const float *mask;             /* [n][size*size] or NULL */
+    const float *mask;             /* [n][height*width] or NULL */
     void *out2;                    /* same shape and type as out, or NULL */
     const float *scale2, *bias2;   /* [c_out] or NULL; used only with out2 */
     int act2;
@@ -57,28 +57,28 @@ size_t nn_cuda_conv_igemm_weight_bytes(int k, int c_in, int c_out);
 bool nn_cuda_conv_igemm_prepare_f16(const float *w, int k, int c_in, int c_out, void *dev_w,
                                     char *err, int err_len);
 
-/* Whether the implicit-GEMM kernel takes this shape (k 1 or 3, any c_in/c_out >= 1, size
- * 1..19, n >= 1); callers use cuDNN otherwise. */
-bool nn_cuda_conv_igemm_supported(int k, int c_in, int c_out, int size);
+/* Whether the implicit-GEMM kernel takes this shape (k 1 or 3, any c_in/c_out >= 1, height and
+ * width 1..19, n >= 1); callers use cuDNN otherwise. */
+bool nn_cuda_conv_igemm_supported(int k, int c_in, int c_out, int height, int width);
 
 /* out = epilogue(conv(in, w)) on stream s. Returns the launch status (cudaSuccess when the
  * kernel was queued). */
-cudaError_t nn_cuda_conv_igemm_f16(const void *in, const void *dev_w, void *out, int n, int size,
-                                   int c_in, int c_out, int k, const nn_cuda_epilogue *ep,
-                                   cudaStream_t s);
+cudaError_t nn_cuda_conv_igemm_f16(const void *in, const void *dev_w, void *out, int n,
+                                   int height, int width, int c_in, int c_out, int k,
+                                   const nn_cuda_epilogue *ep, cudaStream_t s);
 
-/* The epilogue alone, in place on out (n x size x size x c): for convolutions done by cuDNN or
- * matmuls done by cuBLAS. */
-cudaError_t nn_cuda_epilogue_f16(void *out, int n, int size, int c, const nn_cuda_epilogue *ep,
-                                 cudaStream_t s);
-cudaError_t nn_cuda_epilogue_f32(float *out, int n, int size, int c, const nn_cuda_epilogue *ep,
-                                 cudaStream_t s);
+/* The epilogue alone, in place on out (n x height x width x c): for convolutions done by cuDNN
+ * or matmuls done by cuBLAS. */
+cudaError_t nn_cuda_epilogue_f16(void *out, int n, int height, int width, int c,
+                                 const nn_cuda_epilogue *ep, cudaStream_t s);
+cudaError_t nn_cuda_epilogue_f32(float *out, int n, int height, int width, int c,
+                                 const nn_cuda_epilogue *ep, cudaStream_t s);
 
 /* For bench/cuda: nn_cuda_conv_igemm_f16 with tile configuration `config` forced (0 .. count-1,
  * see conv_igemm.cu; -1 = the heuristic nn_cuda_conv_igemm_f16 uses). */
 int nn_cuda_conv_igemm_config_count(void);
 cudaError_t nn_cuda_conv_igemm_f16_config(const void *in, const void *dev_w, void *out, int n,
-                                          int size, int c_in, int c_out, int k,
+                                          int height, int width, int c_in, int c_out, int k,
                                           const nn_cuda_epilogue *ep, int config, cudaStream_t s);
 
 #ifdef __cplusplus
@@ -193,7 +193,7 @@ static __device__ __forceinline__ void nn_cuda_ep_load_channels(const nn_cuda_ep
 }
 
 /* Applies the epilogue to v, the values of channels c .. c+V-1 of output point m (m = image *
- * size*size + point, so m also indexes mask) with c_out channels per point, and writes out (and
+ * height*width + point, so m also indexes mask) with c_out channels per point, and writes out (and
  * out2); p holds the channels' factors, e = m * c_out + c is the element offset in out, residual
  * and out2. store_main false leaves out unwritten: the standalone epilogue's choice where the
  * main output is unchanged. */

@@ -61,10 +61,10 @@ static bool vector_ok(const void *out, const nn_cuda_epilogue *ep, int c, int v,
 }
 
 template <int V, typename T>
-static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue *ep,
+static cudaError_t launch(T *out, int n, int points_per_image, int c, const nn_cuda_epilogue *ep,
                           cudaStream_t s)
 {
-    unsigned points = (unsigned)(size * size), total_points = (unsigned)n * points;
+    unsigned points = (unsigned)points_per_image, total_points = (unsigned)n * points;
     unsigned groups_per_point = (unsigned)(c / V);
     // Enough threads to fill an H100 several times over (132 SMs, 16 blocks each); the loop
     // over the points takes the rest. At least one point a step: a point of more groups than
@@ -85,32 +85,35 @@ static cudaError_t launch(T *out, int n, int size, int c, const nn_cuda_epilogue
     return cudaGetLastError();
 }
 
-// Shapes the launchers take: element indices are 32-bit (n * size^2 * c < 2^31: batch 4096 at
-// 19x19 with 1,024 channels still fits).
-static bool shape_ok(int n, int size, int c)
+// Shapes the launchers take: element indices are 32-bit (n * height * width * c < 2^31: batch
+// 4096 at 19x19 with 1,024 channels still fits).
+static bool shape_ok(int n, int height, int width, int c)
 {
-    return n >= 1 && size >= 1 && c >= 1 && (double)n * size * size * c < 2147483647.0;
+    return n >= 1 && height >= 1 && width >= 1 && c >= 1 &&
+           (double)n * height * width * c < 2147483647.0;
 }
 
-extern "C" cudaError_t nn_cuda_epilogue_f16(void *out, int n, int size, int c,
+extern "C" cudaError_t nn_cuda_epilogue_f16(void *out, int n, int height, int width, int c,
                                             const nn_cuda_epilogue *ep, cudaStream_t s)
 {
-    if (!shape_ok(n, size, c) || !out || !ep)
+    int points = height * width;
+    if (!shape_ok(n, height, width, c) || !out || !ep)
         return cudaErrorInvalidValue;
     __half *o = static_cast<__half *>(out);
     if (vector_ok(out, ep, c, 8, sizeof(__half)))
-        return launch<8>(o, n, size, c, ep, s);
+        return launch<8>(o, n, points, c, ep, s);
     if (vector_ok(out, ep, c, 2, sizeof(__half)))
-        return launch<2>(o, n, size, c, ep, s);
-    return launch<1>(o, n, size, c, ep, s);
+        return launch<2>(o, n, points, c, ep, s);
+    return launch<1>(o, n, points, c, ep, s);
 }
 
-extern "C" cudaError_t nn_cuda_epilogue_f32(float *out, int n, int size, int c,
+extern "C" cudaError_t nn_cuda_epilogue_f32(float *out, int n, int height, int width, int c,
                                             const nn_cuda_epilogue *ep, cudaStream_t s)
 {
-    if (!shape_ok(n, size, c) || !out || !ep)
+    int points = height * width;
+    if (!shape_ok(n, height, width, c) || !out || !ep)
         return cudaErrorInvalidValue;
     if (vector_ok(out, ep, c, 4, sizeof(float)))
-        return launch<4>(out, n, size, c, ep, s);
-    return launch<1>(out, n, size, c, ep, s);
+        return launch<4>(out, n, points, c, ep, s);
+    return launch<1>(out, n, points, c, ep, s);
 }

@@ -1,7 +1,7 @@
 /* nn/cuda/kernels/kernels.h -- extern "C" launchers of shido's own CUDA kernels, one line of
  * shape comment each. All take a stream and return a cudaError_t as int (0 = success).
  * Pointers are device pointers; "_f16" buffers hold IEEE half floats (uint16_t storage),
- * "_f32" buffers floats; area = size * size. Activations are NHWC: x[n][area][c]. */
+ * "_f32" buffers floats; area = height * width. Activations are NHWC: x[n][area][c]. */
 #ifndef SHIDO_NN_CUDA_KERNELS_H
 #define SHIDO_NN_CUDA_KERNELS_H
 
@@ -29,7 +29,7 @@ int nn_cuda_nhwc_to_nchw_f16(int n, int c, int area, const void *in, float *out,
 /* KataGo's global pooling of x[n][area][c] into out[n][3c] floats: the mean over the board,
  * mean * (sqrt(area) - 14) / 10, and the maximum (value_head 0: gpool blocks and the policy
  * head) or mean * ((sqrt(area) - 14)^2 / 100 - 0.1) (value_head 1). Every point of the tensor
- * is on the board: the backend runs each batch at its own board size. */
+ * is on the board: the backend runs each batch at its own tensor shape. */
 int nn_cuda_kata_pool_f32(int n, int c, int area, int value_head, const float *x, float *out,
                           void *stream);
 int nn_cuda_kata_pool_f16(int n, int c, int area, int value_head, const void *x, float *out,
