@@ -12,7 +12,9 @@
 static uint64_t position_key(const go_game *g)
 {
     const go_board *b = &g->board;
-    uint64_t h = go_hash_mix64(b->hash ^ (uint64_t)(b->width * 32 + b->height) * GO_HASH_GOLDEN);
+    /* the side of a square board, a code above 19 for a rectangle */
+    uint64_t shape = (uint64_t)(b->width == b->height ? b->size : b->width * 32 + b->height);
+    uint64_t h = go_hash_mix64(b->hash ^ shape * GO_HASH_GOLDEN);
     h = go_hash_mix64(h ^ ((uint64_t)b->to_move << 8) ^ ((uint64_t)b->ko_point << 16) ^
                       ((uint64_t)b->ko_color << 32) ^ ((uint64_t)g->consecutive_passes << 40));
     for (int i = 1; i <= 8 && i <= g->num_moves; i++) {
