@@ -252,6 +252,19 @@ static inline double test_result_diff(const nn_result *a, const nn_result *b)
     return d;
 }
 
+/* test_result_diff and the probabilities, the score values and the time left / 100. */
+static inline double test_result_full_diff(const nn_result *a, const nn_result *b)
+{
+    double d = test_result_diff(a, b);
+    const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
+                         a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
+    const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
+                         b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
+    for (int i = 0; i < 6; i++)
+        d = fmax(d, fabs(va[i] - vb[i]));
+    return d;
+}
+
 /* ---- the GTP feed --------------------------------------------------------------------------- */
 
 /* Feeds the lines of script (one or more commands, '\n' between them) to e one by one through

@@ -507,6 +507,30 @@ START_TEST(test_katago_fields)
 }
 END_TEST
 
+/* `shido gtp` (2 visits) and `shido analysis` on G170, one thread each, seed 1: g first, as an
+ * engine started later inherits the pipes of the earlier ones (e must see its end of input). */
+static void start_pair(engine *g, engine *e)
+{
+    const char *gtp_args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1",
+                              "--set", "seed=1", NULL};
+    const char *json_args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1",
+                               NULL};
+    engine_start(g, gtp_args);
+    engine_start(e, json_args);
+}
+
+static void stop_pair(engine *g, engine *e)
+{
+    finish(e);
+    fclose(g->in);
+    char *l;
+    while ((l = engine_read_line(g)))
+        free(l);
+    fclose(g->out);
+    engine_wait(g, 0);
+    unlink(g->err_path);
+}
+
 /* The root's winrate and score lead that kata-analyze of the running `shido gtp` g reports
  * (the side to move's view) after the commands setup, capped at 2 visits, with a fixed seed. */
 static void gtp_root(engine *g, const char *setup, double *winrate, double *lead)
@@ -560,12 +584,7 @@ static void json_root(engine *e, const char *query, double *winrate, double *lea
 START_TEST(test_values_match_kata_analyze)
 {
     engine g, e;
-    const char *gtp_args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1",
-                              "--set", "seed=1", NULL};
-    const char *json_args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1",
-                               NULL};
-    engine_start(&g, gtp_args);
-    engine_start(&e, json_args);
+    start_pair(&g, &e);
     double gw, gl, jw, jl;
     /* white to move */
     gtp_root(&g, "boardsize 9\nkomi 7\nplay b E5\n", &gw, &gl);
@@ -589,14 +608,7 @@ START_TEST(test_values_match_kata_analyze)
     json_root(&e, "\"id\":\"K\",\"moves\":[],\"rules\":\"japanese\",\"komi\":7", &jw, &jl);
     ck_assert_msg(jl < gl0 - 3, "komi 7 should cost black about 7 points: lead %g, at komi 0 %g",
                   jl, gl0);
-    finish(&e);
-    fclose(g.in);
-    char *l;
-    while ((l = engine_read_line(&g)))
-        free(l);
-    fclose(g.out);
-    engine_wait(&g, 0);
-    unlink(g.err_path);
+    stop_pair(&g, &e);
 }
 END_TEST
 
@@ -606,13 +618,7 @@ END_TEST
 START_TEST(test_rectangle)
 {
     engine g, e;
-    const char *gtp_args[] = {"gtp", "-w", TEST_G170, "--visits", "2", "--threads", "1",
-                              "--set", "seed=1", NULL};
-    const char *json_args[] = {"analysis", "-w", TEST_G170, "--threads", "1", "--set", "seed=1",
-                               NULL};
-    /* g first: an engine started later inherits the pipes of the earlier ones */
-    engine_start(&g, gtp_args);
-    engine_start(&e, json_args);
+    start_pair(&g, &e);
     send_line(&e, "{\"id\":\"R\",\"moves\":[[\"B\",\"J13\"],[\"W\",\"(0,12)\"]],"
                   "\"rules\":\"chinese\",\"komi\":7,\"boardXSize\":9,\"boardYSize\":13,"
                   "\"maxVisits\":24,\"includeOwnership\":true,\"includePolicy\":true,"
@@ -638,14 +644,7 @@ START_TEST(test_rectangle)
               "\"rules\":\"tromp-taylor\",\"komi\":7,\"boardXSize\":9,\"boardYSize\":13", &jw, &jl);
     ck_assert_msg(fabs(jw - gw) < 1e-5 && fabs(jl - gl) < 1e-5, "JSON %g %g, kata-analyze %g %g",
                   jw, jl, gw, gl);
-    finish(&e);
-    fclose(g.in);
-    char *l;
-    while ((l = engine_read_line(&g)))
-        free(l);
-    fclose(g.out);
-    engine_wait(&g, 0);
-    unlink(g.err_path);
+    stop_pair(&g, &e);
 }
 END_TEST
 

@@ -124,20 +124,6 @@ END_TEST
 
 /* ---- batches against single positions --------------------------------------------------------- */
 
-/* The largest difference between two results in the policy and ownership (test_result_diff), the
- * probabilities, and the score values and time left / 100. */
-static double max_diff(const nn_result *a, const nn_result *b)
-{
-    double d = test_result_diff(a, b);
-    const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
-                         a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
-    const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
-                         b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
-    for (int i = 0; i < 6; i++)
-        d = fmax(d, fabs(va[i] - vb[i]));
-    return d;
-}
-
 static const int batch_sizes[] = {1, 3, 17};
 
 /* _i = backend * 3 + batch-size index: a batch mixing boards 9/13/19 and all symmetries equals
@@ -166,7 +152,7 @@ START_TEST(batch_equals_single)
     bool exact = !strcmp(backend, "ref");
     for (int i = 0; i < n; i++) {
         ck_assert_msg(nn_eval(c1, 1, &q[i], one, err, sizeof err), "%s", err);
-        double d = max_diff(&batch[i], one);
+        double d = test_result_full_diff(&batch[i], one);
         ck_assert_msg(exact ? d == 0 : d <= 1e-5, "%s batch %d position %d: differs by %g",
                       backend, n, i, d);
         go_game_free(&g[i]);
@@ -218,7 +204,7 @@ START_TEST(synthetic_cpu_matches_ref)
     ck_assert_msg(nn_eval(c[0], 3, q, r, err, sizeof err), "%s", err);
     ck_assert_msg(nn_eval(c[1], 3, q, r + 3, err, sizeof err), "%s", err);
     for (int i = 0; i < 3; i++) {
-        double d = max_diff(&r[i], &r[3 + i]);
+        double d = test_result_full_diff(&r[i], &r[3 + i]);
         printf("synthetic %d position %d: cpu - ref max |diff| %.3g\n", _i, i, d);
         ck_assert_msg(d <= TEST_FP32_TOL,
                       "synthetic net %d position %d: cpu differs from ref by %g", _i, i, d);
@@ -255,7 +241,7 @@ START_TEST(tiny_v16_v17_files_cpu_matches_ref)
     ck_assert_msg(nn_eval(c[0], 3, q, r, err, sizeof err), "%s", err);
     ck_assert_msg(nn_eval(c[1], 3, q, r + 3, err, sizeof err), "%s", err);
     for (int i = 0; i < 3; i++) {
-        double d = max_diff(&r[i], &r[3 + i]);
+        double d = test_result_full_diff(&r[i], &r[3 + i]);
         printf("tiny v%d position %d: cpu - ref max |diff| %.3g\n", 16 + _i, i, d);
         ck_assert_msg(d <= TEST_FP32_TOL, "v%d position %d: cpu differs from ref by %g", 16 + _i,
                       i, d);
@@ -981,17 +967,17 @@ START_TEST(meta_net_through_nn_eval)
         ck_assert_msg(nn_eval(c[b], META_BATCH, q, r + b * META_BATCH, err, sizeof err), "%s",
                       err);
     for (int i = 0; i < META_BATCH; i++) {
-        double d = max_diff(&r[i], &r[META_BATCH + i]);
+        double d = test_result_full_diff(&r[i], &r[META_BATCH + i]);
         printf("meta net %s position %d: cpu - ref max |diff| %.3g\n", meta_profiles[i], i, d);
         ck_assert_msg(d <= TEST_FP32_TOL, "%s: cpu differs from ref by %g", meta_profiles[i], d);
         ck_assert_msg(nn_eval(c[0], 1, &q[i], &r[2 * META_BATCH], err, sizeof err), "%s", err);
-        ck_assert(max_diff(&r[i], &r[2 * META_BATCH]) == 0);
+        ck_assert(test_result_full_diff(&r[i], &r[2 * META_BATCH]) == 0);
     }
     /* the same position under another profile: rank_9d against rank_20k */
     nn_query other = q[0];
     other.profile = &prof[1];
     ck_assert(nn_eval(c[0], 1, &other, &r[2 * META_BATCH], err, sizeof err));
-    double moved = max_diff(&r[0], &r[2 * META_BATCH]);
+    double moved = test_result_full_diff(&r[0], &r[2 * META_BATCH]);
     printf("meta net: rank_9d against rank_20k, max |diff| %.3g\n", moved);
     ck_assert_msg(moved > 1e-3, "the profile does not change the outputs (%g)", moved);
 
@@ -1004,7 +990,8 @@ START_TEST(meta_net_through_nn_eval)
                       err);
         nn_context_set_profile(c[b], NULL);
     }
-    ck_assert(max_diff(&r[2 * META_BATCH], &r[2 * META_BATCH + 1]) <= TEST_FP32_TOL);
+    ck_assert(test_result_full_diff(&r[2 * META_BATCH], &r[2 * META_BATCH + 1]) <=
+              TEST_FP32_TOL);
     prof[1].source = 16;
     other.profile = &prof[1];
     ck_assert(!nn_eval(c[1], 1, &other, r, err, sizeof err));

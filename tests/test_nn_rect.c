@@ -56,30 +56,6 @@ static void rect_game(go_game *g, int width, int height, const char *text, bool 
     }
 }
 
-/* The largest difference between two results of one board: policy (legality must agree) and
- * ownership over width x height points, the probabilities, and the score values / 100. */
-static double rect_diff(const nn_result *a, const nn_result *b)
-{
-    ck_assert_int_eq(a->width, b->width);
-    ck_assert_int_eq(a->height, b->height);
-    int area = a->width * a->height;
-    double d = 0;
-    for (int i = 0; i <= area; i++) {
-        ck_assert_msg(isnan(a->policy[i]) == isnan(b->policy[i]), "legality differs at %d", i);
-        if (!isnan(a->policy[i]))
-            d = fmax(d, fabs(a->policy[i] - b->policy[i]));
-    }
-    for (int i = 0; i < area; i++)
-        d = fmax(d, fabs(a->white_ownership[i] - b->white_ownership[i]));
-    const double va[] = {a->white_win, a->white_loss, a->no_result, a->white_lead * 1e-2,
-                         a->white_score_selfplay * 1e-2, a->var_time_left * 1e-2};
-    const double vb[] = {b->white_win, b->white_loss, b->no_result, b->white_lead * 1e-2,
-                         b->white_score_selfplay * 1e-2, b->var_time_left * 1e-2};
-    for (int i = 0; i < 6; i++)
-        d = fmax(d, fabs(va[i] - vb[i]));
-    return d;
-}
-
 static void assert_board_of(const nn_result *r, const go_game *g)
 {
     ck_assert_int_eq(r->width, g->board.width);
@@ -129,7 +105,7 @@ START_TEST(cpu_matches_ref)
     for (int s = 0; s < 8; s++) {
         assert_board_of(&r[s], &g);
         assert_board_of(&r[8 + s], &g);
-        double d = rect_diff(&r[s], &r[8 + s]);
+        double d = test_result_full_diff(&r[s], &r[8 + s]);
         ck_assert_msg(d <= TEST_FP32_TOL, "%s %dx%d symmetry %d: cpu differs from ref by %g",
                       weights, width, height, s, d);
         worst = fmax(worst, d);
@@ -215,7 +191,7 @@ START_TEST(transpose_transposes_outputs)
     bool exact = !strcmp(backend, "ref");
     for (int i = 3; i < 16; i += 7) {   /* one of each tensor shape */
         ck_assert_msg(nn_eval(c, 1, &q[i], &r[16], err, sizeof err), "%s", err);
-        double d = rect_diff(&r[i], &r[16]);
+        double d = test_result_full_diff(&r[i], &r[16]);
         ck_assert_msg(exact ? d == 0 : d <= 1e-5, "%s query %d: batch and single differ by %g",
                       backend, i, d);
     }
