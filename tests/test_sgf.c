@@ -93,6 +93,17 @@ static void assert_round_trip(const go_sgf_collection *c)
 
 static void assert_game_round_trip(const go_game *g);
 
+/* The SGF text the writer makes of g contains want. */
+static void assert_written(const go_game *g, const char *want)
+{
+    go_sgf_collection *c = go_sgf_from_game(g);
+    ck_assert_ptr_nonnull(c);
+    char *text = go_sgf_write(c);
+    ck_assert_msg(text && strstr(text, want), "%s not in\n%s", want, text ? text : "(null)");
+    free(text);
+    go_sgf_free(c);
+}
+
 /* Field by field: go_rules has padding, and japanese and korean are the same record. */
 static void assert_same_rules(const go_rules *a, const go_rules *b)
 {
@@ -303,11 +314,7 @@ START_TEST(test_passes)
 
     /* The writer spells passes as empty values. */
     ck_assert(go_sgf_to_game(c->games[0], -1, &g, err, sizeof err));
-    go_sgf_collection *d = go_sgf_from_game(&g);
-    char *text = go_sgf_write(d);
-    ck_assert_ptr_nonnull(strstr(text, ";B[dd];W[];B[];W[dp]"));
-    free(text);
-    go_sgf_free(d);
+    assert_written(&g, ";B[dd];W[];B[];W[dp]");
     go_game_free(&g);
     go_sgf_free(c);
 }
@@ -458,11 +465,7 @@ START_TEST(test_rectangular)
     ck_assert_int_eq(g.board.color[go_point_at(0, 12)], GO_WHITE);
     ck_assert_int_eq(g.board.color[go_point_at(0, 1)], GO_BLACK);
     ck_assert_int_eq(g.board.num_empty, 19 * 13 - 4);
-    go_sgf_collection *w = go_sgf_from_game(&g);
-    char *text = go_sgf_write(w);
-    ck_assert_ptr_nonnull(strstr(text, "SZ[19:13]"));
-    free(text);
-    go_sgf_free(w);
+    assert_written(&g, "SZ[19:13]");
     assert_game_round_trip(&g);
     go_game_free(&g);
     go_sgf_free(c);
