@@ -638,6 +638,17 @@ START_TEST(test_rectangle)
         send_line(&e, line);
         expect_error(&e, "T", refused[k][1]);
     }
+    /* the side at fault is named */
+    static const char *const sides[][2] = {{"\"boardXSize\":9.5,\"boardYSize\":13", "boardXSize"},
+                                           {"\"boardXSize\":9,\"boardYSize\":20", "boardYSize"},
+                                           {"\"boardXSize\":1,\"boardYSize\":9", "boardXSize"}};
+    for (int k = 0; k < 3; k++) {
+        char line[256];
+        snprintf(line, sizeof line, "{\"id\":\"Z\",\"moves\":[],\"rules\":\"chinese\",%s}",
+                 sides[k][0]);
+        send_line(&e, line);
+        expect_error(&e, "Z", sides[k][1]);
+    }
     double gw, gl, jw, jl;
     gtp_root(&g, "rectangular_boardsize 9 13\nkomi 7\nplay b J13\nplay w A1\n", &gw, &gl);
     json_root(&e, "\"id\":\"S\",\"moves\":[[\"B\",\"J13\"],[\"W\",\"A1\"]],"

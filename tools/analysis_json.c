@@ -753,7 +753,7 @@ static bool parse_query(aj_engine *a, cJSON *j, aj_query *q)
     }
     const cJSON *xs = get(j, "boardXSize"), *ys = get(j, "boardYSize");
     if (!is_int(xs) || !is_int(ys)) {
-        report(a, q->id, true, xs ? "boardYSize" : "boardXSize",
+        report(a, q->id, true, is_int(xs) ? "boardYSize" : "boardXSize",
                "boardXSize and boardYSize are required integers");
         return false;
     }
