@@ -38,6 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!gtp_engine_init(&e))
         abort();
     e.allow_files = false;
+    e.tsumego_s = 0.0005; /* tsumego_solve and genmove's solver, briefly (10 s a solve otherwise) */
+    e.tsumego_max_s = 0.0005;
     FILE *in = fmemopen((void *)data, size ? size : 1, "r");
     FILE *out = fopen("/dev/null", "w");
     if (!in || !out)
