@@ -290,6 +290,58 @@ START_TEST(test_threads_and_determinism)
 }
 END_TEST
 
+/* Adam adds the shares' gradients as it goes, a chunk at a time: its steps must equal those
+ * taken after nn_trainer_grad summed them whole (bit for bit), with a share left empty (a batch
+ * of 2 on 3 threads) and tensors longer than a chunk; and that gradient must be one thread's. */
+START_TEST(test_adam_sums_shares)
+{
+    enum { N = 2 };
+    static const int conv[] = {48, 32}, dense[] = {6};
+    nn_desc *D[3];
+    nn_trainer *t[3];
+    int threads[3] = {3, 3, 1};
+    float x[N * 75], y[N] = {0.0f, 1.0f};
+    uint64_t s = 11;
+    random_inputs(x, sizeof x / sizeof *x, &s);
+    for (int i = 0; i < 3; i++) {
+        D[i] = weights_disc_make(5, 3, conv, 2, dense, 1, 4);
+        ck_assert_ptr_nonnull(D[i]);
+        t[i] = nn_trainer_new(D[i]->disc, N, threads[i]);
+        ck_assert_ptr_nonnull(t[i]);
+    }
+    size_t P = nn_trainer_num_params(t[0]);
+    ck_assert_uint_gt(P, 3 * 1024);
+    nn_adam a = NN_ADAM_DEFAULTS;
+    for (int step = 0; step < 3; step++)
+        for (int i = 0; i < 3; i++) {
+            nn_trainer_gradient(t[i], N, x, y, NULL);
+            if (i == 1) /* summed whole before the step */
+                nn_trainer_grad(t[1]);
+            if (i == 2) { /* t[1]'s gradient is still the one made before its step */
+                const float *g1 = nn_trainer_grad(t[1]), *g2 = nn_trainer_grad(t[2]);
+                for (size_t k = 0; k < P; k++)
+                    ck_assert_msg(fabs(g1[k] - g2[k]) <= 1e-5 + 1e-3 * fabs(g2[k]),
+                                  "step %d: grad[%zu] %g with 3 threads, %g with one", step, k,
+                                  g1[k], g2[k]);
+            }
+            nn_trainer_adam(t[i], &a);
+        }
+    float *w0[2 * NN_DISC_MAX_LAYERS], *w1[2 * NN_DISC_MAX_LAYERS];
+    size_t len[2 * NN_DISC_MAX_LAYERS];
+    int nt = weights_disc_tensors(D[0]->disc, w0, len, 2 * NN_DISC_MAX_LAYERS);
+    weights_disc_tensors(D[1]->disc, w1, len, 2 * NN_DISC_MAX_LAYERS);
+    for (int k = 0; k < nt; k++)
+        ck_assert_msg(memcmp(w0[k], w1[k], len[k] * sizeof(float)) == 0,
+                      "tensor %d: Adam on the shares' sum differs from Adam on nn_trainer_grad", k);
+    ck_assert_msg(memcmp(nn_trainer_moment(t[0], 1), nn_trainer_moment(t[1], 1),
+                         P * sizeof(float)) == 0, "second moments differ");
+    for (int i = 0; i < 3; i++) {
+        nn_trainer_free(t[i]);
+        nn_desc_free(D[i]);
+    }
+}
+END_TEST
+
 /* A separable toy set: the label says whether plane 0 holds more ones than plane 1 (by at least
  * two). The net must fit it completely. */
 START_TEST(test_learns_toy_set)
@@ -613,6 +665,7 @@ static Suite *train_suite(void)
     tcase_add_loop_test(tc, test_gradient_check, 0, 2);
     tcase_add_test(tc, test_winograd_matches_im2col);
     tcase_add_test(tc, test_threads_and_determinism);
+    tcase_add_test(tc, test_adam_sums_shares);
     tcase_add_test(tc, test_learns_toy_set);
     tcase_add_test(tc, test_checkpoint_round_trip);
     tcase_add_test(tc, test_checkpoint_corrupt);

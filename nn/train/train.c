@@ -452,16 +452,29 @@ double nn_train_bce(int n, const float *logits, const float *labels, float *dlog
 
 /* ---- the trainer ---------------------------------------------------------------------------- */
 
+/* An Adam step's share of the tensors (run_adam). */
+#define ADAM_CHUNK 1024
+
+typedef struct adam_job {
+    nn_trainer *t;
+    const nn_adam *o;
+    int part;
+    float chunk[ADAM_CHUNK]; /* the shares' gradients summed, a chunk at a time */
+} adam_job;
+
 struct nn_trainer {
     nn_disc_desc *d;
     int threads, max_batch;
     size_t P;
     nn_train_ws **ws;        /* [threads] */
-    float **grads;           /* [threads][P] */
+    float **grads;           /* [threads][P]: each share's gradient */
+    int used[64], nused;     /* the last batch's shares that computed one, in thread order */
+    bool grad_summed;        /* grad holds their sum (made on request: Adam sums as it goes) */
     float *grad, *m, *v;     /* [P] */
     float *dlogits, *logits; /* [max_batch] */
     float *uf[NN_DISC_MAX_LAYERS], *ub[NN_DISC_MAX_LAYERS]; /* Winograd layers' weights,
                                   transformed once a pass for every share (winograd.h) */
+    adam_job *adam_jobs;     /* [threads] */
     uint64_t step;
 #ifdef SHIDO_HAVE_CUDA
     nn_cuda_trainer *cuda;   /* the GPU does the work; the host arrays are copies on request */
@@ -486,6 +499,7 @@ void nn_trainer_free(nn_trainer *t)
     free(t->v);
     free(t->dlogits);
     free(t->logits);
+    free(t->adam_jobs);
     for (int l = 0; l < NN_DISC_MAX_LAYERS; l++) {
         free(t->uf[l]);
         free(t->ub[l]);
@@ -536,13 +550,15 @@ nn_trainer *nn_trainer_new(nn_disc_desc *d, int max_batch, int threads)
     t->threads = threads;
     t->max_batch = max_batch;
     t->P = weights_disc_num_params(d);
+    t->grad_summed = true; /* no batch yet: grad is zero */
     int share = (max_batch + threads - 1) / threads;
     bool ok = (t->ws = calloc((size_t)threads, sizeof *t->ws)) &&
               (t->grads = calloc((size_t)threads, sizeof *t->grads)) &&
               (t->grad = calloc(t->P, sizeof *t->grad)) && (t->m = calloc(t->P, sizeof *t->m)) &&
               (t->v = calloc(t->P, sizeof *t->v)) &&
               (t->dlogits = calloc((size_t)max_batch, sizeof *t->dlogits)) &&
-              (t->logits = calloc((size_t)max_batch, sizeof *t->logits));
+              (t->logits = calloc((size_t)max_batch, sizeof *t->logits)) &&
+              (t->adam_jobs = calloc((size_t)threads, sizeof *t->adam_jobs));
     for (int i = 0; ok && i < threads; i++)
         ok = (t->ws[i] = nn_train_ws_new(d, share, true)) &&
              (t->grads[i] = calloc(t->P, sizeof *t->grads[i]));
@@ -672,14 +688,13 @@ double nn_trainer_gradient(nn_trainer *t, int n, const float *x, const float *la
     double loss = run_shares(t, n, x, labels, t->logits, true, true);
     if (logits)
         memcpy(logits, t->logits, (size_t)n * sizeof *logits);
-    memcpy(t->grad, t->grads[0], t->P * sizeof *t->grad);
-    for (int i = 1; i < t->threads; i++) {
-        if ((long)n * (i + 1) / t->threads == (long)n * i / t->threads)
-            continue; /* an empty share computed nothing */
-        const float *g = t->grads[i];
-        for (size_t p = 0; p < t->P; p++)
-            t->grad[p] += g[p];
-    }
+    /* an empty share (n < threads) computed nothing; Adam and nn_trainer_grad add the others' in
+     * thread order */
+    t->nused = 0;
+    for (int i = 0; i < t->threads; i++)
+        if ((long)n * (i + 1) / t->threads > (long)n * i / t->threads)
+            t->used[t->nused++] = i;
+    t->grad_summed = false;
     return loss;
 }
 
@@ -704,6 +719,21 @@ void nn_trainer_predict(nn_trainer *t, int n, const float *x, float *logits)
     }
 }
 
+/* grad[0 .. b - a) = the sum of the shares' gradients p = a .. b - 1, added in thread order
+ * (two or more shares). */
+static NN_TRAIN_CLONES void sum_grads(const nn_trainer *t, size_t a, size_t b,
+                                      float *restrict grad)
+{
+    const float *restrict g0 = t->grads[t->used[0]] + a, *restrict g1 = t->grads[t->used[1]] + a;
+    for (size_t p = 0; p < b - a; p++)
+        grad[p] = g0[p] + g1[p];
+    for (int k = 2; k < t->nused; k++) {
+        const float *restrict g = t->grads[t->used[k]] + a;
+        for (size_t p = 0; p < b - a; p++)
+            grad[p] += g[p];
+    }
+}
+
 /* Adam's update of n weights w from their gradients g and moments m, v. */
 static NN_TRAIN_CLONES void adam_span(const nn_adam *o, float step_size, float c2s, size_t n,
                                       const float *restrict g, float *restrict m,
@@ -716,12 +746,6 @@ static NN_TRAIN_CLONES void adam_span(const nn_adam *o, float step_size, float c
         w[i] -= step_size * m[i] / (sqrtf(v[i]) / c2s + eps);
     }
 }
-
-typedef struct adam_job {
-    nn_trainer *t;
-    const nn_adam *o;
-    int part;
-} adam_job;
 
 /* Part `part` of every tensor (threads parts) through Adam's step t->step. */
 static void *run_adam(void *arg)
@@ -736,8 +760,18 @@ static void *run_adam(void *arg)
     int nt = weights_disc_tensors(t->d, ptr, len, 2 * NN_DISC_MAX_LAYERS);
     for (int k = 0; k < nt; k++) {
         size_t a = len[k] * j->part / t->threads, b = len[k] * (j->part + 1) / t->threads;
-        adam_span(o, step_size, c2s, b - a, t->grad + p + a, t->m + p + a, t->v + p + a,
-                  ptr[k] + a);
+        /* the gradient's sum a chunk at a time (in L1), unless nn_trainer_grad made it */
+        for (size_t c = a; c < b; c += ADAM_CHUNK) {
+            size_t e = b - c < ADAM_CHUNK ? b : c + ADAM_CHUNK;
+            const float *g = t->grad + p + c;
+            if (!t->grad_summed && t->nused == 1) {
+                g = t->grads[t->used[0]] + p + c;
+            } else if (!t->grad_summed) {
+                sum_grads(t, p + c, p + e, j->chunk);
+                g = j->chunk;
+            }
+            adam_span(o, step_size, c2s, e - c, g, t->m + p + c, t->v + p + c, ptr[k] + c);
+        }
         p += len[k];
     }
     return NULL;
@@ -753,18 +787,29 @@ void nn_trainer_adam(nn_trainer *t, const nn_adam *o)
         return;
     }
 #endif
-    adam_job job[64];
-    for (int i = 0; i < t->threads; i++)
-        job[i] = (adam_job){t, o, i};
+    adam_job *job = t->adam_jobs;
+    for (int i = 0; i < t->threads; i++) {
+        job[i].t = t;
+        job[i].o = o;
+        job[i].part = i;
+    }
     run_threads(t->threads, run_adam, job, sizeof *job);
 }
 
 const float *nn_trainer_grad(nn_trainer *t)
 {
 #ifdef SHIDO_HAVE_CUDA
-    if (t->cuda && !nn_cuda_trainer_pull(t->cuda, t->grad, NULL, NULL, NULL))
-        snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+    if (t->cuda) {
+        if (!nn_cuda_trainer_pull(t->cuda, t->grad, NULL, NULL, NULL))
+            snprintf(t->err, sizeof t->err, "%s", nn_cuda_trainer_error(t->cuda));
+        return t->grad;
+    }
 #endif
+    if (!t->grad_summed && t->nused == 1)
+        memcpy(t->grad, t->grads[t->used[0]], t->P * sizeof *t->grad);
+    else if (!t->grad_summed)
+        sum_grads(t, 0, t->P, t->grad);
+    t->grad_summed = true;
     return t->grad;
 }
 
