@@ -22,11 +22,18 @@ int nn_wino_tiles(int size)
     return t * t;
 }
 
-/* n (<= LANES) floats: a vector move for a whole block (memcpy's short copies cost more). */
+/* n (<= LANES) floats: vector moves for a whole block and for the images of a point in chunks of
+ * 8 or 4 (a loop of n turns into a memcpy call, which costs more than the copy). */
 static inline NN_TRAIN_INLINE void copy_lanes(float *dst, const float *src, int n)
 {
     if (n == LANES)
         for (int l = 0; l < LANES; l++)
+            dst[l] = src[l];
+    else if (n == 8)
+        for (int l = 0; l < 8; l++)
+            dst[l] = src[l];
+    else if (n == 4)
+        for (int l = 0; l < 4; l++)
             dst[l] = src[l];
     else
         for (int l = 0; l < n; l++)
@@ -71,13 +78,19 @@ NN_TRAIN_CLONES void nn_wino_weights_part(const float *w, int k, int c, bool rot
     for (int a = a0; a < a1; a++)
         for (int b0 = 0; b0 < inner; b0 += LANES) {
             int cnt = inner - b0 < LANES ? inner - b0 : LANES;
+            /* filter l of the block at base + l * ls: nine taps, reversed when rotated */
+            size_t ls = rotated ? (size_t)c * 9 : 9;
+            const float *base = w + (rotated ? (size_t)b0 * c + a : (size_t)a * c + b0) * 9;
             if (cnt < LANES)
                 memset(g, 0, sizeof g);
-            for (int l = 0; l < cnt; l++) {
-                int o = rotated ? b0 + l : a, i = rotated ? a : b0 + l;
-                const float *src = w + ((size_t)o * c + i) * 9;
-                for (int j = 0; j < 9; j++)
-                    g[j * LANES + l] = src[rotated ? 8 - j : j];
+            for (int j = 0; j < 9; j++) {
+                const float *src = base + (rotated ? 8 - j : j);
+                if (cnt == LANES)
+                    for (int l = 0; l < LANES; l++)
+                        g[j * LANES + l] = src[l * ls];
+                else
+                    for (int l = 0; l < cnt; l++)
+                        g[j * LANES + l] = src[l * ls];
             }
             for (int b = 0; b < 3; b++) /* columns: t (5 x 3) = G g */
                 g_lanes(g + b * LANES, 3 * LANES, t + b * LANES, 3 * LANES);
