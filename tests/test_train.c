@@ -100,8 +100,10 @@ static nn_desc *small_net(uint64_t seed)
  * loops in double: every transposition, tiles cut at every edge, beta 0 and 1. */
 START_TEST(test_gemm)
 {
-    static const int shapes[][3] = {{1, 1, 1}, {7, 33, 5}, {17, 40, 300}, {130, 70, 260},
-                                    {9, 2100, 3}, {96, 405, 1152}};
+    /* panels of every width the kernel has: 16, 32, 40 (36 is a batch of 4 in tiles), 48 */
+    static const int shapes[][3] = {{1, 1, 1},    {7, 33, 5},     {17, 40, 300},
+                                    {130, 70, 260}, {9, 2100, 3}, {96, 405, 1152},
+                                    {12, 36, 40}, {4, 16, 9},     {11, 41, 17}};
     nn_train_gemm_ws *w = nn_train_gemm_ws_new();
     ck_assert_ptr_nonnull(w);
     uint64_t s = 3;

@@ -1,8 +1,8 @@
 /* nn/train/gemm.h -- the trainer's matrix products: C = A B + beta C on row-major matrices,
- * either operand transposed. On CPUs with AVX-512 our own kernel (8 x 48 tiles, K blocks, operands
- * read in place) runs; elsewhere OpenBLAS's cblas_sgemm. Our own because OpenBLAS 0.3.21 (Debian 12)
- * does not know Sapphire and Emerald Rapids and falls back to its SSE3 "Prescott" kernels there,
- * a third of the speed (bench/RESULTS.md). */
+ * either operand transposed. On CPUs with AVX-512 (F and VL) our own kernel (8 x 48 tiles, K
+ * blocks, operands read in place) runs; elsewhere OpenBLAS's cblas_sgemm. Our own because
+ * OpenBLAS 0.3.21 (Debian 12) does not know Sapphire and Emerald Rapids and falls back to its SSE3
+ * "Prescott" kernels there, a third of the speed (bench/RESULTS.md). */
 #ifndef SHIDO_NN_TRAIN_GEMM_H
 #define SHIDO_NN_TRAIN_GEMM_H
 
