@@ -390,7 +390,8 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
                 in = ws->flat;
             float *gw = grad + off[l], *gb = gw + (size_t)m->c_in * m->c_out;
             nn_train_sgemm(ws->gemm, true, false, m->c_in, m->c_out, n, in,
-                        m->c_in, dz, m->c_out, 1.0f, gw, m->c_out);
+                        m->c_in, dz, m->c_out, 0.0f, gw, m->c_out);
+            memset(gb, 0, (size_t)m->c_out * sizeof *gb);
             for (int i = 0; i < n; i++)
                 for (int o = 0; o < m->c_out; o++)
                     gb[o] += dz[(size_t)i * m->c_out + o];
@@ -406,19 +407,19 @@ void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *d
             int K = c->c_in * c->ky * c->kx;
             float *gw = grad + off[l], *gb = gw + (size_t)c->c_out * K;
             for (int o = 0; o < c->c_out; o++) {
-                gb[o] += (float)sum_of(dz + (size_t)o * na, (size_t)na);
+                gb[o] = (float)sum_of(dz + (size_t)o * na, (size_t)na);
             }
             if (ws->wino[l]) {
                 wino_backward(d, ws, l, n, dz, gw, dprev);
             } else if (c->ky == 1) {
-                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, in, na, 1.0f, gw,
+                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, in, na, 0.0f, gw,
                                K);
                 if (l > 0)
                     nn_train_sgemm(ws->gemm, true, false, K, na, c->c_out, c->w, K, dz, na, 0.0f,
                                    dprev, na);
             } else {
                 im2col(in, c->c_in, n, d->size, c->ky, ws->col);
-                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, ws->col, na, 1.0f,
+                nn_train_sgemm(ws->gemm, false, true, c->c_out, K, na, dz, na, ws->col, na, 0.0f,
                                gw, K);
                 if (l > 0) {
                     nn_train_sgemm(ws->gemm, true, false, K, na, c->c_out, c->w, K, dz, na, 0.0f,
@@ -603,7 +604,6 @@ static void *run_share(void *arg)
     if (!j->backward)
         return NULL;
     float *g = t->grads[j->index];
-    memset(g, 0, t->P * sizeof *g);
     j->loss = nn_train_bce(cnt, j->logits + j->from, j->labels + j->from, t->dlogits + j->from,
                            j->n) * cnt;
     nn_train_ws_backward(t->d, t->ws[j->index], t->dlogits + j->from, g);

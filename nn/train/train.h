@@ -42,8 +42,9 @@ void nn_train_ws_forward(const nn_disc_desc *d, nn_train_ws *ws, int n, const fl
                          float *logits);
 
 /* The backward pass of the last forward of ws, given the loss's gradient with respect to each
- * logit: adds every weight's and bias's gradient into grad (laid out as weights_disc_tensors
- * orders them, weights_disc_num_params long). ws must have been made with backward. */
+ * logit: every weight's and bias's gradient into grad (laid out as weights_disc_tensors orders
+ * them, weights_disc_num_params long; what grad held is overwritten). ws must have been made
+ * with backward. */
 void nn_train_ws_backward(const nn_disc_desc *d, nn_train_ws *ws, const float *dlogits,
                           float *grad);
 

@@ -133,7 +133,7 @@ NN_TRAIN_CLONES void nn_wino_weight_grad(const float *dU, int k, int c, float *d
         for (int l = 0; l < cnt; l++) {
             float *dst = dw + (f0 + l) * 9;
             for (int j = 0; j < 9; j++)
-                dst[j] += g[j * LANES + l];
+                dst[j] = g[j * LANES + l];
         }
     }
 }

@@ -64,7 +64,7 @@ void nn_wino_output(const float *M, int rows, int n_all, int i0, int n, int size
 void nn_wino_grad_output(const float *dy, int k, int n_all, int i0, int n, int size,
                          float *scratch, float *Z);
 
-/* dw[k][c][3][3] += G^T dU[xi][k][c] G. */
+/* dw[k][c][3][3] = G^T dU[xi][k][c] G. */
 void nn_wino_weight_grad(const float *dU, int k, int c, float *dw);
 
 #endif
