@@ -1,8 +1,8 @@
 /* nn/train/gemm.c -- the trainer's SGEMM (see gemm.h): an MR x NR AVX-512 kernel (up to 24
  * accumulators, as few vectors as a panel's columns need) over K blocks, reading A in place
  * (broadcasts from MR rows, either layout) and B rows in place; only a transposed B is packed,
- * into panels of NR columns. The trainer keeps its
- * operands cache-sized (im2col a few images at a time), so packing would only copy them. */
+ * into panels of NR columns. The trainer keeps its operands cache-sized (im2col a few images at
+ * a time), so packing would only copy them. */
 #include "nn/train/gemm.h"
 
 #include <cblas.h>
