@@ -8,10 +8,14 @@ Run with Debian's python3-torch (/usr/bin/python3): a benchmark, never part of t
     bench/train/torch_disc.py [--batch 8,32,128] [--threads 2] [--seconds 5] [--device cpu|cuda]
 """
 import argparse
+import sys
 import time
 
-import torch
-from torch import nn
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    sys.exit("torch_disc.py: no PyTorch here; install Debian's: apt-get install -y python3-torch")
 
 
 def net():
