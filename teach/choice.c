@@ -290,6 +290,8 @@ static bool set_policy(teach_play_params *p, const char *value)
     for (int i = 0; i < TEACH_POLICY_COUNT; i++)
         if (mcts_params_name_eq(value, policy_names[i])) {
             p->policy = (teach_policy)i;
+            if (p->policy == TEACH_POLICY_TWO_PHASE)
+                p->method_a = true;   /* its score band needs a search spread wide (choice.h) */
             return true;
         }
     return false;

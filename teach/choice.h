@@ -104,7 +104,9 @@ typedef struct teach_play_params {
     double score_gamma, score_low, score_high;
     int score_top;
 
-    /* two-phase: Ikeda's controller as set (method A's c_puct when on) while the game is open;
+    /* two-phase: Ikeda's controller as set while the game is open (play_policy=two-phase turns
+     * method A on: the score band can only pick among the moves the search looked at, and a
+     * plain search of a few dozen visits leaves few of them);
      * the score band while the best winrate is saturated (>= saturation: Ikeda's winrate gaps
      * give nothing back there) and for good once the endgame starts: |score lead|
      * <= endgame_lead, score stdev <= endgame_stdev and passing changes the score lead by

@@ -149,10 +149,11 @@ START_TEST(test_needs)
     ck_assert(!n.search && n.raw_policy);
     p = params_of("aggressive");
     ck_assert(teach_play_needs_of(&p, &g).move_ownership);
-    p = params_of("two-phase");
-    ck_assert(teach_play_needs_of(&p, &g).pass_lead && teach_play_needs_of(&p, &g).c_puct == 0);
-    p.method_a = true;
-    ck_assert(teach_play_needs_of(&p, &g).c_puct == 10);
+    p = params_of("two-phase");   /* method A on: its search spreads */
+    ck_assert(p.method_a);
+    ck_assert(teach_play_needs_of(&p, &g).pass_lead && teach_play_needs_of(&p, &g).c_puct == 10);
+    p.method_a = false;
+    ck_assert(teach_play_needs_of(&p, &g).c_puct == 0);
     p = params_of("adaptive");
     ck_assert(teach_play_needs_of(&p, &g).c_puct == 10);
     go_game_free(&g);
