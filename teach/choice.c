@@ -82,6 +82,8 @@ teach_play_params teach_play_params_default(void)
         .score_top = 20,
         .endgame_stdev = 10.0,
         .saturation = 0.9,
+        .band_learn = 0.5,
+        .band_clip = 8,
         .adaptive_rate = 0.1,
         .adaptive_horizon = 8,
         .adaptive_margin = -2.0,
@@ -190,6 +192,10 @@ static const entry table[] = {
      F(endgame_pass), 0, 1000},
     {{"saturation", "double", "two-phase: the best winrate from which the score band plays"},
      K_DOUBLE, F(saturation), 0.5, 1},
+    {{"band_learn", "double", "two-phase: the score band's shift by each game's final lead"},
+     K_DOUBLE, F(band_learn), 0, 2},
+    {{"band_clip", "double", "two-phase: the final lead's clip before learning"}, K_DOUBLE,
+     F(band_clip), 0, 1000},
     {{"adaptive_rate", "double", "adaptive: weight of a new move in the opponent's mean loss"},
      K_DOUBLE, F(adaptive_rate), 0.001, 1},
     {{"adaptive_horizon", "double", "adaptive: moves over which the lead is given back"},
@@ -444,20 +450,32 @@ int teach_rng_pick(teach_rng *r, const double *w, int n)
 
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games)
 {
-    double z = s->softmax_z, shift = s->margin_shift;
+    double z = s->softmax_z, shift = s->margin_shift, band = s->band_shift;
     int games = s->games_done;
     memset(s, 0, sizeof *s);
     s->softmax_z = keep_games && p->softmax_adapt && games > 0 ? z : p->softmax_z;
     s->games_done = keep_games ? games : 0;
     s->margin_shift = keep_games ? shift : 0;
+    s->band_shift = keep_games ? band : 0;
+}
+
+/* value - learn * clip(final_lead), kept within [-50, 50]. */
+static double learnt(double value, double learn, double clip, double final_lead)
+{
+    double lead = fmin(clip, fmax(-clip, final_lead));
+    return fmin(50.0, fmax(-50.0, value - learn * lead));
 }
 
 void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead)
 {
-    double lead = fmin(p->adaptive_clip, fmax(-p->adaptive_clip, final_lead));
-    double margin = p->adaptive_margin + s->margin_shift - p->adaptive_learn * lead;
-    margin = fmin(50.0, fmax(-50.0, margin));
-    s->margin_shift = margin - p->adaptive_margin;
+    double margin = p->adaptive_margin + s->margin_shift;
+    s->margin_shift = learnt(margin, p->adaptive_learn, p->adaptive_clip, final_lead) -
+                      p->adaptive_margin;
+}
+
+void teach_two_phase_learn(teach_play_state *s, const teach_play_params *p, double final_lead)
+{
+    s->band_shift = learnt(s->band_shift, p->band_learn, p->band_clip, final_lead);
 }
 
 /* The network's favourite legal move (pass when nothing is legal). */

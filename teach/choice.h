@@ -111,9 +111,13 @@ typedef struct teach_play_params {
      * give nothing back there) and for good once the endgame starts: |score lead|
      * <= endgame_lead, score stdev <= endgame_stdev and passing changes the score lead by
      * <= endgame_pass (0: the thesis's values for the board size: 5 / 7 on 13x13 and below,
-     * 12 / 5 on 19x19). */
+     * 12 / 5 on 19x19). Between games the band moves by -band_learn times the last game's
+     * final score (own view) clipped to [-band_clip, band_clip] (as adaptive's margin): it
+     * settles where the games end level against this opponent, whatever its strength. */
     double endgame_lead, endgame_stdev, endgame_pass;
     double saturation;
+    double band_learn;
+    double band_clip;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
      * weight adaptive_rate); our own per-move loss targets it, plus the lead beyond
@@ -236,16 +240,21 @@ typedef struct teach_play_state {
     int ownership_move_number;
     float ownership[NN_MAX_POINTS];
     bool in_endgame;            /* two-phase: the switch happened (it does not switch back) */
+    double band_shift;          /* two-phase: band_learn's shift of the score band (kept) */
 } teach_play_state;
 
-/* A fresh state for a new game (softmax adaptation and the adaptive margin's correction kept
- * when keep_games is true). */
+/* A fresh state for a new game (softmax adaptation, the adaptive margin's correction and the
+ * two-phase band's shift kept when keep_games is true). */
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games);
 
 /* The adaptive controller's lesson from a finished game that ended final_lead (own view):
  * margin_shift -= adaptive_learn * final_lead clipped to [-adaptive_clip, adaptive_clip], the
  * margin kept within [-50, 50]. */
 void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
+
+/* The two-phase controller's lesson from a finished game: band_shift -= band_learn * final_lead
+ * clipped to [-band_clip, band_clip], the shift kept within [-50, 50]. */
+void teach_two_phase_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
 
 /* What a policy sees. */
 typedef struct teach_choice_in {

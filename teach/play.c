@@ -60,9 +60,9 @@ static double final_lead(play_player *p)
     return p->last_color == GO_BLACK ? black : -black;
 }
 
-/* A new game: softmax's exponent and adaptive's margin move toward a close result from the last
- * game's end (we won with a last winrate above one half: play weaker; the last lead corrects the
- * margin) when that game ended with our pass or resignation, the rest of the memory starts
+/* A new game: softmax's exponent, adaptive's margin and two-phase's score band move toward a
+ * close result from the last game's end (we won with a last winrate above one half: play weaker;
+ * the last lead corrects the margin and the band) when that game ended with our pass or resignation, the rest of the memory starts
  * afresh. */
 static void new_game(play_player *p)
 {
@@ -79,6 +79,8 @@ static void new_game(play_player *p)
     }
     if (pp->policy == TEACH_POLICY_ADAPTIVE && p->have_result)
         teach_adaptive_learn(&p->state, pp, final_lead(p));
+    if (pp->policy == TEACH_POLICY_TWO_PHASE && p->have_result)
+        teach_two_phase_learn(&p->state, pp, final_lead(p));
     p->have_result = false;
     teach_play_state_reset(&p->state, pp, true);
 }

@@ -568,6 +568,24 @@ START_TEST(test_two_phase)
     ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
     ck_assert_msg(strstr(out.why, "(open)") && strstr(out.why, "ahead"), "%s", out.why);
     p.saturation = 0.9;
+    /* the band as learnt between games: a game won by 20 moves it by -0.5 * 8 (the clip) to
+     * [-14, -8], one lost by 3 back by 1.5; a shift of +12 makes it [2, 8]: G7 (10) 0.2 / 3^2,
+     * D10 (6) 0.5, K4 (5) 0.3: D10. It stays through a new game's reset, within [-50, 50]. */
+    teach_two_phase_learn(&u.state, &p, 20.0);
+    ck_assert_double_eq_tol(u.state.band_shift, -4.0, 1e-12);
+    teach_two_phase_learn(&u.state, &p, -3.0);
+    ck_assert_double_eq_tol(u.state.band_shift, -2.5, 1e-12);
+    teach_play_state_reset(&u.state, &p, true);
+    ck_assert_double_eq_tol(u.state.band_shift, -2.5, 1e-12);
+    u.state.band_shift = 12;
+    ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
+    assert_move(out.move, "D10", out.why);
+    ck_assert_msg(strstr(out.why, "score band [2, 8]"), "%s", out.why);
+    p.band_clip = 1000;
+    teach_two_phase_learn(&u.state, &p, -200.0);   /* +112 would pass the bound */
+    ck_assert_double_eq_tol(u.state.band_shift, 50.0, 1e-12);
+    teach_play_state_reset(&u.state, &p, false);
+    ck_assert_double_eq_tol(u.state.band_shift, 0.0, 1e-12);
     go_game_free(&u.game);
     /* |lead| 1 <= 5, stdev 5 <= 10, pass change 2 <= 7: the endgame, and it stays */
     t.an.root_score_stdev = 5;
@@ -894,16 +912,21 @@ START_TEST(test_gtp_teaching_player)
 }
 END_TEST
 
-/* adaptive's margin learns from a game that ended with its pass: on 5x5 white fills every
- * point but two eyes, black's one legal move is a pass, at a lead of about -32.5 (komi 7.5);
- * the next game's margin is -2 less half of it clipped to 8: +2. An undone move ends no game:
- * the margin stays. */
-START_TEST(test_gtp_adaptive_learns)
+/* adaptive's margin and two-phase's score band learn from a game that ended with its pass: on
+ * 5x5 white fills every point but two eyes, black's one legal move is a pass, at a lead of about
+ * -32.5 (komi 7.5); the next game's margin is -2 less half of it clipped to 8: +2, the band
+ * [-10, -4] moves by the same +4 to [-6, 0] (two-phase with the score band from a winrate of
+ * 0.5: black's on the empty 9x9 board at komi 0.5 is saturated, and no move there has the
+ * prior of an obvious one). An undone move ends no game: nothing more is learnt. */
+START_TEST(test_gtp_learns)
 {
+    static const char *policy[] = {"play_policy=adaptive", "play_policy=two-phase"};
+    static const char *shown[] = {"margin %lf", "score band [%lf"};
+    static const double want[] = {2.0, -6.0};
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1",
-                    "--set", "play_policy=adaptive"};
-    test_gtp_start(&e, 9, argv);
+                    "--set", (char *)policy[_i], "--set", "saturation=0.5"};
+    test_gtp_start(&e, 11, argv);
     char script[1024] = "boardsize 5\nkomi 7.5";
     for (int i = 0; i < 25; i++) {
         char v[4] = {(char)('A' + i / 5), (char)('1' + i % 5), 0};
@@ -912,22 +935,23 @@ START_TEST(test_gtp_adaptive_learns)
             snprintf(script + n, sizeof script - n, "\nplay w %s", v);
         }
     }
-    strcat(script, "\ngenmove b\nclear_board\ngenmove b");
+    strcat(script, "\ngenmove b\nboardsize 9\nkomi 0.5\ngenmove b");
     char *got = test_gtp_feed(&e, script, false);
-    ck_assert_msg(strstr(got, "= pass\n\n=\n\n= "), "%s", got + strlen(got) / 2);
+    ck_assert_msg(strstr(got, "= pass\n\n=\n\n=\n\n= "), "%s", got + strlen(got) / 2);
     free(got);
-    double margin[2];
+    double value[2];
     for (int k = 0; k < 2; k++) {
-        const char *why = teach_play_player_why(e.play_player), *m = strstr(why, "margin ");
-        ck_assert_msg(m && sscanf(m, "margin %lf", &margin[k]) == 1, "%s", why);
-        ck_assert_msg(fabs(margin[k] - 2.0) < 1e-9, "%s", why);
+        const char *why = teach_play_player_why(e.play_player);
+        const char *m = strstr(why, _i ? "score band [" : "margin ");
+        ck_assert_msg(m && sscanf(m, shown[_i], &value[k]) == 1, "%s", why);
+        ck_assert_msg(fabs(value[k] - want[_i]) < 1e-9, "%s", why);
         if (k == 0) {
             got = test_gtp_feed(&e, "undo\ngenmove b", false);
             ck_assert_msg(!strncmp(got, "=\n\n= ", 5), "%s", got);
             free(got);
         }
     }
-    ck_assert_double_eq_tol(margin[0], margin[1], 1e-9);
+    ck_assert_double_eq_tol(value[0], value[1], 1e-9);
     gtp_engine_free(&e);
 }
 END_TEST
@@ -1051,7 +1075,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_json_move_choice);
     tcase_add_test(net, test_naturalness);
     tcase_add_test(net, test_find_endgames);
-    tcase_add_test(net, test_gtp_adaptive_learns);
+    tcase_add_loop_test(net, test_gtp_learns, 0, 2);
     suite_add_tcase(s, net);
     return s;
 }
