@@ -79,11 +79,12 @@ teach_play_params teach_play_params_default(void)
         .score_gamma = 3.0,
         .score_low = -10.0,
         .score_high = -4.0,
+        .score_cap = 5.0,
         .score_top = 20,
         .endgame_stdev = 10.0,
         .saturation = 0.9,
-        .band_learn = 0.5,
-        .band_clip = 8,
+        .cap_learn = 0.5,
+        .cap_clip = 8,
         .adaptive_rate = 0.1,
         .adaptive_horizon = 8,
         .adaptive_margin = -2.0,
@@ -182,6 +183,8 @@ static const entry table[] = {
      F(score_low), -1000, 1000},
     {{"score_high", "double", "score: highest score lead of the band"}, K_DOUBLE, F(score_high),
      -1000, 1000},
+    {{"score_cap", "double", "score: most points a move may lose against the best"}, K_DOUBLE,
+     F(score_cap), 0, 50},
     {{"score_top", "int", "score: the moves of highest prior considered"}, K_INT, F(score_top), 1,
      361},
     {{"endgame_lead", "double", "two-phase: |score lead| for the endgame (0: by board size)"},
@@ -192,10 +195,10 @@ static const entry table[] = {
      F(endgame_pass), 0, 1000},
     {{"saturation", "double", "two-phase: the best winrate from which the score band plays"},
      K_DOUBLE, F(saturation), 0.5, 1},
-    {{"band_learn", "double", "two-phase: the score band's shift by each game's final lead"},
-     K_DOUBLE, F(band_learn), 0, 2},
-    {{"band_clip", "double", "two-phase: the final lead's clip before learning"}, K_DOUBLE,
-     F(band_clip), 0, 1000},
+    {{"cap_learn", "double", "two-phase: score_cap's correction by each game's final lead"},
+     K_DOUBLE, F(cap_learn), 0, 2},
+    {{"cap_clip", "double", "two-phase: the final lead's clip before learning"}, K_DOUBLE,
+     F(cap_clip), 0, 1000},
     {{"adaptive_rate", "double", "adaptive: weight of a new move in the opponent's mean loss"},
      K_DOUBLE, F(adaptive_rate), 0.001, 1},
     {{"adaptive_horizon", "double", "adaptive: moves over which the lead is given back"},
@@ -450,13 +453,13 @@ int teach_rng_pick(teach_rng *r, const double *w, int n)
 
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games)
 {
-    double z = s->softmax_z, shift = s->margin_shift, band = s->band_shift;
+    double z = s->softmax_z, shift = s->margin_shift, cap = s->cap_shift;
     int games = s->games_done;
     memset(s, 0, sizeof *s);
     s->softmax_z = keep_games && p->softmax_adapt && games > 0 ? z : p->softmax_z;
     s->games_done = keep_games ? games : 0;
     s->margin_shift = keep_games ? shift : 0;
-    s->band_shift = keep_games ? band : 0;
+    s->cap_shift = keep_games ? cap : 0;
 }
 
 /* value - learn * clip(final_lead), kept within [-50, 50]. */
@@ -475,7 +478,8 @@ void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, doubl
 
 void teach_two_phase_learn(teach_play_state *s, const teach_play_params *p, double final_lead)
 {
-    s->band_shift = learnt(s->band_shift, p->band_learn, p->band_clip, final_lead);
+    double cap = learnt(p->score_cap + s->cap_shift, p->cap_learn, p->cap_clip, -final_lead);
+    s->cap_shift = fmin(50.0, fmax(0.0, cap)) - p->score_cap;
 }
 
 /* The network's favourite legal move (pass when nothing is legal). */

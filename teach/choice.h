@@ -99,9 +99,10 @@ typedef struct teach_play_params {
     double method_c_alpha;
 
     /* score (KataGo+): the top score_top moves by prior; a move of prior >= 0.9 is played; moves
-     * of prior <= 0.01 and 5 points below the best dropped; the band [score_low, score_high] of
-     * score lead (mover's view) kept, priors outside it divided by gamma per point. */
-    double score_gamma, score_low, score_high;
+     * of prior <= 0.01 and more than score_cap points below the best dropped; the band
+     * [score_low, score_high] of score lead (mover's view) kept, priors outside it divided by
+     * gamma per point. */
+    double score_gamma, score_low, score_high, score_cap;
     int score_top;
 
     /* two-phase: Ikeda's controller as set while the game is open (play_policy=two-phase turns
@@ -111,13 +112,14 @@ typedef struct teach_play_params {
      * give nothing back there) and for good once the endgame starts: |score lead|
      * <= endgame_lead, score stdev <= endgame_stdev and passing changes the score lead by
      * <= endgame_pass (0: the thesis's values for the board size: 5 / 7 on 13x13 and below,
-     * 12 / 5 on 19x19). Between games the band moves by -band_learn times the last game's
-     * final score (own view) clipped to [-band_clip, band_clip] (as adaptive's margin): it
-     * settles where the games end level against this opponent, whatever its strength. */
+     * 12 / 5 on 19x19). Between games the band's cap (score_cap) moves by cap_learn times the
+     * last game's final score (own view) clipped to [-cap_clip, cap_clip], within [0, 50]:
+     * against an opponent that loses more a move than the cap gives back, the band gives back
+     * more; against a stronger one, less. */
     double endgame_lead, endgame_stdev, endgame_pass;
     double saturation;
-    double band_learn;
-    double band_clip;
+    double cap_learn;
+    double cap_clip;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
      * weight adaptive_rate); our own per-move loss targets it, plus the lead beyond
@@ -240,11 +242,11 @@ typedef struct teach_play_state {
     int ownership_move_number;
     float ownership[NN_MAX_POINTS];
     bool in_endgame;            /* two-phase: the switch happened (it does not switch back) */
-    double band_shift;          /* two-phase: band_learn's shift of the score band (kept) */
+    double cap_shift;           /* two-phase: cap_learn's correction of score_cap (kept) */
 } teach_play_state;
 
 /* A fresh state for a new game (softmax adaptation, the adaptive margin's correction and the
- * two-phase band's shift kept when keep_games is true). */
+ * two-phase cap's correction kept when keep_games is true). */
 void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, bool keep_games);
 
 /* The adaptive controller's lesson from a finished game that ended final_lead (own view):
@@ -252,8 +254,8 @@ void teach_play_state_reset(teach_play_state *s, const teach_play_params *p, boo
  * margin kept within [-50, 50]. */
 void teach_adaptive_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
 
-/* The two-phase controller's lesson from a finished game: band_shift -= band_learn * final_lead
- * clipped to [-band_clip, band_clip], the shift kept within [-50, 50]. */
+/* The two-phase controller's lesson from a finished game: the cap score_cap + cap_shift grows by
+ * cap_learn * final_lead clipped to [-cap_clip, cap_clip], kept within [0, 50]. */
 void teach_two_phase_learn(teach_play_state *s, const teach_play_params *p, double final_lead);
 
 /* What a policy sees. */

@@ -332,16 +332,17 @@ static int choose_score(ctx *x, char *why, int why_len)
             order[left++] = order[k];
             top = fmax(top, x->c[order[k]].lead);
         }
-    /* two-phase: the band as learnt between games */
-    double shift = p->policy == TEACH_POLICY_TWO_PHASE && x->in->state ? x->in->state->band_shift
-                                                                         : 0;
+    /* two-phase: the cap as learnt between games */
+    double cap = p->score_cap;
+    if (p->policy == TEACH_POLICY_TWO_PHASE && x->in->state)
+        cap = fmin(50.0, fmax(0.0, cap + x->in->state->cap_shift));
     int pick = -1;
     double best_s = -INFINITY;
     for (int k = 0; k < left; k++) {
         const cand *c = &x->c[order[k]];
-        if (c->lead < top - 5)
+        if (c->lead < top - cap)
             continue;
-        double s = teach_score_weight(p, c->prior, c->lead - shift);
+        double s = teach_score_weight(p, c->prior, c->lead);
         if (s > best_s) {
             best_s = s;
             pick = order[k];
@@ -351,8 +352,8 @@ static int choose_score(ctx *x, char *why, int why_len)
         snprintf(why, (size_t)why_len, "no move of prior above 0.01: the best");
         return x->best >= 0 ? x->best : argmax(x, by_winrate, NULL);
     }
-    snprintf(why, (size_t)why_len, "score band [%g, %g]: %+.1f points, prior %.3f",
-             p->score_low + shift, p->score_high + shift, x->c[pick].lead, x->c[pick].prior);
+    snprintf(why, (size_t)why_len, "score band [%g, %g], cap %g: %+.1f points, prior %.3f",
+             p->score_low, p->score_high, cap, x->c[pick].lead, x->c[pick].prior);
     return pick;
 }
 

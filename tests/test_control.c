@@ -568,24 +568,30 @@ START_TEST(test_two_phase)
     ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
     ck_assert_msg(strstr(out.why, "(open)") && strstr(out.why, "ahead"), "%s", out.why);
     p.saturation = 0.9;
-    /* the band as learnt between games: a game won by 20 moves it by -0.5 * 8 (the clip) to
-     * [-14, -8], one lost by 3 back by 1.5; a shift of +12 makes it [2, 8]: G7 (10) 0.2 / 3^2,
-     * D10 (6) 0.5, K4 (5) 0.3: D10. It stays through a new game's reset, within [-50, 50]. */
+    /* the cap as learnt between games: a game won by 20 raises it by 0.5 * 8 (the clip) to 9,
+     * one lost by 3 lowers it by 1.5 to 7.5; it stays through a new game's reset. A cap of
+     * 4.5 drops K4 (5 below the best 10): D10 (6) 0.5 / 3^10 against G7 0.2 / 3^14; a cap of 2
+     * drops D10 too: G7. Within [0, 50]; a new series starts from score_cap. */
     teach_two_phase_learn(&u.state, &p, 20.0);
-    ck_assert_double_eq_tol(u.state.band_shift, -4.0, 1e-12);
+    ck_assert_double_eq_tol(u.state.cap_shift, 4.0, 1e-12);
     teach_two_phase_learn(&u.state, &p, -3.0);
-    ck_assert_double_eq_tol(u.state.band_shift, -2.5, 1e-12);
+    ck_assert_double_eq_tol(u.state.cap_shift, 2.5, 1e-12);
     teach_play_state_reset(&u.state, &p, true);
-    ck_assert_double_eq_tol(u.state.band_shift, -2.5, 1e-12);
-    u.state.band_shift = 12;
+    ck_assert_double_eq_tol(u.state.cap_shift, 2.5, 1e-12);
+    u.state.cap_shift = -0.5;
     ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
     assert_move(out.move, "D10", out.why);
-    ck_assert_msg(strstr(out.why, "score band [2, 8]"), "%s", out.why);
-    p.band_clip = 1000;
-    teach_two_phase_learn(&u.state, &p, -200.0);   /* +112 would pass the bound */
-    ck_assert_double_eq_tol(u.state.band_shift, 50.0, 1e-12);
+    ck_assert_msg(strstr(out.why, "score band [-10, -4], cap 4.5"), "%s", out.why);
+    u.state.cap_shift = -3;
+    ck_assert(teach_choose(&p, &in_u, &rng, &out, err, sizeof err));
+    assert_move(out.move, "G7", out.why);
+    p.cap_clip = 1000;
+    teach_two_phase_learn(&u.state, &p, 200.0);   /* a cap of 102 would pass the bound */
+    ck_assert_double_eq_tol(p.score_cap + u.state.cap_shift, 50.0, 1e-12);
+    teach_two_phase_learn(&u.state, &p, -200.0);
+    ck_assert_double_eq_tol(p.score_cap + u.state.cap_shift, 0.0, 1e-12);
     teach_play_state_reset(&u.state, &p, false);
-    ck_assert_double_eq_tol(u.state.band_shift, 0.0, 1e-12);
+    ck_assert_double_eq_tol(u.state.cap_shift, 0.0, 1e-12);
     go_game_free(&u.game);
     /* |lead| 1 <= 5, stdev 5 <= 10, pass change 2 <= 7: the endgame, and it stays */
     t.an.root_score_stdev = 5;
@@ -912,17 +918,17 @@ START_TEST(test_gtp_teaching_player)
 }
 END_TEST
 
-/* adaptive's margin and two-phase's score band learn from a game that ended with its pass: on
- * 5x5 white fills every point but two eyes, black's one legal move is a pass, at a lead of about
- * -32.5 (komi 7.5); the next game's margin is -2 less half of it clipped to 8: +2, the band
- * [-10, -4] moves by the same +4 to [-6, 0] (two-phase with the score band from a winrate of
+/* adaptive's margin and two-phase's cap learn from a game that ended with its pass: on 5x5 white
+ * fills every point but two eyes, black's one legal move is a pass, at a lead of about -32.5
+ * (komi 7.5); the next game's margin is -2 less half of it clipped to 8: +2, the cap 5 less the
+ * same 4: 1 (two-phase with the score band from a winrate of
  * 0.5: black's on the empty 9x9 board at komi 0.5 is saturated, and no move there has the
  * prior of an obvious one). An undone move ends no game: nothing more is learnt. */
 START_TEST(test_gtp_learns)
 {
     static const char *policy[] = {"play_policy=adaptive", "play_policy=two-phase"};
-    static const char *shown[] = {"margin %lf", "score band [%lf"};
-    static const double want[] = {2.0, -6.0};
+    static const char *shown[] = {"margin %lf", "cap %lf"};
+    static const double want[] = {2.0, 1.0};
     gtp_engine e;
     char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1",
                     "--set", (char *)policy[_i], "--set", "saturation=0.5"};
@@ -942,7 +948,7 @@ START_TEST(test_gtp_learns)
     double value[2];
     for (int k = 0; k < 2; k++) {
         const char *why = teach_play_player_why(e.play_player);
-        const char *m = strstr(why, _i ? "score band [" : "margin ");
+        const char *m = strstr(why, _i ? "cap " : "margin ");
         ck_assert_msg(m && sscanf(m, shown[_i], &value[k]) == 1, "%s", why);
         ck_assert_msg(fabs(value[k] - want[_i]) < 1e-9, "%s", why);
         if (k == 0) {
