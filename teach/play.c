@@ -62,8 +62,8 @@ static double final_lead(play_player *p)
 
 /* A new game: softmax's exponent, adaptive's margin and two-phase's cap move toward a close
  * result from the last game's end (we won with a last winrate above one half: play weaker; the
- * last lead corrects the margin and the cap) when that game ended with our pass or resignation, the rest of the memory starts
- * afresh. */
+ * last lead corrects the margin and the cap) when that game ended with our pass or resignation,
+ * the rest of the memory starts afresh. */
 static void new_game(play_player *p)
 {
     const teach_play_params *pp = teach_engine_play_params(p->engine);
