@@ -27,6 +27,7 @@ struct teach_tsumego {
     bool stubborn;         /* a failure keeps the solver's most stubborn try */
     bool searched_answer;  /* the last solve's failure was answered with the search's move */
     double max_s;          /* every solve's cap (0: none) */
+    uint64_t max_nodes;    /* every solve phase's cap in positions (0: none) */
 };
 
 teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, char *err,
@@ -104,6 +105,8 @@ const char *teach_tsumego_guess_help(void)
 }
 
 void teach_tsumego_set_max_time(teach_tsumego *t, double max_s) { t->max_s = max_s; }
+
+void teach_tsumego_set_max_nodes(teach_tsumego *t, uint64_t n) { t->max_nodes = n; }
 
 void teach_tsumego_set_stubborn(teach_tsumego *t, bool on) { t->stubborn = on; }
 
@@ -229,10 +232,13 @@ static bool search_visits(teach_tsumego *t, const go_game *g, const go_tsumego_p
     mcts_clear_tree(search);
     mcts_set_root_moves(search, mask);
     mcts_set_position(search, g);
-    mcts_limits ml = {.max_visits = -1, .max_playouts = -1,
+    /* a visit cap in the tunables: the search runs to it (or its time), with no early stop,
+     * which would depend on the machine's speed */
+    bool capped = t->params.max_visits > 0;
+    mcts_limits ml = {.max_visits = capped ? 0 : -1, .max_playouts = -1,
                       .max_time_ms = (int64_t)(time_s * 1000) > 1 ? (int64_t)(time_s * 1000) : 1,
-                      .report_interval_cs = 5, .report = {.pv_len = 1}};
-    bool ran = mcts_run(search, &ml, search_goes_on, &time_s, err, err_len);
+                      .report_interval_cs = capped ? 0 : 5, .report = {.pv_len = 1}};
+    bool ran = mcts_run(search, &ml, capped ? NULL : search_goes_on, &time_s, err, err_len);
     mcts_set_root_moves(search, NULL);
     if (!ran)
         return false;
@@ -344,6 +350,8 @@ bool teach_tsumego_solve(teach_tsumego *t, const go_tsumego_problem *p,
         if (capped.tt_log2 <= 0 || capped.tt_log2 > k)
             capped.tt_log2 = k;
     }
+    if (t->max_nodes > 0 && (capped.max_nodes == 0 || capped.max_nodes > t->max_nodes))
+        capped.max_nodes = t->max_nodes;
     t->searched_answer = false;
     if (!t->ctx) {
         if (go_tsumego_solve(p, &capped, out))

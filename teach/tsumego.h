@@ -47,7 +47,10 @@ typedef struct teach_tsumego teach_tsumego;
 
 /* Makes a solver, guided by model when not NULL (not owned; it must outlive the solver). The
  * guide's search takes its tunables from params (NULL: the defaults) but always runs one thread,
- * a batch of one, seed 1 and a tree of at most 256 MB. NULL with a message in err on failure. */
+ * a batch of one, seed 1 and a tree of at most 256 MB. A max_visits in params (`--visits`) caps
+ * the search of phase 2, which then runs to the cap or its time without stopping early: with
+ * teach_tsumego_set_max_nodes and time to spare, a solve is the same on every machine and under
+ * any load. NULL with a message in err on failure. */
 teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, char *err,
                                  int err_len);
 void teach_tsumego_free(teach_tsumego *t);
@@ -74,6 +77,10 @@ const char *teach_tsumego_guess_help(void);
 /* Caps the time of every later solve at max_s seconds, its table at what that time can fill
  * (teach_tsumego_table_log2), 0: no cap. The GTP fuzz target keeps its solves short. */
 void teach_tsumego_set_max_time(teach_tsumego *t, double max_s);
+
+/* Caps every later solve's solver phases at n positions each (the smaller of n and the solve's
+ * own max_nodes; 0: no cap). */
+void teach_tsumego_set_max_nodes(teach_tsumego *t, uint64_t n);
 
 /* On a failure (phase 1 above), keep the solver's most stubborn try as the answer instead of the
  * search's move: what a sparring partner wants when its side has lost (GTP's genmove), where

@@ -479,8 +479,10 @@ END_TEST
 /* --guess-weights NET: the tsumego solver's search for the guess runs on a second network. Cho
  * intermediate 35 (black kills with G18) stays open for 20 s even with g170 guiding: with a
  * network of random weights guiding alone the guess is not G18; with g170 as the guess network
- * tsumego_solve guesses G18 and genmove, the sparring partner, plays it. Without -w the option is
- * a usage error; a file that is no network fails to load, named, in the binary too. */
+ * tsumego_solve guesses G18 and genmove, the sparring partner, plays it (on a budget of
+ * positions and visits, --tsumego-nodes and --visits: the same on any machine). Without -w the
+ * option is a usage error, as a budget of 0 positions is; a file that is no network fails to
+ * load, named, in the binary too. */
 START_TEST(test_tsumego_guess_network)
 {
     static const char pos[] =
@@ -488,10 +490,13 @@ START_TEST(test_tsumego_guess_network)
         "b G14 w D19 w A18 w B18 w C18 w E18 w F18 w E17 w H17 w F16 w G16";
     for (int k = 0; k < 2; k++) {
         gtp_engine e;
-        char *argv[] = {"gtp", "-w", TEST_B2C16, "--tsumego=3", "--guess-weights", TEST_G170};
-        test_gtp_start(&e, k ? 6 : 4, argv);
+        /* a budget of positions and visits, not of time: the same answers however loaded the
+         * machine (the clock is a minute, far from binding) */
+        char *argv[] = {"gtp",     "-w", TEST_B2C16, "--tsumego=60", "--tsumego-nodes", "50000",
+                        "--visits", "32", "--guess-weights", TEST_G170};
+        test_gtp_start(&e, k ? 10 : 8, argv);
         expect_ok(&e, pos);
-        char *got = test_gtp_feed(&e, "tsumego_solve b kill 3", false);
+        char *got = test_gtp_feed(&e, "tsumego_solve b kill", false);
         ck_assert_msg(!strncmp(got, "= black kill unknown ", 21) &&
                           (k ? strstr(got, "G18") != NULL : strstr(got, "G18") == NULL),
                       "guess network %d: %s", k, got);
@@ -509,6 +514,9 @@ START_TEST(test_tsumego_guess_network)
     ck_assert(gtp_engine_init(&e));
     ck_assert_int_eq(gtp_engine_configure(&e, 4, alone, err, sizeof err), 2);
     ck_assert_msg(strstr(err, "--guess-weights needs -w NET"), "%s", err);
+    char *zero[] = {"gtp", "--tsumego-nodes", "0"};
+    ck_assert_int_eq(gtp_engine_configure(&e, 3, zero, err, sizeof err), 2);
+    ck_assert_msg(strstr(err, "--tsumego-nodes takes positions"), "%s", err);
     char *bad[] = {"gtp", "-w", TEST_B2C16, "--guess-weights", "/nonexistent/shido/guess.bin.gz"};
     ck_assert_int_eq(gtp_engine_configure(&e, 5, bad, err, sizeof err), 1);
     ck_assert_msg(strstr(err, "/nonexistent/shido/guess.bin.gz"), "%s", err);

@@ -2117,7 +2117,8 @@ END_TEST
 
 /* A problem the solver cannot prove in two seconds (an open kill problem of the advanced book):
  * the network's search supplies the guess, a move on the region's empty points, unproven, and
- * the solve returns instead of running on. */
+ * the solve returns instead of running on; with a budget of positions and visits instead, the
+ * same solve twice is the same. */
 START_TEST(net_guess_when_unproven)
 {
     nn_model *m = test_model_load(TEST_G170, "cpu");
@@ -2140,6 +2141,29 @@ START_TEST(net_guess_when_unproven)
     ck_assert(s.nodes > 0);
     go_tsumego_solution_free(&s);
     teach_tsumego_free(net);
+    /* a budget instead of the clock: each look of a solver phase (the region, then the wide
+     * one) at most 20,000 positions, the search 16 visits, a minute to spare: two fresh solvers
+     * give the same guess and count the same positions */
+    mcts_params params = mcts_params_default();
+    params.max_visits = 16;
+    lim.time_s = 60;
+    int guess = GO_NO_POINT;
+    uint64_t nodes = 0;
+    for (int k = 0; k < 2; k++) {
+        net = teach_tsumego_new(m, &params, err, sizeof err); /* fresh tables */
+        ck_assert_msg(net != NULL, "%s", err);
+        teach_tsumego_set_max_nodes(net, 20000);
+        ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
+        ck_assert_int_eq(s.status.result, GO_TSUMEGO_UNKNOWN);
+        ck_assert_msg(s.nodes > 20000 && s.nodes <= 4 * 20000 + 64, "nodes %llu",
+                      (unsigned long long)s.nodes);
+        ck_assert_msg(s.time_s < 30.0, "took %.2f s", s.time_s);
+        ck_assert(k == 0 || (s.best_move == guess && s.nodes == nodes));
+        guess = s.best_move;
+        nodes = s.nodes;
+        go_tsumego_solution_free(&s);
+        teach_tsumego_free(net);
+    }
     nn_model_free(m);
 }
 END_TEST

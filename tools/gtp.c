@@ -1013,6 +1013,17 @@ int gtp_engine_configure(gtp_engine *e, int argc, char **argv, char *err, int er
             e->tsumego_s = t;
             continue;
         }
+        if (!strcmp(arg, "--tsumego-nodes") && i + 1 < argc) {
+            char *end = NULL;
+            double v = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(v >= 1) || v > 1e15) {
+                snprintf(err, (size_t)err_len,
+                         "--tsumego-nodes takes positions a solver phase (1 <= N <= 1e15)");
+                return 2;
+            }
+            e->tsumego_nodes = (uint64_t)v;
+            continue;
+        }
         if (!strcmp(arg, "--lag") && i + 1 < argc) {
             char *end = NULL;
             double v = strtod(argv[++i], &end);
@@ -1196,11 +1207,14 @@ int shido_cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: shido gtp %s [--tsumego[=S]] [--guess-weights NET] [--ponder[=V]] "
-                   "[--lag S]\n"
+            printf("usage: shido gtp %s [--tsumego[=S]] [--tsumego-nodes N] [--guess-weights NET] "
+                   "[--ponder[=V]] [--lag S]\n"
                    "GTP v2 on standard input and output (see README.md for the commands)\n%s"
                    "  --tsumego[=S]       genmove plays the tsumego solver's move on corner and "
-                   "side problems (S seconds, default 10)\n%s"
+                   "side problems (S seconds, default 10)\n"
+                   "  --tsumego-nodes N   at most N positions for each of a solve's solver "
+                   "phases; with --visits V (the guess's search) and time to spare, the same "
+                   "answers on every machine\n%s"
                    "  --ponder[=V]        search on the opponent's time after each genmove, "
                    "keeping the tree (at most V visits, default %d)\n"
                    "  --lag S             seconds a controller or server adds to every move: the "
@@ -1218,8 +1232,8 @@ int shido_cmd_gtp(int argc, char **argv)
     int rc = gtp_engine_configure(&e, argc, argv, err, sizeof err);
     if (rc == 2)
         fprintf(stderr,
-                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--guess-weights NET] "
-                "[--ponder[=V]] [--lag S]\n%s",
+                "shido gtp: %s\nusage: shido gtp %s [--tsumego[=S]] [--tsumego-nodes N] "
+                "[--guess-weights NET] [--ponder[=V]] [--lag S]\n%s",
                 err,
                 teach_options_synopsis(), teach_options_help());
     else if (rc != 0)

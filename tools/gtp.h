@@ -164,6 +164,7 @@ typedef struct gtp_engine {
     double tsumego_s;
     double tsumego_max_s;  /* caps every solve, tsumego_solve's SECONDS too (0: no cap; the
                               fuzz target keeps it short) */
+    uint64_t tsumego_nodes;  /* `--tsumego-nodes`: caps each solver phase (0: no cap) */
     teach_tsumego *tsumego;  /* the solver (guided by the first network when there is one) */
     teach_engine *guess_engine;  /* --guess-weights: the solver's search for the guess runs on
                                     its network (NULL: on the guide's) */

@@ -31,7 +31,9 @@ teach_tsumego *gtp_tsumego_get(gtp_engine *e, gtp_text *r)
     if (e->tsumego)
         return e->tsumego;
     char err[512];
-    e->tsumego = teach_tsumego_new(teach_engine_model(e->engine, 0), NULL, err, sizeof err);
+    /* the engine's tunables at the solver's making: --visits caps the guess's search */
+    e->tsumego = teach_tsumego_new(teach_engine_model(e->engine, 0),
+                                   teach_engine_params(e->engine), err, sizeof err);
     if (e->tsumego && e->guess_engine &&
         !teach_tsumego_set_guess_model(e->tsumego, teach_engine_model(e->guess_engine, 0), err,
                                        sizeof err)) {
@@ -46,6 +48,7 @@ teach_tsumego *gtp_tsumego_get(gtp_engine *e, gtp_text *r)
      * failure */
     teach_tsumego_set_stubborn(e->tsumego, true);
     teach_tsumego_set_max_time(e->tsumego, e->tsumego_max_s);
+    teach_tsumego_set_max_nodes(e->tsumego, e->tsumego_nodes);
     return e->tsumego;
 }
 
