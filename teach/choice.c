@@ -213,6 +213,8 @@ static const entry table[] = {
      K_DOUBLE, F(adaptive_learn), 0, 2},
     {{"adaptive_clip", "double", "adaptive: the final lead's clip before learning"}, K_DOUBLE,
      F(adaptive_clip), 0, 1000},
+    {{"adaptive_max_loss", "double", "adaptive: most points a move may lose (0: no cap)"},
+     K_DOUBLE, F(adaptive_max_loss), 0, 100},
     {{"style_max_loss", "double", "aggressive, peaceful: most points a move may lose"}, K_DOUBLE,
      F(style_max_loss), 0, 100},
     {{"prior_floor", "double", "safeguard: no move of lower prior unless forced"}, K_DOUBLE,

@@ -142,6 +142,9 @@ typedef struct teach_play_params {
      * whatever the blowouts. */
     double adaptive_learn;
     double adaptive_clip;
+    /* adaptive: no move losing more than adaptive_max_loss points against the search's choice
+     * (0: no cap): the lead comes back in moves a strong player does not call mistakes */
+    double adaptive_max_loss;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;

@@ -400,6 +400,10 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
     double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
     double closest = INFINITY, cost[NN_MAX_MOVES];
     for (int i = 0; i < x->n; i++)
+        if (x->c[i].keep && i != x->best && x->p->adaptive_max_loss > 0 &&
+            ref - x->c[i].lead > x->p->adaptive_max_loss)
+            x->c[i].keep = false;
+    for (int i = 0; i < x->n; i++)
         if (x->c[i].keep) {
             cost[i] = fabs(ref - x->c[i].lead - target) +
                       x->p->adaptive_natural * -log(fmax(x->c[i].prior, 1e-6));

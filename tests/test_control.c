@@ -447,6 +447,13 @@ START_TEST(test_adaptive)
     /* aiming at -6: 4 + 10 / 3 = 7.3, C11 the closest */
     p.adaptive_margin = -6;
     assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* no move losing more than 4 points: C11 (5) out, J10 (3) the closest left; a cap of 5
+     * keeps C11 */
+    p.adaptive_max_loss = 4;
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    p.adaptive_max_loss = 5;
+    assert_move(choose(&p, &t, 1, why), "C11", why);
+    p.adaptive_max_loss = 0;
     /* a window of 2.5 points: J10 (3.0 off the aim, 0.7 beyond C11's 2.3) of higher prior */
     p.adaptive_window = 2.5;
     assert_move(choose(&p, &t, 1, why), "J10", why);
