@@ -145,6 +145,8 @@ typedef struct teach_play_params {
     /* adaptive: no move losing more than adaptive_max_loss points against the search's choice
      * (0: no cap): the lead comes back in moves a strong player does not call mistakes */
     double adaptive_max_loss;
+    /* adaptive: moves of fewer visits left out (their lead is the network's first look) */
+    int adaptive_min_visits;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;

@@ -400,8 +400,9 @@ static int choose_adaptive(ctx *x, char *why, int why_len)
     double ref = x->best >= 0 ? x->c[x->best].lead : x->best_lead;
     double closest = INFINITY, cost[NN_MAX_MOVES];
     for (int i = 0; i < x->n; i++)
-        if (x->c[i].keep && i != x->best && x->p->adaptive_max_loss > 0 &&
-            ref - x->c[i].lead > x->p->adaptive_max_loss)
+        if (x->c[i].keep && i != x->best &&
+            ((x->p->adaptive_max_loss > 0 && ref - x->c[i].lead > x->p->adaptive_max_loss) ||
+             x->c[i].visits < x->p->adaptive_min_visits))
             x->c[i].keep = false;
     for (int i = 0; i < x->n; i++)
         if (x->c[i].keep) {

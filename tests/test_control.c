@@ -454,6 +454,13 @@ START_TEST(test_adaptive)
     p.adaptive_max_loss = 5;
     assert_move(choose(&p, &t, 1, why), "C11", why);
     p.adaptive_max_loss = 0;
+    /* candidates of 150 visits or more: C11 (100) out, J10 (200) the closest left; 100 keeps
+     * C11 */
+    p.adaptive_min_visits = 150;
+    assert_move(choose(&p, &t, 1, why), "J10", why);
+    p.adaptive_min_visits = 100;
+    assert_move(choose(&p, &t, 1, why), "C11", why);
+    p.adaptive_min_visits = 1;
     /* a window of 2.5 points: J10 (3.0 off the aim, 0.7 beyond C11's 2.3) of higher prior */
     p.adaptive_window = 2.5;
     assert_move(choose(&p, &t, 1, why), "J10", why);
