@@ -7,13 +7,15 @@
 
 #include "teach/control.h"
 
-/* The mover's score lead after its move m in g by the judge: the root's analysis when it visited
- * m, else a search of the position after m. */
+/* The mover's score lead after its move m in g by the judge: the root's analysis when it gave m
+ * at least a quarter of its visits, else a search of the position after m with the root's visits.
+ * A move the root barely visited has the network's raw guess for a value, so without its own
+ * search the judge would count the network's noise as the move's loss. */
 static bool judged_lead(teach_player *judge, const go_game *g, int m, const mcts_analysis *an,
                         const mcts_limits *lim, double *lead, char *err, int err_len)
 {
     for (int i = 0; i < an->num_moves; i++)
-        if (an->moves[i].move == m && an->moves[i].visits > 0) {
+        if (an->moves[i].move == m && an->moves[i].visits * 4 >= lim->max_visits) {
             *lead = an->moves[i].score_lead;
             return true;
         }

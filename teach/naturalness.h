@@ -18,7 +18,8 @@ typedef struct teach_nat_opts {
                               0 for 60 on 19x19, 40 below */
     double low_prior;      /* a prior under this is unnatural by the policy (0: 0.05) */
     double loss_limit;     /* a move losing more points is unnatural by the search (0: 5) */
-    int64_t judge_visits;  /* the judge's visits per position (0: no judging) */
+    int64_t judge_visits;  /* the judge's visits per position (0: no judging); a move its root
+                              gave under a quarter of them is searched after it as deeply */
 } teach_nat_opts;
 
 /* Sums over the moves of one player (passes left out). */

@@ -1068,6 +1068,49 @@ START_TEST(test_naturalness)
 }
 END_TEST
 
+/* The judge on 9x9: white's three stones D5-F5 in atari at G5. Black's capture loses nothing;
+ * black's A9 instead lets them out, a blunder of more than 5 points that the judge's root
+ * barely visits, so the judge searches the position after it (teach/naturalness.c). */
+START_TEST(test_naturalness_judge)
+{
+    static const char pic[] = ". . . . . . . . .\n"
+                              ". . . . . . . . .\n"
+                              ". . . . . . . . .\n"
+                              ". . . X X X . . .\n"
+                              ". . X O O O . . .\n"
+                              ". . . X X X . . .\n"
+                              ". . . . . . . . .\n"
+                              ". . . . . . . . .\n"
+                              ". . . . . . . . .\n";
+    teach_options o;
+    teach_options_init(&o);
+    o.weights[o.num_weights++] = TEST_G170;
+    char err[256];
+    teach_engine *e = teach_engine_new(&o, err, sizeof err);
+    ck_assert_msg(e, "%s", err);
+    teach_player *judge = teach_search_player_new(e, err, sizeof err);
+    ck_assert_msg(judge, "%s", err);
+    teach_nat_opts opts = {.judge_visits = 200};
+    const char *first[] = {"G5", "A9"};
+    teach_nat_stats st[2] = {{0}};
+    for (int k = 0; k < 2; k++) {
+        go_game g;
+        test_game_from(&g, 9, pic, GO_BLACK, "chinese", 7.5f);
+        ck_assert_int_eq(go_game_play(&g, test_point(9, first[k]), GO_BLACK), GO_MOVE_OK);
+        ck_assert_msg(teach_naturalness_add(e, judge, &g, GO_BLACK, &opts, &st[k], err,
+                                            sizeof err),
+                      "%s", err);
+        go_game_free(&g);
+        ck_assert_int_eq(st[k].judged, 1);
+    }
+    ck_assert_msg(st[0].unnatural == 0 && st[0].sum_loss < 1.5, "capture: loss %.2f",
+                  st[0].sum_loss);
+    ck_assert_msg(st[1].unnatural == 1 && st[1].sum_loss > 5, "A9: loss %.2f", st[1].sum_loss);
+    teach_player_free(judge);
+    teach_engine_free(e);
+}
+END_TEST
+
 static Suite *control_suite(void)
 {
     Suite *s = suite_create("control");
@@ -1094,6 +1137,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_gtp_teaching_player);
     tcase_add_test(net, test_json_move_choice);
     tcase_add_test(net, test_naturalness);
+    tcase_add_test(net, test_naturalness_judge);
     tcase_add_test(net, test_find_endgames);
     tcase_add_loop_test(net, test_gtp_learns, 0, 2);
     suite_add_tcase(s, net);
