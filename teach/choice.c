@@ -218,6 +218,8 @@ static const entry table[] = {
      K_DOUBLE, F(adaptive_max_loss), 0, 100},
     {{"adaptive_min_visits", "int", "adaptive: fewest visits a candidate needs"}, K_INT,
      F(adaptive_min_visits), 1, 1000000},
+    {{"adaptive_verify", "int", "adaptive: visits checking the chosen move's loss (0: off)"},
+     K_INT, F(adaptive_verify), 0, 1000000},
     {{"style_max_loss", "double", "aggressive, peaceful: most points a move may lose"}, K_DOUBLE,
      F(style_max_loss), 0, 100},
     {{"prior_floor", "double", "safeguard: no move of lower prior unless forced"}, K_DOUBLE,

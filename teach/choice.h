@@ -147,6 +147,12 @@ typedef struct teach_play_params {
     double adaptive_max_loss;
     /* adaptive: moves of fewer visits left out (their lead is the network's first look) */
     int adaptive_min_visits;
+    /* adaptive with adaptive_max_loss: a move chosen with fewer than adaptive_verify visits is
+     * searched on its own with that many first (0: not); losing more than the cap there, it is
+     * dropped and the choice made again, three times at most, then the search's own choice.
+     * The root's lead of a barely visited move is mostly the network's first guess. Games only
+     * (GTP genmove, match): the JSON engine's moveChoice does not verify. */
+    int adaptive_verify;
 
     /* aggressive / peaceful: no move losing more than style_max_loss points against the best. */
     double style_max_loss;
@@ -272,6 +278,8 @@ typedef struct teach_choice_in {
     bool has_pass_lead;
     double pass_lead;             /* the mover's score lead after it passes */
     teach_play_state *state;      /* the player's memory (updated by the choice) */
+    const int *excluded;          /* moves a seed 001 policy must not choose (NULL: none) */
+    int num_excluded;
 } teach_choice_in;
 
 /* The choice: a point, GO_PASS or MCTS_RESIGN, and one line saying why. */

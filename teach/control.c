@@ -101,8 +101,16 @@ static bool method_b_applies(const ctx *x, int last)
     return false;
 }
 
-/* Fills x->c with the analysis's visited moves; priors corrected by method B (when on) and the
- * style weights. */
+static bool excluded(const teach_choice_in *in, int move)
+{
+    for (int i = 0; i < in->num_excluded; i++)
+        if (in->excluded[i] == move)
+            return true;
+    return false;
+}
+
+/* Fills x->c with the analysis's visited moves not excluded, priors corrected by method B (when
+ * on) and the style weights. */
 static bool gather(ctx *x, char *err, int err_len)
 {
     const mcts_analysis *an = x->an;
@@ -114,7 +122,7 @@ static bool gather(ctx *x, char *err, int err_len)
     x->best_lead = -INFINITY;
     for (int i = 0; i < an->num_moves; i++) {
         const mcts_move_info *m = &an->moves[i];
-        if (m->visits <= 0)
+        if (m->visits <= 0 || excluded(x->in, m->move))
             continue;
         cand *c = &x->c[x->n];
         *c = (cand){m->move, m->visits, m->winrate, m->score_lead, m->prior, m->prior,

@@ -16,6 +16,7 @@ typedef struct play_player {
     teach_player base;
     teach_engine *engine;
     teach_player *search;
+    teach_player *verifier;    /* adaptive_verify's searches (made when first needed) */
     go_game game;              /* the position set */
     bool have_game;
     teach_play_state state;
@@ -142,10 +143,101 @@ mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_par
     return params;
 }
 
-bool teach_play_decide(teach_player *search, const teach_play_params *pp, const go_game *g,
-                       bool searched, int search_choice, teach_play_state *state, teach_rng *rng,
-                       mcts_analysis *an, bool *have_an, nn_result *net, bool *have_net,
-                       teach_choice *out, char *err, int err_len)
+/* The mover's score lead after m by a search of its own (verifier, visits). */
+static bool lead_after(teach_player *verifier, const go_game *g, int m, int64_t visits,
+                       double *lead, char *err, int err_len)
+{
+    go_game after;
+    if (!go_game_copy(&after, g)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    mcts_limits lim = {.max_visits = visits};
+    mcts_analysis a = {0};
+    bool ok = go_game_play(&after, m, g->board.to_move) == GO_MOVE_OK &&
+              teach_player_set_position(verifier, &after, err, err_len) &&
+              teach_player_analyze(verifier, &lim, NULL, NULL, err, err_len);
+    if (ok && !teach_player_report(verifier, NULL, &a)) {
+        snprintf(err, (size_t)err_len, "no analysis of the verifying search");
+        ok = false;
+    }
+    if (ok)
+        *lead = -a.root_score_lead;
+    mcts_analysis_free(&a);
+    go_game_free(&after);
+    return ok;
+}
+
+/* adaptive_verify: out's move, when the root gave it fewer visits, searched on its own; one that
+ * loses more than adaptive_max_loss against the search's choice is excluded and the choice made
+ * again (VERIFY_TRIES in all, then only the search's choice is left). */
+enum { VERIFY_TRIES = 3 };
+
+static bool verify_choice(teach_player *verifier, const teach_play_params *pp,
+                          teach_choice_in *in, teach_rng *rng, teach_choice *out, char *err,
+                          int err_len)
+{
+    const mcts_analysis *an = in->an;
+    double ref = an->moves[0].score_lead;
+    for (int i = 0; i < an->num_moves; i++)
+        if (an->moves[i].move == in->search_choice)
+            ref = an->moves[i].score_lead;
+    int *excluded = malloc(sizeof *excluded * (size_t)(an->num_moves + 1));
+    if (!excluded) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    in->excluded = excluded;
+    in->num_excluded = 0;
+    bool ok = true;
+    int tries = 0;
+    for (; ok; tries++) {
+        int m = out->move;
+        int64_t visits = 0;
+        for (int i = 0; i < an->num_moves; i++)
+            if (an->moves[i].move == m)
+                visits = an->moves[i].visits;
+        if (m == in->search_choice || m == GO_PASS || m == MCTS_RESIGN ||
+            visits >= pp->adaptive_verify) {
+            size_t len = strlen(out->why);
+            if (tries > 0)
+                snprintf(out->why + len, sizeof out->why - len, " (%d dropped by verifying)",
+                         tries);
+            break;
+        }
+        double lead;
+        ok = lead_after(verifier, in->game, m, pp->adaptive_verify, &lead, err, err_len);
+        if (ok && ref - lead <= pp->adaptive_max_loss) {
+            /* the opponent's next loss is measured against the deeper look */
+            if (in->state)
+                in->state->expected_lead = lead;
+            size_t len = strlen(out->why);
+            snprintf(out->why + len, sizeof out->why - len, " (verified: loses %.1f, %d dropped)",
+                     ref - lead, tries);
+            break;
+        }
+        if (!ok)
+            break;
+        excluded[in->num_excluded++] = m;
+        if (tries + 1 == VERIFY_TRIES) {
+            /* the search's own choice is all that is left */
+            in->num_excluded = 0;
+            for (int i = 0; i < an->num_moves; i++)
+                if (an->moves[i].move != in->search_choice)
+                    excluded[in->num_excluded++] = an->moves[i].move;
+        }
+        ok = teach_choose(pp, in, rng, out, err, err_len);
+    }
+    in->excluded = NULL;
+    in->num_excluded = 0;
+    free(excluded);
+    return ok;
+}
+
+bool teach_play_decide(teach_player *search, teach_player *verifier, const teach_play_params *pp,
+                       const go_game *g, bool searched, int search_choice,
+                       teach_play_state *state, teach_rng *rng, mcts_analysis *an, bool *have_an,
+                       nn_result *net, bool *have_net, teach_choice *out, char *err, int err_len)
 {
     teach_play_needs needs = teach_play_needs_of(pp, g);
     teach_choice_in in = {.game = g, .search_choice = search_choice, .state = state};
@@ -165,7 +257,12 @@ bool teach_play_decide(teach_player *search, const teach_play_params *pp, const 
     }
     if (needs.pass_lead)
         in.has_pass_lead = pass_lead(search, g, in.an, &in.pass_lead);
-    return teach_choose(pp, &in, rng, out, err, err_len);
+    if (!teach_choose(pp, &in, rng, out, err, err_len))
+        return false;
+    if (verifier && in.an && pp->policy == TEACH_POLICY_ADAPTIVE && pp->adaptive_verify > 0 &&
+        pp->adaptive_max_loss > 0)
+        return verify_choice(verifier, pp, &in, rng, out, err, err_len);
+    return true;
 }
 
 static void seed_rng(play_player *p)
@@ -208,11 +305,18 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
         snprintf(err, (size_t)err_len, "out of memory");
         return TEACH_MOVE_FAILED;
     }
+    if (pp->adaptive_verify > 0 && !p->verifier &&
+        !(p->verifier = teach_search_player_new(p->engine, err, err_len)))
+        return TEACH_MOVE_FAILED;
+    /* the verifier searches as the engine's tunables say (not with a policy's wider c_puct) */
+    if (p->verifier && !teach_search_player_set_params(p->verifier, teach_engine_params(p->engine),
+                                                       err, err_len))
+        return TEACH_MOVE_FAILED;
     teach_choice choice;
     p->why[0] = 0;
-    if (!teach_play_decide(p->search, pp, &p->game, needs.search, search_choice, &p->state,
-                           &p->rng, &p->an, &p->have_an, p->net, &p->have_net, &choice, err,
-                           err_len))
+    if (!teach_play_decide(p->search, p->verifier, pp, &p->game, needs.search, search_choice,
+                           &p->state, &p->rng, &p->an, &p->have_an, p->net, &p->have_net,
+                           &choice, err, err_len))
         return TEACH_MOVE_FAILED;
     p->have_result = p->have_an && (choice.move == GO_PASS || choice.move == MCTS_RESIGN);
     if (p->have_result) {
@@ -246,6 +350,7 @@ static void play_free(teach_player *tp)
     if (p->have_game)
         go_game_free(&p->game);
     mcts_analysis_free(&p->an);
+    teach_player_free(p->verifier);
     free(p->net);
     free(p);
 }

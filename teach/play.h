@@ -40,12 +40,13 @@ mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_par
  * search_choice its own choice) or not (a policy that needs no search): gathers the analysis
  * (into an: zeroed or from an earlier call, the caller frees it with mcts_analysis_free), the
  * network's output (into net, when the policy needs it), the score lead after a pass, and calls
- * teach_choose with state and rng. *have_an / *have_net say what was filled. False with the reason
- * in err. */
-bool teach_play_decide(teach_player *search, const teach_play_params *pp, const go_game *g,
-                       bool searched, int search_choice, teach_play_state *state, teach_rng *rng,
-                       mcts_analysis *an, bool *have_an, nn_result *net, bool *have_net,
-                       teach_choice *out, char *err, int err_len);
+ * teach_choose with state and rng. With a verifier (another search player; NULL: none) the
+ * choice is checked by adaptive_verify (teach/choice.h). *have_an / *have_net say what was
+ * filled. False with the reason in err. */
+bool teach_play_decide(teach_player *search, teach_player *verifier, const teach_play_params *pp,
+                       const go_game *g, bool searched, int search_choice,
+                       teach_play_state *state, teach_rng *rng, mcts_analysis *an, bool *have_an,
+                       nn_result *net, bool *have_net, teach_choice *out, char *err, int err_len);
 
 /* The thesis's endgame test on g (teach_endgame_criteria under pp): a search of `visits` by
  * search (a search player) for the score lead and its stdev, and the lead after a pass (the

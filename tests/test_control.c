@@ -56,10 +56,13 @@ static void an_add(test_an *t, const char *v, int64_t visits, double winrate, do
 }
 
 /* The move p chooses on t, the search's own choice being the analysis's first move. */
-static int choose(const teach_play_params *p, test_an *t, uint64_t seed, char *why)
+/* The choice under p with the moves excluded[0..num_excluded) left out. */
+static int choose_excluding(const teach_play_params *p, test_an *t, uint64_t seed,
+                            const int *excluded, int num_excluded, char *why)
 {
     teach_choice_in in = {.game = &t->game, .an = &t->an, .search_choice = t->moves[0].move,
-                          .state = &t->state};
+                          .state = &t->state, .excluded = excluded,
+                          .num_excluded = num_excluded};
     teach_rng rng = {seed};
     teach_choice out;
     char err[256];
@@ -67,6 +70,11 @@ static int choose(const teach_play_params *p, test_an *t, uint64_t seed, char *w
     if (why)
         strcpy(why, out.why);
     return out.move;
+}
+
+static int choose(const teach_play_params *p, test_an *t, uint64_t seed, char *why)
+{
+    return choose_excluding(p, t, seed, NULL, 0, why);
 }
 
 static void assert_move(int got, const char *want, const char *why)
@@ -447,6 +455,11 @@ START_TEST(test_adaptive)
     /* aiming at -6: 4 + 10 / 3 = 7.3, C11 the closest */
     p.adaptive_margin = -6;
     assert_move(choose(&p, &t, 1, why), "C11", why);
+    /* C11 excluded (adaptive_verify found it losing more than the cap): J10, the closest left;
+     * all but the search's choice excluded: D4 */
+    int out[] = {test_point(13, "C11"), test_point(13, "J10")};
+    assert_move(choose_excluding(&p, &t, 1, out, 1, why), "J10", why);
+    assert_move(choose_excluding(&p, &t, 1, out, 2, why), "D4", why);
     /* no move losing more than 4 points: C11 (5) out, J10 (3) the closest left; a cap of 5
      * keeps C11 */
     p.adaptive_max_loss = 4;
@@ -932,6 +945,35 @@ START_TEST(test_gtp_teaching_player)
 }
 END_TEST
 
+/* adaptive_verify on 9x9, aiming 40 points behind with a cap of 1 point a move: a move the root
+ * barely visited is searched on its own before it is played, and dropped when it loses more than
+ * the cap there. Every verified move played loses at most the cap, and some move was verified. */
+START_TEST(test_adaptive_verify)
+{
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "32", "--set", "play_policy=adaptive",
+                    "--set", "adaptive_margin=-40", "--set", "adaptive_max_loss=1", "--set",
+                    "adaptive_verify=48"};
+    test_gtp_start(&e, 13, argv);
+    char *got = test_gtp_feed(&e, "boardsize 9", false);
+    free(got);
+    int verified = 0;
+    for (int k = 0; k < 8; k++) {
+        got = test_gtp_feed(&e, k % 2 ? "genmove w" : "genmove b", false);
+        ck_assert_msg(!strncmp(got, "= ", 2), "%s", got);
+        free(got);
+        const char *why = teach_play_player_why(e.play_player);
+        const char *v = strstr(why, "(verified: loses ");
+        if (v) {
+            ck_assert_msg(atof(v + strlen("(verified: loses ")) <= 1.0, "%s", why);
+            verified++;
+        }
+    }
+    ck_assert_msg(verified > 0, "no move verified: %s", teach_play_player_why(e.play_player));
+    gtp_engine_free(&e);
+}
+END_TEST
+
 /* adaptive's margin and two-phase's cap learn from a game that ended with its pass: on 5x5 white
  * fills every point but two eyes, black's one legal move is a pass, at a lead of about -32.5
  * (komi 7.5); the next game's margin is -2 less half of it clipped to 8: +2, the cap 5 less the
@@ -1138,6 +1180,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_json_move_choice);
     tcase_add_test(net, test_naturalness);
     tcase_add_test(net, test_naturalness_judge);
+    tcase_add_test(net, test_adaptive_verify);
     tcase_add_test(net, test_find_endgames);
     tcase_add_loop_test(net, test_gtp_learns, 0, 2);
     suite_add_tcase(s, net);

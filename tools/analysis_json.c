@@ -1261,7 +1261,7 @@ static bool move_choice(aj_worker *w, const aj_query *q, const go_game *g,
     mcts_analysis choice_an = {0};
     nn_result *net = malloc(sizeof *net);
     bool have_an, have_net;
-    bool ok = net && teach_play_decide(w->search, &q->play, g, true,
+    bool ok = net && teach_play_decide(w->search, NULL, &q->play, g, true,
                                        an->num_moves > 0 ? an->moves[0].move : GO_PASS, NULL,
                                        &rng, &choice_an, &have_an, net, &have_net, out, err,
                                        err_len);
