@@ -945,16 +945,17 @@ START_TEST(test_gtp_teaching_player)
 }
 END_TEST
 
-/* adaptive_verify on 9x9, aiming 40 points behind with a cap of 1 point a move: a move the root
+/* adaptive_verify on 9x9, aiming 40 points behind with a cap of 3 points a move: a move the root
  * barely visited is searched on its own before it is played, and dropped when it loses more than
- * the cap there. Every verified move played loses at most the cap, and some move was verified. */
+ * the cap there. Every verified move played loses at most the cap; most moves (5-6 of 8 in
+ * trials) are verified, none with 32 visits at the root has the 48 that would spare it. */
 START_TEST(test_adaptive_verify)
 {
     gtp_engine e;
-    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "32", "--set", "play_policy=adaptive",
-                    "--set", "adaptive_margin=-40", "--set", "adaptive_max_loss=1", "--set",
-                    "adaptive_verify=48"};
-    test_gtp_start(&e, 13, argv);
+    char *argv[] = {"gtp", "-w", TEST_G170, "--threads", "1", "--visits", "32", "--set",
+                    "play_policy=adaptive", "--set", "adaptive_margin=-40", "--set",
+                    "adaptive_max_loss=3", "--set", "adaptive_verify=48"};
+    test_gtp_start(&e, 15, argv);
     char *got = test_gtp_feed(&e, "boardsize 9", false);
     free(got);
     int verified = 0;
@@ -965,11 +966,12 @@ START_TEST(test_adaptive_verify)
         const char *why = teach_play_player_why(e.play_player);
         const char *v = strstr(why, "(verified: loses ");
         if (v) {
-            ck_assert_msg(atof(v + strlen("(verified: loses ")) <= 1.0, "%s", why);
+            ck_assert_msg(atof(v + strlen("(verified: loses ")) <= 3.0, "%s", why);
             verified++;
         }
     }
-    ck_assert_msg(verified > 0, "no move verified: %s", teach_play_player_why(e.play_player));
+    ck_assert_msg(verified >= 2, "%d moves verified: %s", verified,
+                  teach_play_player_why(e.play_player));
     gtp_engine_free(&e);
 }
 END_TEST
@@ -1060,9 +1062,8 @@ START_TEST(test_json_move_choice)
 }
 END_TEST
 
-/* The naturalness of black's moves in B E5, W E3, B C3, W pass on 9x9: two moves; lines 5 and
- * 3 (one on line >= 4); C3 is 2 from white's E3, E5 has no previous move; priors from the net. */
-START_TEST(test_naturalness)
+/* A teaching engine on the G170 network. */
+static teach_engine *engine_g170(void)
 {
     teach_options o;
     teach_options_init(&o);
@@ -1070,6 +1071,15 @@ START_TEST(test_naturalness)
     char err[256];
     teach_engine *e = teach_engine_new(&o, err, sizeof err);
     ck_assert_msg(e, "%s", err);
+    return e;
+}
+
+/* The naturalness of black's moves in B E5, W E3, B C3, W pass on 9x9: two moves; lines 5 and
+ * 3 (one on line >= 4); C3 is 2 from white's E3, E5 has no previous move; priors from the net. */
+START_TEST(test_naturalness)
+{
+    char err[256];
+    teach_engine *e = engine_g170();
     go_game g;
     test_game_from(&g, 9, NULL, GO_BLACK, "chinese", 7.5f);
     const char *moves[] = {"E5", "E3", "C3"};
@@ -1124,12 +1134,8 @@ START_TEST(test_naturalness_judge)
                               ". . . . . . . . .\n"
                               ". . . . . . . . .\n"
                               ". . . . . . . . .\n";
-    teach_options o;
-    teach_options_init(&o);
-    o.weights[o.num_weights++] = TEST_G170;
     char err[256];
-    teach_engine *e = teach_engine_new(&o, err, sizeof err);
-    ck_assert_msg(e, "%s", err);
+    teach_engine *e = engine_g170();
     teach_player *judge = teach_search_player_new(e, err, sizeof err);
     ck_assert_msg(judge, "%s", err);
     teach_nat_opts opts = {.judge_visits = 200};
