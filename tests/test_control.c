@@ -55,8 +55,8 @@ static void an_add(test_an *t, const char *v, int64_t visits, double winrate, do
     }
 }
 
-/* The move p chooses on t, the search's own choice being the analysis's first move. */
-/* The choice under p with the moves excluded[0..num_excluded) left out. */
+/* The move p chooses on t, the search's own choice being the analysis's first move, with the
+ * moves excluded[0..num_excluded) left out. */
 static int choose_excluding(const teach_play_params *p, test_an *t, uint64_t seed,
                             const int *excluded, int num_excluded, char *why)
 {
