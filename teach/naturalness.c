@@ -19,21 +19,7 @@ static bool judged_lead(teach_player *judge, const go_game *g, int m, const mcts
             *lead = an->moves[i].score_lead;
             return true;
         }
-    go_game after;
-    if (!go_game_copy(&after, g)) {
-        snprintf(err, (size_t)err_len, "out of memory");
-        return false;
-    }
-    mcts_analysis a = {0};
-    bool ok = go_game_play(&after, m, g->board.to_move) == GO_MOVE_OK &&
-              teach_player_set_position(judge, &after, err, err_len) &&
-              teach_player_analyze(judge, lim, NULL, NULL, err, err_len) &&
-              teach_player_report(judge, NULL, &a);
-    if (ok)
-        *lead = -a.root_score_lead;
-    mcts_analysis_free(&a);
-    go_game_free(&after);
-    return ok;
+    return teach_player_lead_after(judge, g, m, lim->max_visits, lead, err, err_len);
 }
 
 /* The judge's loss of m in g: the best move's score lead less m's (mover's view). */

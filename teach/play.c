@@ -143,31 +143,6 @@ mcts_params teach_play_search_params(const teach_play_params *pp, const mcts_par
     return params;
 }
 
-/* The mover's score lead after m by a search of its own (verifier, visits). */
-static bool lead_after(teach_player *verifier, const go_game *g, int m, int64_t visits,
-                       double *lead, char *err, int err_len)
-{
-    go_game after;
-    if (!go_game_copy(&after, g)) {
-        snprintf(err, (size_t)err_len, "out of memory");
-        return false;
-    }
-    mcts_limits lim = {.max_visits = visits};
-    mcts_analysis a = {0};
-    bool ok = go_game_play(&after, m, g->board.to_move) == GO_MOVE_OK &&
-              teach_player_set_position(verifier, &after, err, err_len) &&
-              teach_player_analyze(verifier, &lim, NULL, NULL, err, err_len);
-    if (ok && !teach_player_report(verifier, NULL, &a)) {
-        snprintf(err, (size_t)err_len, "no analysis of the verifying search");
-        ok = false;
-    }
-    if (ok)
-        *lead = -a.root_score_lead;
-    mcts_analysis_free(&a);
-    go_game_free(&after);
-    return ok;
-}
-
 /* adaptive_verify: out's move, when the root gave it fewer visits, searched on its own; one that
  * loses more than adaptive_max_loss against the search's choice is excluded and the choice made
  * again (VERIFY_TRIES in all, then only the search's choice is left). */
@@ -206,7 +181,8 @@ static bool verify_choice(teach_player *verifier, const teach_play_params *pp,
             break;
         }
         double lead;
-        ok = lead_after(verifier, in->game, m, pp->adaptive_verify, &lead, err, err_len);
+        ok = teach_player_lead_after(verifier, in->game, m, pp->adaptive_verify, &lead, err,
+                                     err_len);
         if (ok && ref - lead <= pp->adaptive_max_loss) {
             /* the opponent's next loss is measured against the deeper look */
             if (in->state)

@@ -29,6 +29,32 @@ bool teach_player_report(teach_player *p, const mcts_analysis_opts *opts, mcts_a
     return p->ops->report(p, opts, out);
 }
 
+bool teach_player_lead_after(teach_player *p, const go_game *g, int m, int64_t visits,
+                             double *lead, char *err, int err_len)
+{
+    go_game after;
+    if (!go_game_copy(&after, g)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return false;
+    }
+    mcts_limits lim = {.max_visits = visits};
+    mcts_analysis a = {0};
+    bool ok = go_game_play(&after, m, g->board.to_move) == GO_MOVE_OK;
+    if (!ok)
+        snprintf(err, (size_t)err_len, "the move to search after is illegal");
+    ok = ok && teach_player_set_position(p, &after, err, err_len) &&
+         teach_player_analyze(p, &lim, NULL, NULL, err, err_len);
+    if (ok && !teach_player_report(p, NULL, &a)) {
+        snprintf(err, (size_t)err_len, "no analysis of the search after the move");
+        ok = false;
+    }
+    if (ok)
+        *lead = -a.root_score_lead;
+    mcts_analysis_free(&a);
+    go_game_free(&after);
+    return ok;
+}
+
 void teach_player_stop(teach_player *p) { p->ops->stop(p); }
 
 void teach_player_free(teach_player *p)

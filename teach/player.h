@@ -65,6 +65,12 @@ bool teach_player_analyze(teach_player *p, const mcts_limits *lim, mcts_progress
  * move came from a player with nothing to show). */
 bool teach_player_report(teach_player *p, const mcts_analysis_opts *opts, mcts_analysis *out);
 
+/* The score lead of g's side to move after it plays m, by p's search of the position after m
+ * with `visits` visits (the tree rooted there). False with the reason in err (m illegal, no
+ * analysis). */
+bool teach_player_lead_after(teach_player *p, const go_game *g, int m, int64_t visits,
+                             double *lead, char *err, int err_len);
+
 /* Asks a running genmove or analysis to end soon; any thread. */
 void teach_player_stop(teach_player *p);
 
