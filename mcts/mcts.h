@@ -84,9 +84,15 @@ typedef struct mcts_move_filter {
  * kata-set-param, lz-setoption, the command line and config files); the name of each field is
  * the name mcts_params_set takes, except the avoid/allow lists (mcts_params_add_move_filter). */
 typedef struct mcts_params {
-    /* Selection: Q + c_puct * P * sqrt(N_parent) / (1 + N_child). Leela Zero's 0.9 (in units of
-     * winrate); position control lowers it, style play raises it (10 = nearly pure policy). */
+    /* Selection: Q + c * P * sqrt(N_parent) / (1 + N_child), c = c_puct + c_puct_log *
+     * ln((N + c_puct_base) / c_puct_base) with N the children's visits. c_puct: Leela Zero's 0.9
+     * (in units of winrate); position control lowers it, style play raises it (10 = nearly pure
+     * policy). c_puct_log: 0 (KataGo grows its exploration so, 0.45 and 500 in its utility
+     * units, i.e. 0.225 here; its aliases cpuctExploration, cpuctExplorationLog, fpuReductionMax
+     * and rootFpuReductionMax take KataGo's values, halved into ours). */
     double c_puct;
+    double c_puct_log;
+    double c_puct_base;
     /* First-play urgency: an unvisited child's Q is the parent's Q minus
      * fpu_reduction * sqrt(policy mass of the visited children) (Leela Zero, KataGo). */
     double fpu_reduction;
@@ -187,10 +193,12 @@ const mcts_param_info *mcts_param_list(int *n);
 
 /* Sets one tunable from text (numbers in C syntax, enum names). Names are case-insensitive and
  * '-' and '_' are ignored, so KataGo's camelCase spellings match (staticScoreUtilityFactor,
- * maxVisits), and a few KataGo names are aliases (cpuctExploration, fpuReductionMax,
- * rootFpuReductionMax, numSearchThreads, nnMaxBatchSize, chosenMoveTemperature,
- * resignThreshold). Returns false with a reason in err (and p untouched) for an unknown
- * name or a value that does not parse or is out of range. */
+ * maxVisits), and a few KataGo names are aliases (cpuctExploration, cpuctExplorationLog,
+ * cpuctExplorationBase, fpuReductionMax, rootFpuReductionMax, numSearchThreads, nnMaxBatchSize,
+ * chosenMoveTemperature, resignThreshold; the exploration and first-play urgency ones in
+ * KataGo's utility units: mcts_params_get of an alias answers in them too). Returns false
+ * with a reason in err (and p untouched) for an unknown name or a value that does not parse or
+ * is out of range. */
 bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *err, int err_len);
 
 /* Whether two tunable names are the same, ignoring case, '-' and '_' (so "max-visits",

@@ -16,6 +16,8 @@ mcts_params mcts_params_default(void)
 {
     return (mcts_params){
         .c_puct = 0.9,
+        .c_puct_log = 0.0,
+        .c_puct_base = 500.0,
         .fpu_reduction = 0.25,
         .root_fpu_reduction = 0.1,
         .virtual_loss = 1,
@@ -57,7 +59,7 @@ typedef struct param_entry {
     const char *alias;     /* KataGo's / Leela Zero's spelling, or NULL */
     param_kind kind;
     size_t offset;
-    double lo, hi;         /* accepted range */
+    double lo, hi;         /* accepted range (in the field's units) */
 } param_entry;
 
 #define F(field) offsetof(mcts_params, field)
@@ -65,6 +67,11 @@ typedef struct param_entry {
 static const param_entry table[] = {
     {{"c_puct", "double", "exploration constant of PUCT, in winrate units (LZ 0.9)"},
      "cpuctExploration", P_DOUBLE, F(c_puct), 0, 1000},
+    {{"c_puct_log", "double", "c_puct grows by c_puct_log ln((N + c_puct_base) / c_puct_base) "
+                              "with the children's visits N (0; KataGo's 0.45 is 0.225 here)"},
+     "cpuctExplorationLog", P_DOUBLE, F(c_puct_log), 0, 1000},
+    {{"c_puct_base", "double", "visits scale of c_puct_log (KataGo 500)"},
+     "cpuctExplorationBase", P_DOUBLE, F(c_puct_base), 1, 1e9},
     {{"fpu_reduction", "double", "first-play urgency reduction below the root"},
      "fpuReductionMax", P_DOUBLE, F(fpu_reduction), 0, 10},
     {{"root_fpu_reduction", "double", "first-play urgency reduction at the root"},
@@ -174,18 +181,36 @@ bool mcts_params_name_eq(const char *a, const char *b)
     }
 }
 
-static const param_entry *find(const char *name)
+/* KataGo's exploration and first-play urgency are in utility units, twice the winrate units of
+ * ours: under its names their values are halved. */
+static double alias_scale(const param_entry *e)
 {
-    for (int i = 0; i < NUM_PARAMS; i++)
-        if (mcts_params_name_eq(name, table[i].info.name) ||
-            (table[i].alias && mcts_params_name_eq(name, table[i].alias)))
-            return &table[i];
+    size_t o = e->offset;
+    return o == offsetof(mcts_params, c_puct) || o == offsetof(mcts_params, c_puct_log) ||
+                   o == offsetof(mcts_params, fpu_reduction) ||
+                   o == offsetof(mcts_params, root_fpu_reduction)
+               ? 0.5
+               : 1.0;
+}
+
+/* The entry of name; *scale receives what a value in the name's units is multiplied by. */
+static const param_entry *find(const char *name, double *scale)
+{
+    for (int i = 0; i < NUM_PARAMS; i++) {
+        const param_entry *e = &table[i];
+        bool by_alias = !mcts_params_name_eq(name, e->info.name);
+        if (by_alias && !(e->alias && mcts_params_name_eq(name, e->alias)))
+            continue;
+        *scale = by_alias ? alias_scale(e) : 1.0;
+        return e;
+    }
     return NULL;
 }
 
 bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *err, int err_len)
 {
-    const param_entry *e = find(name);
+    double scale;
+    const param_entry *e = find(name, &scale);
     if (!e) {
         snprintf(err, (size_t)err_len, "%s: unknown parameter '%s'", __func__, name);
         return false;
@@ -226,6 +251,14 @@ bool mcts_params_set(mcts_params *p, const char *name, const char *value, char *
     static const mcts_value_kind kinds[] = {
         [P_DOUBLE] = MCTS_VALUE_DOUBLE, [P_INT] = MCTS_VALUE_INT, [P_INT64] = MCTS_VALUE_INT64,
         [P_U64] = MCTS_VALUE_U64, [P_BOOL] = MCTS_VALUE_BOOL};
+    if (scale != 1.0) {   /* a KataGo alias in KataGo's units (doubles only) */
+        double v;
+        if (!mcts_value_parse(MCTS_VALUE_DOUBLE, &v, value, e->lo / scale, e->hi / scale,
+                              __func__, e->alias, err, err_len))
+            return false;
+        *(double *)field = v * scale;
+        return true;
+    }
     return mcts_value_parse(kinds[e->kind], field, value, e->lo, e->hi, __func__, e->info.name,
                             err, err_len);
 }
@@ -290,10 +323,16 @@ void mcts_value_format(mcts_value_kind kind, const void *field, char *buf, int l
 
 bool mcts_params_get(const mcts_params *p, const char *name, char *buf, int len)
 {
-    const param_entry *e = find(name);
+    double scale;
+    const param_entry *e = find(name, &scale);
     if (!e || len <= 0)
         return false;
     const char *field = (const char *)p + e->offset;
+    if (scale != 1.0) {
+        double v = *(const double *)field / scale;
+        mcts_value_format(MCTS_VALUE_DOUBLE, &v, buf, len);
+        return true;
+    }
     switch (e->kind) {
     case P_DOUBLE: mcts_value_format(MCTS_VALUE_DOUBLE, field, buf, len); break;
     case P_INT: mcts_value_format(MCTS_VALUE_INT, field, buf, len); break;

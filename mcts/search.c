@@ -173,8 +173,9 @@ static double wide_root_bonus(double w, uint64_t draw, int i)
     return 0.5 * w * fabs(gauss);
 }
 
-/* The child to descend into: Q + c_puct P sqrt(N) / (1 + n), with Q in winrate units (half the
- * utility) so c_puct means what it means in Leela Zero, and virtual visits counted as losses. */
+/* The child to descend into: Q + c P sqrt(N) / (1 + n), with Q in winrate units (half the
+ * utility) so c_puct means what it means in Leela Zero, c growing with the children's visits by
+ * c_puct_log (KataGo's form), and virtual visits counted as losses. */
 static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, int ply)
 {
     const mcts_params *p = &s->p;
@@ -198,6 +199,9 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
     double fpu = 0.5 * parent_q -
                  (root ? p->root_fpu_reduction : p->fpu_reduction) * sqrt(visited_prior);
     double sqrt_n = sqrt(fmax(1.0, (double)pv + (double)atomic_load(&n->vloss) * vl));
+    double c_puct = p->c_puct;
+    if (p->c_puct_log > 0)
+        c_puct += p->c_puct_log * log((child_visits + p->c_puct_base) / p->c_puct_base);
     bool use_filters = p->num_avoid + p->num_allow > 0;
     /* wideRootNoise: one draw per root selection, split per child by hashing */
     uint64_t draw = root && p->wide_root_noise > 0
@@ -223,7 +227,7 @@ static int select_child(struct mcts_search *s, mcts_node *n, const go_game *g, i
             if (cv + cvl > 0)
                 q += 0.5 * mcts_mirror_bonus(s, &mn, g, move, 2 * q, cv + cvl, child_visits);
         }
-        double v = q + p->c_puct * prior * sqrt_n / (1.0 + cv + cvl);
+        double v = q + c_puct * prior * sqrt_n / (1.0 + cv + cvl);
         if (draw)
             v += wide_root_bonus(p->wide_root_noise, draw, i);
         if (use_filters && mcts_move_filtered(p, ch[i].move, mover, ply)) {

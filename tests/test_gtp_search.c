@@ -937,7 +937,8 @@ START_TEST(test_kata_param_commands)
     expect_ok(&e, "kata-set-params {\"maxVisits\": 20, \"cpuctExploration\": 1.2, "
                   "\"analysisWideRootNoise\": 0}");
     expect_reply(&e, "kata-get-param max_visits", "= 20");
-    expect_reply(&e, "kata-get-param c_puct", "= 1.2");
+    expect_reply(&e, "kata-get-param c_puct", "= 0.6");   /* KataGo's 1.2, in its units */
+    expect_reply(&e, "kata-get-param cpuctExploration", "= 1.2");
     expect_reply(&e, "kata-get-param analysisWideRootNoise", "= 0");
     expect_fail(&e, "kata-set-params {\"maxVisits\": 30, \"frobnication\": 1}");
     expect_fail(&e, "kata-set-params {\"maxVisits\": 30, \"c_puct\": \"high\"}");

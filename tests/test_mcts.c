@@ -381,6 +381,23 @@ START_TEST(params_round_trip)
     }
     ck_assert(mcts_params_set(&p, "c_puct", "1.5", err, sizeof err));
     ck_assert(p.c_puct == 1.5);
+    /* KataGo's exploration names take its utility units, twice ours, and read back in them */
+    ck_assert(p.c_puct_log == 0 && p.c_puct_base == 500);
+    ck_assert(mcts_params_set(&p, "cpuctExploration", "1.0", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "cpuctExplorationLog", "0.45", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "cpuctExplorationBase", "400", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "fpuReductionMax", "0.2", err, sizeof err));
+    ck_assert(mcts_params_set(&p, "rootFpuReductionMax", "0.1", err, sizeof err));
+    ck_assert(p.c_puct == 0.5 && p.c_puct_log == 0.225 && p.c_puct_base == 400);
+    ck_assert(p.fpu_reduction == 0.1 && p.root_fpu_reduction == 0.05);
+    ck_assert(mcts_params_get(&p, "cpuctExplorationLog", buf, sizeof buf));
+    ck_assert_str_eq(buf, "0.45000000000000001");
+    ck_assert(mcts_params_get(&p, "c_puct_log", buf, sizeof buf));
+    ck_assert_str_eq(buf, "0.22500000000000001");
+    ck_assert(!mcts_params_set(&p, "cpuctExploration", "2001", err, sizeof err));   /* 1000 ours */
+    ck_assert_msg(strstr(err, "cpuctExploration") && strstr(err, "2000"), "%s", err);
+    ck_assert(p.c_puct == 0.5);
+    ck_assert(mcts_params_set(&p, "c_puct", "1.5", err, sizeof err));
     ck_assert(mcts_params_set(&p, "maxVisits", "800", err, sizeof err));   /* KataGo spelling */
     ck_assert_int_eq(p.max_visits, 800);
     ck_assert(mcts_params_set(&p, "num-threads", "4", err, sizeof err));
@@ -1050,6 +1067,67 @@ START_TEST(lcb_move_choice)
 }
 END_TEST
 
+/* The root child the next playout descends into, on the hand-made root of exploration_log:
+ * Q9 60 visits of utility 0.6, E12 40 of 0.5, the root 101 of 0.5 (the mover's view). */
+static int next_descent(nn_model *m, const go_game *g, double c_puct, double c_log, double base)
+{
+    mcts_params p = mcts_params_default();
+    p.seed = 5;
+    p.c_puct = c_puct;
+    p.c_puct_log = c_log;
+    p.c_puct_base = base;
+    char err[256];
+    mcts_search *s = mcts_new(m, &p, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    root_only(s, g);
+    static const double q9_u[] = {0.6}, e12_u[] = {0.5}, root_u[] = {0.5};
+    add_backups(root_child(s, test_point(19, "Q9")), GO_BLACK, q9_u, 1, 60);
+    add_backups(root_child(s, test_point(19, "E12")), GO_BLACK, e12_u, 1, 40);
+    add_backups(s->root, GO_BLACK, root_u, 1, 100);
+    mcts_child *ch = atomic_load(&s->root->children);
+    int before[GO_MAX_SIZE * GO_MAX_SIZE + 1] = {0};
+    for (int i = 0; i < s->root->num_children; i++) {
+        mcts_node *c = atomic_load(&ch[i].node);
+        before[i] = c ? atomic_load(&c->visits) : 0;
+    }
+    mcts_limits one = {.max_visits = -1, .max_playouts = 1, .max_time_ms = -1};
+    run(s, &one);
+    int move = -1;
+    for (int i = 0; i < s->root->num_children; i++) {
+        mcts_node *c = atomic_load(&ch[i].node);
+        if (c && atomic_load(&c->visits) == before[i] + 1) {
+            ck_assert_int_eq(move, -1);
+            move = ch[i].move;
+        }
+    }
+    ck_assert_int_ge(move, 0);
+    mcts_free(s);
+    return move;
+}
+
+/* KataGo's growing exploration. The random net's root priors: Q9 0.514, E12 0.446, every other
+ * move below 0.01. With 100 child visits, Q9 scores 0.3 + c 0.514 sqrt(101) / 61 and E12
+ * 0.25 + c 0.446 sqrt(101) / 41 (winrate units): Q9 below c = 2.03, E12 above (the unvisited
+ * moves, about 0.25 - 0.1 sqrt(0.96) + c 0.01 sqrt(101), stay behind). c_puct 0.9 descends
+ * into Q9; c_puct_log 1 with base 10 makes c 0.9 + ln(110 / 10) = 3.30: E12, as a constant
+ * c_puct of 3.30 does; a huge base leaves 0.9's choice. */
+START_TEST(exploration_log)
+{
+    nn_model *m = test_model_load(TEST_LZ_B4C32, "cpu");
+    go_game g;
+    test_game_from(&g, 19, NULL, GO_BLACK, "chinese", 7.5f);
+    int q9 = test_point(19, "Q9"), e12 = test_point(19, "E12");
+    ck_assert_int_eq(next_descent(m, &g, 0.9, 0, 500), q9);
+    ck_assert_int_eq(next_descent(m, &g, 1.9, 0, 500), q9);
+    ck_assert_int_eq(next_descent(m, &g, 2.2, 0, 500), e12);
+    ck_assert_int_eq(next_descent(m, &g, 0.9, 1.0, 10), e12);
+    ck_assert_int_eq(next_descent(m, &g, 0.9 + log(11.0), 0, 500), e12);
+    ck_assert_int_eq(next_descent(m, &g, 0.9, 1.0, 1e9), q9);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
 /* ---- minmoves -------------------------------------------------------------------------- */
 
 /* A 12-visit search of the empty 9x9 board asked for 20 moves: the visited ones first, then
@@ -1383,6 +1461,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, root_moves_mask);
     tcase_add_test(tc, noise_temperature_resign);
     tcase_add_test(tc, lcb_move_choice);
+    tcase_add_test(tc, exploration_log);
     tcase_add_test(tc, min_moves_fill);
     tcase_add_test(tc, ownership_stdev_moments);
     tcase_add_test(tc, lz_net_passes_only_when_finished);
