@@ -12,7 +12,9 @@
 # temperature for variety (KataGo's default early temperature, shido's for the first moves).
 # SEED=S sets the match seed (default 42). GRACE=S lets a move run over the clock by S seconds
 # without losing (counted as late): for a machine loaded by other work, where a process may be
-# descheduled past its deadline.
+# descheduled past its deadline. SHIDO_SET="NAME=VALUE ..." adds shido tunables, e.g. KataGo's
+# own search settings: "cpuctExploration=1.0 cpuctExplorationLog=0.45 fpuReductionMax=0.2
+# rootFpuReductionMax=0.1".
 set -eu
 out=$1 size=$2 games=$3 tc=$4
 shido=${5:-build/shido}
@@ -22,6 +24,8 @@ net=${NET:-../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz}
 net=$(realpath "$net")
 shido=$(realpath "$shido")
 mkdir -p "$out/sgf"
+sets=""
+for kv in ${SHIDO_SET:-}; do sets="$sets --set $kv"; done
 cat >"$out/katago.sh" <<EOS
 #!/bin/sh
 exec "$KATAGO" gtp -model "$net" -config "$KATAGO_CFG" -override-config \
@@ -29,7 +33,8 @@ exec "$KATAGO" gtp -model "$net" -config "$KATAGO_CFG" -override-config \
 EOS
 cat >"$out/shido.sh" <<EOS
 #!/bin/sh
-exec "$shido" gtp -w "$net" --threads 1 --set temperature=0.5 --set temperature_moves=$((size / 2 + 2))
+exec "$shido" gtp -w "$net" --threads 1 --set temperature=0.5 --set temperature_moves=$((size / 2 + 2)) \
+  $sets
 EOS
 chmod +x "$out/katago.sh" "$out/shido.sh"
 "$shido" match --engine1 "$out/shido.sh" --engine2 "$out/katago.sh" --games "$games" \
