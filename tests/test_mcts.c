@@ -1,7 +1,8 @@
 /* tests/test_mcts.c -- the PUCT search on the shared KataGo (g170 b6c96) and Leela Zero (random
  * b4c32) nets with the CPU backend: visit bookkeeping, tactics, tree reuse, limits, stop,
  * params, pass policy (a Leela Zero net's on 19x19 too), threads with batches, the memory bound,
- * the move choice by utility lower confidence bound (on hand-made root statistics), minmoves'
+ * the move choice by utility lower confidence bound and KataGo's growing exploration (on
+ * hand-made root statistics), minmoves'
  * unvisited moves, ownership standard deviations, the human-SL profile of a net with a metadata
  * encoder (a small synthetic one). Positions are ASCII diagrams (top row first),
  * mostly 9x9, and visit counts small so the suite stays quick under ASan. */
