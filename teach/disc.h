@@ -3,8 +3,11 @@
  *
  * Samples are 9x9 corner windows. A window is kept in a normal form, the top-left corner of an
  * otherwise empty 19x19 board, so the planes (nn/disc_inputs.h) see two board edges and two open
- * sides whatever corner the problem came from; training turns each sample by a random one of
- * the 8 symmetries and swaps the colours half the time.
+ * sides whatever corner the problem came from, and with black as the problem's side to play
+ * (its colours swapped when white is to play). Training turns each sample by a random one of the
+ * 8 symmetries; the net then learns who is to play from the colours (black_to_play of
+ * weights/desc_disc.h), unless it is trained as the paper's, colours swapped half the time, blind
+ * to the side to play.
  *   problem  positives: every problem of a collection whose stones fit a 9x9 corner window;
  *   random   the paper's first negatives: 3-15 stones of each colour at random in the window
  *            (no chain without liberties);
@@ -108,6 +111,8 @@ typedef struct teach_disc_train_opts {
     int batch;                  /* [32] */
     int threads;                /* [1] */
     const char *backend;        /* "cpu" (NULL) or "cuda" (nn_trainer_new_on) */
+    bool colour_swap;           /* the paper's colour swaps (a colour-free net); a resumed net
+                                 * keeps its own form */
     int patience;               /* stop after this many epochs without a better val loss [5] */
     nn_adam adam;
     uint64_t seed;
@@ -126,7 +131,8 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
                       const weights_disc_train_state *resume, const nn_desc *best_so_far,
                       char *err, int err_len);
 
-/* Accuracy per kind on a split, every sample under all 8 symmetries and both colourings. */
+/* Accuracy per kind on a split, every sample under all 8 symmetries, and both colourings for a
+ * colour-free net. */
 typedef struct teach_disc_eval {
     long n[TEACH_DISC_KINDS], right[TEACH_DISC_KINDS];
     double loss;
@@ -158,13 +164,15 @@ teach_disc_scorer *teach_disc_scorer_load(const char *path, const char *backend,
 void teach_disc_scorer_free(teach_disc_scorer *s);
 
 /* Tsumego-likeness (0..1) of n windows: boards[i] with its 9x9 window's top-left corner at
- * (x[i], y[i]), averaged over the 8 symmetries. False with a message in err. */
+ * (x[i], y[i]) and to_play[i] to play (to_play NULL: black everywhere), averaged over the 8
+ * symmetries. False with a message in err. */
 bool teach_disc_score(teach_disc_scorer *s, int n, const go_board *const *boards, const int *x,
-                      const int *y, double *out, char *err, int err_len);
+                      const int *y, const go_color *to_play, double *out, char *err, int err_len);
 
-/* The likeness of a corner problem: its stones' window in normal form (teach_disc_window);
- * -1 when they fit no corner window. */
-double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, char *err, int err_len);
+/* The likeness of a corner problem with to_play to play: its stones' window in normal form
+ * (teach_disc_window); -1 when they fit no corner window. */
+double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, go_color to_play,
+                                char *err, int err_len);
 
 /* The generators' ranking score (teach_tsgen_score_fn of teach/tsumego_gen.h, scorer a
  * teach_disc_scorer): the likeness of each board's stones in their corner window, 0 for a

@@ -239,6 +239,14 @@ static bool change_one(go_board *b, go_color weaker, uint64_t *rng)
     return all_chains_breathe(b);
 }
 
+/* Swaps the colours of a window's stones. */
+static void swap_cells(uint8_t cell[CELLS])
+{
+    for (int i = 0; i < CELLS; i++)
+        if (cell[i] != GO_EMPTY)
+            cell[i] = (uint8_t)go_opponent((go_color)cell[i]);
+}
+
 static void build_one(build_job *J, int i, problem_out *out)
 {
     const teach_disc_source *s = &J->src[i];
@@ -282,6 +290,18 @@ static void build_one(build_job *J, int i, problem_out *out)
     }
 }
 
+/* build_one in the normal form, which has black to play. */
+static void build_normal(build_job *J, int i, problem_out *out)
+{
+    build_one(J, i, out);
+    if (J->src[i].to_play == GO_WHITE) {
+        swap_cells(out->window);
+        swap_cells(out->final);
+        for (int k = 0; k < out->num_near; k++)
+            swap_cells(out->near[k]);
+    }
+}
+
 static void *build_worker(void *arg)
 {
     build_job *J = arg;
@@ -291,7 +311,7 @@ static void *build_worker(void *arg)
         pthread_mutex_unlock(&J->mu);
         if (i >= J->n)
             return NULL;
-        build_one(J, i, &J->out[i]);
+        build_normal(J, i, &J->out[i]);
         pthread_mutex_lock(&J->mu);
         J->done++;
         if (J->o->progress)

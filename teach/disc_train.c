@@ -62,20 +62,22 @@ static void copy_params(nn_disc_desc *d, float *flat, bool to_net)
     }
 }
 
-/* Loss and accuracy of the samples idx[0..n) under variant v(i) = (symmetry, swap): all 16
- * variants each when all, else the one fixed by the sample's position. */
+/* Loss and accuracy of the samples idx[0..n) under variant v(i) = (symmetry, swap), colours
+ * swapped only when swaps (a colour-free net): all 16 (or 8) variants each when all, else the
+ * one fixed by the sample's position. */
 static void score_set(nn_trainer *t, const teach_disc_data *data, const int *idx, int n, bool all,
-                      int batch, float *x, float *y, float *logits, teach_disc_eval *ev)
+                      bool swaps, int batch, float *x, float *y, float *logits,
+                      teach_disc_eval *ev)
 {
     memset(ev, 0, sizeof *ev);
-    int variants = all ? 16 : 1, fill = 0;
+    int kinds = swaps ? 16 : 8, variants = all ? kinds : 1, fill = 0;
     int owner[4096];
     double loss = 0;
     long count = 0;
     for (int i = 0; i < n; i++)
         for (int v = 0; v < variants; v++) {
             const teach_disc_sample *s = &data->s[idx[i]];
-            int var = all ? v : i % 16;
+            int var = all ? v : i % kinds;
             teach_disc_sample_planes(s, var % 8, var >= 8, x + (size_t)fill * IN_LEN);
             y[fill] = label_of(s);
             owner[fill++] = idx[i];
@@ -128,7 +130,7 @@ bool teach_disc_evaluate(nn_disc_desc *net, const teach_disc_data *data, teach_d
     float *x = malloc(B * IN_LEN * sizeof *x), y[B], logits[B];
     bool ok = idx && t && x;
     if (ok)
-        score_set(t, data, idx, n, true, B, x, y, logits, out);
+        score_set(t, data, idx, n, true, !net->black_to_play, B, x, y, logits, out);
     else
         snprintf(err, (size_t)err_len, "discriminator evaluation: out of memory");
     free(idx);
@@ -157,6 +159,8 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
         return false;
     }
     nn_disc_desc *d = net->disc;
+    if (!resume)
+        d->black_to_play = !o.colour_swap;
     int n_train, n_val;
     int *train = split_index(data, TEACH_DISC_TRAIN, &n_train);
     int *val = split_index(data, TEACH_DISC_VAL, &n_val);
@@ -224,7 +228,8 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
             for (int k = 0; k < cnt; k++) {
                 const teach_disc_sample *s = &data->s[train[b + k]];
                 uint64_t r = next(st.rng);
-                teach_disc_sample_planes(s, (int)(r % 8), (r >> 3) & 1, x + (size_t)k * IN_LEN);
+                bool swap = !d->black_to_play && ((r >> 3) & 1);
+                teach_disc_sample_planes(s, (int)(r % 8), swap, x + (size_t)k * IN_LEN);
                 y[k] = label_of(s);
             }
             double l = nn_trainer_gradient(t, cnt, x, y, logits);
@@ -248,7 +253,7 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
         }
         double train_s = now_s() - t0;
         teach_disc_eval ev;
-        score_set(t, data, val, n_val, false, eval_batch, x, y, logits, &ev);
+        score_set(t, data, val, n_val, false, !d->black_to_play, eval_batch, x, y, logits, &ev);
         teach_disc_epoch e = {.epoch = epoch, .train_loss = loss / n_train,
                               .train_acc = (double)right / n_train, .val_loss = ev.loss,
                               .val_acc = (double)total_of(ev.right) / (double)total_of(ev.n),
@@ -453,15 +458,32 @@ static void give_slot(teach_disc_scorer *s, scorer_slot *sl)
     pthread_mutex_unlock(&s->mu);
 }
 
-bool teach_disc_score(teach_disc_scorer *s, int n, const go_board *const *boards, const int *x,
-                      const int *y, double *out, char *err, int err_len)
+/* b with its colours swapped. */
+static void swap_colours(const go_board *b, go_board *out)
 {
+    go_board_init_rect(out, b->width, b->height);
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            int p = go_point_at(x, y);
+            if (b->color[p] != GO_EMPTY)
+                go_board_place(out, p, go_opponent((go_color)b->color[p]));
+        }
+}
+
+bool teach_disc_score(teach_disc_scorer *s, int n, const go_board *const *boards, const int *x,
+                      const int *y, const go_color *to_play, double *out, char *err, int err_len)
+{
+    bool black_to_play = nn_model_desc(s->model)->disc->black_to_play;
     scorer_slot *sl = take_slot(s);
     bool ok = true;
     for (int from = 0; ok && from < n; from += SCORER_BATCH) {
         int cnt = n - from < SCORER_BATCH ? n - from : SCORER_BATCH;
         for (int i = 0; i < cnt; i++) {
-            sl->games[i].board = *boards[from + i];
+            /* a net that knows the side to play sees it as black */
+            if (black_to_play && to_play && to_play[from + i] == GO_WHITE)
+                swap_colours(boards[from + i], &sl->games[i].board);
+            else
+                sl->games[i].board = *boards[from + i];
             for (int sym = 0; sym < 8; sym++)
                 sl->q[i * 8 + sym] = (nn_query){.game = &sl->games[i], .symmetry = sym,
                                                 .window_x = x[from + i],
@@ -492,7 +514,8 @@ static bool window_board(const go_board *b, go_board *out)
     return true;
 }
 
-double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, char *err, int err_len)
+double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, go_color to_play,
+                                char *err, int err_len)
 {
     go_board nb;
     if (!window_board(b, &nb))
@@ -500,13 +523,12 @@ double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, char *e
     const go_board *bp = &nb;
     int zero = 0;
     double v;
-    return teach_disc_score(s, 1, &bp, &zero, &zero, &v, err, err_len) ? v : -1;
+    return teach_disc_score(s, 1, &bp, &zero, &zero, &to_play, &v, err, err_len) ? v : -1;
 }
 
 bool teach_disc_rank(void *scorer, const go_board *const *boards, const go_color *to_play, int n,
                      float *out)
 {
-    (void)to_play;
     if (n <= 0)
         return true;
     /* the windows in normal form, their boards' indices, and room for the scores */
@@ -525,16 +547,20 @@ bool teach_disc_rank(void *scorer, const go_board *const *boards, const go_color
     const go_board **bp = malloc((size_t)(m ? m : 1) * sizeof *bp);
     int *zero = calloc((size_t)(m ? m : 1), sizeof *zero);
     double *v = malloc((size_t)(m ? m : 1) * sizeof *v);
-    bool ok = bp && zero && v;
-    for (int k = 0; ok && k < m; k++)
+    go_color *mover = malloc((size_t)(m ? m : 1) * sizeof *mover);
+    bool ok = bp && zero && v && mover;
+    for (int k = 0; ok && k < m; k++) {
         bp[k] = &it[k].board;
+        mover[k] = to_play ? to_play[it[k].at] : GO_BLACK;
+    }
     char err[256];
-    ok = ok && (m == 0 || teach_disc_score(scorer, m, bp, zero, zero, v, err, sizeof err));
+    ok = ok && (m == 0 || teach_disc_score(scorer, m, bp, zero, zero, mover, v, err, sizeof err));
     for (int k = 0; ok && k < m; k++)
         out[it[k].at] = (float)v[k];
     free(bp);
     free(zero);
     free(v);
+    free(mover);
     free(it);
     return ok;
 }

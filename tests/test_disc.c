@@ -1,7 +1,8 @@
 /* tests/test_disc.c -- the tsumego discriminator's data and training driver (teach/disc.h):
  * corner windows, the four kinds of sample (a near miss re-solved by the solver must fail),
- * splits by problem, the data file, a resumed run equal bit for bit to an uninterrupted one, and
- * the scorer the generators use. */
+ * splits by problem, black to play in every window, the data file, a resumed run equal bit for
+ * bit to an uninterrupted one, and the scorer the generators use (the side to play shown to a
+ * net that knows it). */
 #include "tests/common.h"
 
 #include "nn/disc_inputs.h"
@@ -18,7 +19,10 @@ static void assert_same_samples(const teach_disc_data *a, const teach_disc_data 
     for (int i = 0; i < a->n; i++)
         ck_assert_msg(memcmp(a->s[i].cell, b->s[i].cell, 81) == 0 &&
                       a->s[i].kind == b->s[i].kind && a->s[i].split == b->s[i].split &&
-                      a->s[i].problem == b->s[i].problem, "sample %d differs", i);
+                      a->s[i].problem == b->s[i].problem, "sample %d (%s %s of problem %d; %s "
+                      "%d) differs", i, teach_disc_kind_name((teach_disc_kind)a->s[i].kind),
+                      teach_disc_split_name((teach_disc_split)a->s[i].split), a->s[i].problem,
+                      teach_disc_kind_name((teach_disc_kind)b->s[i].kind), b->s[i].problem);
 }
 
 static int stones(const uint8_t *cell, int colour)
@@ -123,6 +127,34 @@ START_TEST(test_data_kinds)
     teach_disc_data_free(&e);
     teach_disc_data_free(&d);
     free(src);
+}
+END_TEST
+
+/* The normal form has black to play: the same problems with their colours swapped and white to
+ * play give the same samples (the solver is colour-blind, the near misses' draws too). */
+START_TEST(test_white_to_play)
+{
+    enum { N = 12 };
+    teach_disc_source *src = cho_sources(N), *white = calloc(N, sizeof *white);
+    for (int i = 0; i < N; i++) {
+        go_board_init(&white[i].board, 19);
+        for (int p = 0; p < GO_POINTS; p++)
+            if (go_board_on(&src[i].board, p) && src[i].board.color[p] != GO_EMPTY)
+                go_board_place(&white[i].board, p, go_opponent((go_color)src[i].board.color[p]));
+        ck_assert_int_eq(src[i].to_play, GO_BLACK);
+        white[i].to_play = GO_WHITE;
+        white[i].goal = src[i].goal;
+    }
+    teach_disc_data d = build(src, N, 2), w = build(white, N, 2);
+    int near = 0;
+    for (int i = 0; i < d.n; i++)
+        near += d.s[i].kind == TEACH_DISC_NEAR;
+    ck_assert_int_ge(near, 2);
+    assert_same_samples(&w, &d);
+    teach_disc_data_free(&d);
+    teach_disc_data_free(&w);
+    free(src);
+    free(white);
 }
 END_TEST
 
@@ -283,18 +315,27 @@ START_TEST(test_resume_is_exact)
     weights_disc_tensors(saved_best->disc, pb, lb, 2 * NN_DISC_MAX_LAYERS);
     for (int i = 0; i < nt; i++)
         ck_assert(memcmp(pa[i], pb[i], la[i] * sizeof(float)) == 0);
-    /* the test split's evaluation counts every sample under 16 variants */
-    teach_disc_eval ev;
+    /* trained by default with black to play (no colour swaps), kept in the checkpoints */
+    ck_assert(a->disc->black_to_play && last_a->disc->black_to_play &&
+              saved_best->disc->black_to_play && last_b->disc->black_to_play);
+    /* the test split's evaluation counts every sample under 8 variants, 16 with the colours
+     * swapped for a colour-free net */
+    teach_disc_eval ev, ev16;
     ck_assert_msg(teach_disc_evaluate(a->disc, &d, TEACH_DISC_TEST, 2, NULL, &ev, err,
                                       sizeof err), "%s", err);
-    long n_test = 0, counted = 0;
+    a->disc->black_to_play = false;
+    ck_assert_msg(teach_disc_evaluate(a->disc, &d, TEACH_DISC_TEST, 2, NULL, &ev16, err,
+                                      sizeof err), "%s", err);
+    long n_test = 0, counted = 0, counted16 = 0;
     for (int i = 0; i < d.n; i++)
         n_test += d.s[i].split == TEACH_DISC_TEST;
     for (int k = 0; k < TEACH_DISC_KINDS; k++) {
         counted += ev.n[k];
+        counted16 += ev16.n[k];
         ck_assert(ev.right[k] >= 0 && ev.right[k] <= ev.n[k]);
     }
-    ck_assert_int_eq(counted, 16 * n_test);
+    ck_assert_int_eq(counted, 8 * n_test);
+    ck_assert_int_eq(counted16, 16 * n_test);
     weights_disc_train_state_free(&sa);
     weights_disc_train_state_free(&sb);
     weights_disc_train_state_free(&sc);
@@ -318,7 +359,7 @@ START_TEST(test_scorer)
     teach_disc_scorer *s = teach_disc_scorer_load(path, "cpu", 2, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     teach_disc_source *src = cho_sources(3);
-    double v = teach_disc_score_problem(s, &src[0].board, err, sizeof err);
+    double v = teach_disc_score_problem(s, &src[0].board, GO_BLACK, err, sizeof err);
     ck_assert_msg(v > 0 && v < 1, "likeness %g: %s", v, err);
     /* the same window scored directly: the mean of the 8 symmetries through the trainer's
      * forward */
@@ -345,7 +386,29 @@ START_TEST(test_scorer)
     float ranks[3];
     ck_assert(teach_disc_rank(s, boards, movers, 3, ranks));
     ck_assert_msg(fabs(ranks[0] - v) < 1e-6 && ranks[1] == 0.0f, "%g %g", ranks[0], ranks[1]);
-    ck_assert(fabs(ranks[2] - teach_disc_score_problem(s, &src[1].board, err, sizeof err)) < 1e-6);
+    ck_assert(fabs(ranks[2] - teach_disc_score_problem(s, &src[1].board, GO_BLACK, err,
+                                                       sizeof err)) < 1e-6);
+    /* a colour-free net (the paper's) does not know the side to play */
+    ck_assert(teach_disc_score_problem(s, &src[0].board, GO_WHITE, err, sizeof err) == v);
+    teach_disc_scorer_free(s);
+    /* one trained with black to play sees a position with white to play with its colours
+     * swapped, and the ranking passes each board's side to play */
+    n->disc->black_to_play = true;
+    ck_assert_msg(weights_save_disc(path, n->disc, NULL, err, sizeof err), "%s", err);
+    s = teach_disc_scorer_load(path, "cpu", 2, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    go_board swapped;
+    go_board_init(&swapped, 19);
+    for (int p = 0; p < GO_POINTS; p++)
+        if (go_board_on(&src[0].board, p) && src[0].board.color[p] != GO_EMPTY)
+            go_board_place(&swapped, p, go_opponent((go_color)src[0].board.color[p]));
+    double vb = teach_disc_score_problem(s, &src[0].board, GO_BLACK, err, sizeof err);
+    double vw = teach_disc_score_problem(s, &src[0].board, GO_WHITE, err, sizeof err);
+    double vs = teach_disc_score_problem(s, &swapped, GO_BLACK, err, sizeof err);
+    ck_assert_msg(vb == v && vw == vs && vw != vb, "black %g, white %g, swapped %g", vb, vw, vs);
+    movers[0] = GO_WHITE;
+    ck_assert(teach_disc_rank(s, boards, movers, 3, ranks));
+    ck_assert_msg(fabs(ranks[0] - vw) < 1e-6, "%g %g", ranks[0], vw);
     teach_disc_scorer_free(s);
     /* a network that plays is not a discriminator */
     ck_assert(teach_disc_scorer_load(TEST_B2C16, "cpu", 1, err, sizeof err) == NULL);
@@ -418,6 +481,7 @@ static Suite *disc_suite(void)
     tcase_add_test(tc, test_window);
     tcase_add_test(tc, test_data_kinds);
     tcase_add_test(tc, test_near_misses_fail);
+    tcase_add_test(tc, test_white_to_play);
     tcase_add_test(tc, test_data_file);
     tcase_add_test(tc, test_resume_is_exact);
     tcase_add_test(tc, test_scorer);

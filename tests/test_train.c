@@ -403,6 +403,7 @@ static void write_checkpoint(const char *path, nn_desc **out)
 {
     nn_desc *D = weights_disc_paper(9, NN_DISC_PLANES, 21);
     ck_assert_ptr_nonnull(D);
+    D->disc->black_to_play = true;
     weights_disc_train_state ts = {.step = 1234, .epoch = 7, .best_epoch = 5, .bad_epochs = 2,
                                    .rng = {1, 2, 3, 0xfeedfacecafebeefULL},
                                    .best_val_loss = 0.1234567890123,
@@ -429,6 +430,7 @@ START_TEST(test_checkpoint_round_trip)
     nn_desc *L = weights_load_disc(a, &ts, err, sizeof err);
     ck_assert_msg(L != NULL, "%s", err);
     ck_assert_int_eq(L->family, NN_FAMILY_DISC);
+    ck_assert(L->disc->black_to_play);
     ck_assert_int_eq(ts.epoch, 7);
     ck_assert_uint_eq(ts.step, 1234);
     ck_assert(ts.rng[3] == 0xfeedfacecafebeefULL);
@@ -458,6 +460,44 @@ START_TEST(test_checkpoint_round_trip)
     nn_desc_free(D);
     remove(a);
     remove(b);
+}
+END_TEST
+
+/* A version 1 file (no colours field) loads as a colour-free net with the same weights. */
+START_TEST(test_checkpoint_version_1)
+{
+    char *path = tmp_path("v1.dsc");
+    nn_desc *D;
+    write_checkpoint(path, &D);
+    size_t len;
+    char *data = test_read_file(path, &len);
+    size_t at = 24 + 20 * (size_t)D->disc->num_layers + 4 * weights_disc_num_params(D->disc);
+    uint32_t colours, version = 1, crc;
+    memcpy(&colours, data + at, 4);
+    ck_assert_uint_eq(colours, 1);
+    memmove(data + at, data + at + 4, len - at - 4);
+    len -= 4;
+    memcpy(data + 8, &version, 4);
+    crc = (uint32_t)crc32(0L, (const unsigned char *)data, (uInt)(len - 4));
+    memcpy(data + len - 4, &crc, 4);
+    test_write_file(path, data, len, false);
+    char err[512] = "";
+    weights_disc_train_state ts;
+    nn_desc *L = weights_load_disc(path, &ts, err, sizeof err);
+    ck_assert_msg(L != NULL, "%s", err);
+    ck_assert(!L->disc->black_to_play);
+    ck_assert_int_eq(ts.epoch, 7);
+    float *pa[2 * NN_DISC_MAX_LAYERS], *pb[2 * NN_DISC_MAX_LAYERS];
+    size_t la[2 * NN_DISC_MAX_LAYERS], lb[2 * NN_DISC_MAX_LAYERS];
+    int n = weights_disc_tensors(D->disc, pa, la, 2 * NN_DISC_MAX_LAYERS);
+    weights_disc_tensors(L->disc, pb, lb, 2 * NN_DISC_MAX_LAYERS);
+    for (int i = 0; i < n; i++)
+        ck_assert(memcmp(pa[i], pb[i], la[i] * sizeof(float)) == 0);
+    weights_disc_train_state_free(&ts);
+    nn_desc_free(L);
+    nn_desc_free(D);
+    free(data);
+    remove(path);
 }
 END_TEST
 
@@ -500,6 +540,9 @@ START_TEST(test_checkpoint_corrupt)
     expect_refused(data, len, 28, 4, false, "layer 0 kernel");
     expect_refused(data, len, 32, 26, false, "does not follow");   /* c_in 26, planes 25 */
     expect_refused(data, len, 24 + 5 * 4 + 16, 7, false, "layer 1 activation");
+    size_t colours_at = 24 + 20 * (size_t)D->disc->num_layers +
+                        4 * weights_disc_num_params(D->disc);
+    expect_refused(data, len, colours_at, 2, false, "colours");
     expect_refused(data, len, 200, 0x7f, false, "crc");             /* a weight's byte */
     expect_refused(data, len, len - 2, 0, false, "crc");
     expect_refused(data, len, 30, 0, true, "truncated");
@@ -671,6 +714,7 @@ static Suite *train_suite(void)
     tcase_add_test(tc, test_learns_toy_set);
     tcase_add_test(tc, test_checkpoint_round_trip);
     tcase_add_test(tc, test_checkpoint_corrupt);
+    tcase_add_test(tc, test_checkpoint_version_1);
     tcase_add_test(tc, test_eval_ref_cpu);
     tcase_add_test(tc, test_input_planes);
 #ifdef SHIDO_HAVE_CUDA

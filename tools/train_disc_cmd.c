@@ -40,7 +40,7 @@ static int usage(FILE *f, const char *err)
             "           [--data FILE] [--epochs N] [--batch N] [--threads N] [--lr X]\n"
             "           [--patience N] [--seed N] [--solver-nodes N] [--near N] [--near-tries N]\n"
             "           [--conv C,C..] [--dense D,..] [--backend cpu|cuda] [--resume]\n"
-            "           [--eval-only] [--quiet]\n"
+            "           [--colour-swap] [--eval-only] [--quiet]\n"
             "Trains seed 002's tsumego-likeness CNN (conv 128/96/64, conv 1x1, dense 64, dense 1)\n"
             "on 9x9 corner windows: positives are the problems of the files, negatives random\n"
             "positions, the ends of the solver's main lines and near misses the solver refutes.\n"
@@ -48,18 +48,22 @@ static int usage(FILE *f, const char *err)
             "  --out NET.dsc    the best weights (by validation loss); NET.dsc.state holds the\n"
             "                   last epoch's state for --resume; NET.csv and NET.png the curves\n"
             "  --data FILE      the samples: read when it exists, else built and written there\n"
-            "  --epochs N       at most N epochs (default 30); --patience N: stop after N epochs\n"
-            "                   without a better validation loss (default 5)\n"
+            "  --epochs N       at most N epochs (default 50); --patience N: stop after N epochs\n"
+            "                   without a better validation loss (default 10)\n"
             "  --batch N        mini-batch (default 32); --lr X Adam's step (default 0.001)\n"
             "  --threads N      threads for the solver and the training (default 2)\n"
             "  --backend B      cpu (default: AVX-512 or OpenBLAS GEMMs) or cuda (cuDNN, cuBLAS)\n"
             "  --seed N         data split, augmentation and initial weights (default 1)\n"
             "  --solver-nodes N node limit of each solve (default 200000)\n"
-            "  --near N         near misses wanted per problem, 1..8 (default 1), found among\n"
+            "  --near N         near misses wanted per problem, 1..8 (default 3), found among\n"
             "                   --near-tries changed positions (default 8 per near miss)\n"
             "  --conv C,C..     the 3x3 layers' channels (default the paper's 128,96,64; up to\n"
             "                   6 layers); --dense D,..: the hidden dense sizes (default 64, up\n"
             "                   to 3); a --resume'd or --eval-only net keeps its own\n"
+            "  --colour-swap    the paper's augmentation: colours swapped at random, a net blind\n"
+            "                   to the side to play (default: black is always to play, the\n"
+            "                   window's colours swapped where white is; a --resume'd net keeps\n"
+            "                   its own form)\n"
             "  --eval-only      only report the test split's accuracy of NET.dsc\n");
     return f == stdout ? 0 : 2;
 }
@@ -228,15 +232,15 @@ static bool report(nn_disc_desc *net, const teach_disc_data *data, int threads,
         fprintf(stderr, "shido train-discriminator: %s\n", err);
         return false;
     }
-    long n = 0, right = 0;
-    printf("| kind | test windows (x16 variants) | accuracy |\n|---|---|---|\n");
+    long n = 0, right = 0, per = net->black_to_play ? 8 : 16;
+    printf("| kind | test windows (x%ld variants) | accuracy |\n|---|---|---|\n", per);
     for (int k = 0; k < TEACH_DISC_KINDS; k++) {
         n += ev.n[k];
         right += ev.right[k];
-        printf("| %s | %ld | %.2f%% |\n", teach_disc_kind_name((teach_disc_kind)k), ev.n[k] / 16,
+        printf("| %s | %ld | %.2f%% |\n", teach_disc_kind_name((teach_disc_kind)k), ev.n[k] / per,
                ev.n[k] ? 100.0 * (double)ev.right[k] / (double)ev.n[k] : 0.0);
     }
-    printf("| all | %ld | %.2f%% |\ntest loss %.4f\n", n / 16,
+    printf("| all | %ld | %.2f%% |\ntest loss %.4f\n", n / per,
            n ? 100.0 * (double)right / (double)n : 0.0, ev.loss);
     return true;
 }
@@ -246,9 +250,9 @@ int shido_cmd_train_disc(int argc, char **argv)
     char *files[MAX_FILES];
     int nfiles = 0;
     const char *out = NULL, *data_path = NULL;
-    teach_disc_train_opts to = {.epochs = 30, .batch = 32, .threads = 2, .patience = 5,
+    teach_disc_train_opts to = {.epochs = 50, .batch = 32, .threads = 2, .patience = 10,
                                 .adam = NN_ADAM_DEFAULTS, .seed = 1};
-    teach_disc_data_opts dopt = {.seed = 1, .threads = 2};
+    teach_disc_data_opts dopt = {.seed = 1, .threads = 2, .near_per_problem = 3};
     bool resume = false, eval_only = false, quiet = false;
     int conv[MAX_CONV] = {128, 96, 64}, dense[MAX_DENSE] = {64}, nconv = 3, ndense = 1;
     for (int i = 1; i < argc; i++) {
@@ -267,6 +271,10 @@ int shido_cmd_train_disc(int argc, char **argv)
         }
         if (!strcmp(a, "--quiet")) {
             quiet = true;
+            continue;
+        }
+        if (!strcmp(a, "--colour-swap")) {
+            to.colour_swap = true;
             continue;
         }
         if (!v)

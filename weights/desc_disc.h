@@ -6,7 +6,11 @@
  *
  * Layout, as for the other families: convolution weights [c_out][c_in][k][k], dense weights
  * [c_in][c_out]. The first dense layer takes the last convolution's output flattened as
- * [channel][y][x]. Files: weights/disc.h. Training: nn/train/train.h. */
+ * [channel][y][x]. Files: weights/disc.h. Training: nn/train/train.h.
+ *
+ * Colours: a net trained with colours swapped at random (the paper) sees a window as it is and
+ * cannot know the side to play; one trained with black always the side to play
+ * (black_to_play) is shown a window with white to play with its colours swapped. */
 #ifndef SHIDO_WEIGHTS_DESC_DISC_H
 #define SHIDO_WEIGHTS_DESC_DISC_H
 
@@ -30,6 +34,7 @@ typedef struct nn_disc_desc {
     int planes;              /* input planes */
     int num_layers;
     nn_disc_layer layer[NN_DISC_MAX_LAYERS];
+    bool black_to_play;      /* trained with black to play in every window (else colour-free) */
 } nn_disc_desc;
 
 /* The number of values of layer l's output per position (c_out * size^2 or c_out). */

@@ -10,7 +10,7 @@
 #include <zlib.h>
 
 #define DISC_MAGIC "SHIDODSC"
-#define DISC_VERSION 1u
+#define DISC_VERSION 2u
 #define DISC_MAX_DENSE_IN (NN_DISC_MAX_CHANNELS * NN_DISC_MAX_SIZE * NN_DISC_MAX_SIZE)
 
 int nn_disc_layer_outputs(const nn_disc_desc *d, int l)
@@ -346,6 +346,7 @@ bool weights_save_disc(const char *path, const nn_disc_desc *d, const weights_di
         free(b.p);
         return false;
     }
+    put_u32(&b, d->black_to_play ? 1u : 0u);
     put_u32(&b, ts ? 1u : 0u);
     if (ts) {
         put_u64(&b, ts->step);
@@ -654,7 +655,7 @@ nn_desc *weights_load_disc(const char *path, weights_disc_train_state *ts, char 
         }
     }
     uint32_t v = get_u32(&r, "version");
-    in_range(&r, "version", v, DISC_VERSION, DISC_VERSION);
+    in_range(&r, "version", v, 1, DISC_VERSION);
     uint32_t size = get_u32(&r, "size");
     in_range(&r, "size", size, 3, NN_DISC_MAX_SIZE);
     uint32_t planes = get_u32(&r, "planes");
@@ -666,6 +667,11 @@ nn_desc *weights_load_disc(const char *path, weights_disc_train_state *ts, char 
         dd->planes = (int)planes;
         dd->num_layers = (int)layers;
         read_layers(&r, dd);
+    }
+    if (v >= 2) {
+        uint32_t colours = get_u32(&r, "colours");
+        in_range(&r, "colours", colours, 0, 1);
+        dd->black_to_play = colours == 1;
     }
     uint32_t has_train = get_u32(&r, "train flag");
     in_range(&r, "train flag", has_train, 0, 1);

@@ -3,7 +3,7 @@
  *
  * File layout, every integer and float little-endian:
  *   magic      8 bytes  "SHIDODSC"
- *   version    u32      1
+ *   version    u32      2 (1: as 2 without the colours field; such a net is colour-free)
  *   size       u32      window side, 3..19
  *   planes     u32      input planes, 1..1024
  *   layers     u32      1..NN_DISC_MAX_LAYERS
@@ -11,6 +11,8 @@
  *              u32 c_in, u32 c_out (1..1024; dense c_in up to 1024 * 19 * 19), u32 activation
  *              (0 identity, 1 ReLU)
  *   per layer  f32 weights (conv [c_out][c_in][k][k], dense [c_in][c_out]), then f32 bias[c_out]
+ *   colours    u32      0: colour-free (trained with colours swapped at random); 1: black is the
+ *                       side to play (desc_disc.h)
  *   train      u32      0: none; 1: the training state follows
  *     step u64, epoch u32 (epochs done), best_epoch u32, bad_epochs u32, rng u64 x 4 (the
  *     trainer's generator), best_val_loss f64, lr f32, beta1 f32, beta2 f32, eps f32, then the
