@@ -463,15 +463,22 @@ START_TEST(test_checkpoint_round_trip)
 }
 END_TEST
 
+/* write_checkpoint's file as bytes (*len of them), with the offset of its colours field. */
+static char *checkpoint_bytes(const char *path, nn_desc **D, size_t *len, size_t *colours_at)
+{
+    write_checkpoint(path, D);
+    *colours_at = 24 + 20 * (size_t)(*D)->disc->num_layers +
+                  4 * weights_disc_num_params((*D)->disc);
+    return test_read_file(path, len);
+}
+
 /* A version 1 file (no colours field) loads as a colour-free net with the same weights. */
 START_TEST(test_checkpoint_version_1)
 {
     char *path = tmp_path("v1.dsc");
     nn_desc *D;
-    write_checkpoint(path, &D);
-    size_t len;
-    char *data = test_read_file(path, &len);
-    size_t at = 24 + 20 * (size_t)D->disc->num_layers + 4 * weights_disc_num_params(D->disc);
+    size_t len, at;
+    char *data = checkpoint_bytes(path, &D, &len, &at);
     uint32_t colours, version = 1, crc;
     memcpy(&colours, data + at, 4);
     ck_assert_uint_eq(colours, 1);
@@ -528,9 +535,8 @@ START_TEST(test_checkpoint_corrupt)
 {
     char *path = tmp_path("good.dsc");
     nn_desc *D;
-    write_checkpoint(path, &D);
-    size_t len;
-    char *data = test_read_file(path, &len);
+    size_t len, colours_at;
+    char *data = checkpoint_bytes(path, &D, &len, &colours_at);
     expect_refused(data, len, 0, 'X', false, "magic");
     expect_refused(data, len, 8, 9, false, "version");
     expect_refused(data, len, 12, 40, false, "size");
@@ -540,8 +546,6 @@ START_TEST(test_checkpoint_corrupt)
     expect_refused(data, len, 28, 4, false, "layer 0 kernel");
     expect_refused(data, len, 32, 26, false, "does not follow");   /* c_in 26, planes 25 */
     expect_refused(data, len, 24 + 5 * 4 + 16, 7, false, "layer 1 activation");
-    size_t colours_at = 24 + 20 * (size_t)D->disc->num_layers +
-                        4 * weights_disc_num_params(D->disc);
     expect_refused(data, len, colours_at, 2, false, "colours");
     expect_refused(data, len, 200, 0x7f, false, "crc");             /* a weight's byte */
     expect_refused(data, len, len - 2, 0, false, "crc");
