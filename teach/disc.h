@@ -175,8 +175,9 @@ double teach_disc_score_problem(teach_disc_scorer *s, const go_board *b, go_colo
                                 char *err, int err_len);
 
 /* The generators' ranking score (teach_tsgen_score_fn of teach/tsumego_gen.h, scorer a
- * teach_disc_scorer): the likeness of each board's stones in their corner window, 0 for a
- * position that fits none. False when the evaluation fails. */
+ * teach_disc_scorer): the likeness of each board's stones in their corner window with
+ * to_play[i] to play (NULL: black), 0 for a position that fits none. False when the evaluation
+ * fails. */
 bool teach_disc_rank(void *scorer, const go_board *const *boards, const go_color *to_play, int n,
                      float *out);
 
