@@ -177,6 +177,16 @@ static int cmp_prior(const void *a, const void *b)
 /* Appends to r (at *k) the unvisited root moves the root may play, best prior first, until
  * there are min_moves; their values are the root's as KataGo reports them: utility is the
  * first-play urgency value and win/loss moves with it. */
+/* The prior an analysis reports for root child i: the root's (after temperature and noise),
+ * before any root weights (mcts_set_root_weights). */
+static float reported_prior(const struct mcts_search *s, const mcts_child *ch, int i,
+                            bool prepared)
+{
+    if (!prepared)
+        return ch[i].prior;
+    return s->root_policy ? s->root_policy[i] : s->root_prior[i];
+}
+
 static void fill_unvisited(struct mcts_search *s, const node_view *rv, int min_moves, ranked *r,
                            int *k)
 {
@@ -199,7 +209,7 @@ static void fill_unvisited(struct mcts_search *s, const node_view *rv, int min_m
         mcts_move_info *m = &r[c].info;
         memset(m, 0, sizeof *m);
         m->move = ch[i].move;
-        m->prior = prior;
+        m->prior = reported_prior(s, ch, i, prepared);
         r[c].allowed = true;
         r[c].chosen = false;
         r[c].node = NULL;
@@ -307,7 +317,7 @@ bool mcts_analysis_get(mcts_search *s, const mcts_analysis_opts *opts, mcts_anal
         m->white_winrate = me == GO_WHITE ? v.winrate : 1.0 - v.winrate;
         m->lcb = v.lcb;
         m->utility_lcb = v.utility_lcb;
-        m->prior = prepared ? s->root_prior[i] : ch[i].prior;
+        m->prior = reported_prior(s, ch, i, prepared);
         m->score_lead = v.lead;
         m->score_mean = v.score_mean;
         m->no_result = v.no_result;

@@ -159,6 +159,9 @@ struct mcts_search {
     bool root_prior_set;
     bool has_root_mask;                /* mcts_set_root_moves: root moves only where root_mask */
     bool root_mask[GO_POINTS];
+    bool has_root_weight;              /* mcts_set_root_weights: root priors times root_weight */
+    float root_weight[GO_POINTS];
+    float *root_policy;                /* with weights: the priors before them, as reported */
     bool pass_allowed;
     double score_center;               /* dynamic score utility centre, white's view */
     mcts_mirror mirror;                /* p.anti_mirror: who mirrors (mirror.c) */

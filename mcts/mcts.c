@@ -204,6 +204,14 @@ void mcts_set_root_moves(mcts_search *s, const bool *mask)
         memcpy(s->root_mask, mask, sizeof s->root_mask);
 }
 
+void mcts_set_root_weights(mcts_search *s, const float *w)
+{
+    s->has_root_weight = w != NULL;
+    if (w)
+        for (int i = 0; i < GO_POINTS; i++)
+            s->root_weight[i] = w[i] > 0 ? w[i] : 0;   /* NaN and negatives: 0 */
+}
+
 void mcts_free(mcts_search *s)
 {
     if (!s)
@@ -214,6 +222,7 @@ void mcts_free(mcts_search *s)
     if (s->root_game.moves)
         go_game_free(&s->root_game);
     free(s->root_prior);
+    free(s->root_policy);
     free(s->root_allowed);
     free(s);
 }
@@ -468,6 +477,8 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
     mcts_child *ch = atomic_load(&root->children);
     free(s->root_prior);
     free(s->root_allowed);
+    free(s->root_policy);
+    s->root_policy = NULL;
     s->root_prior = malloc(sizeof *s->root_prior * (size_t)(n > 0 ? n : 1));
     s->root_allowed = malloc(sizeof *s->root_allowed * (size_t)(n > 0 ? n : 1));
     if (!s->root_prior || !s->root_allowed) {
@@ -506,6 +517,24 @@ bool mcts_prepare_root(struct mcts_search *s, char *err, int err_len)
                                            s->p.dirichlet_eps * (gsum > 0 ? noise[i] / gsum : 0));
             free(noise);
         }
+    }
+    if (s->has_root_weight && n > 0) {
+        /* the weights, kept apart from the priors analyses report */
+        if (!(s->root_policy = malloc(sizeof *s->root_policy * (size_t)n))) {
+            free(raw);
+            snprintf(err, (size_t)err_len, "%s: out of memory", __func__);
+            return false;
+        }
+        memcpy(s->root_policy, s->root_prior, sizeof *s->root_policy * (size_t)n);
+        sum = 0;
+        for (int i = 0; i < n; i++) {
+            int m = ch[i].move;
+            if (m != GO_PASS)
+                s->root_prior[i] *= s->root_weight[m];
+            sum += s->root_prior[i];
+        }
+        for (int i = 0; i < n; i++)
+            s->root_prior[i] = sum > 0 ? (float)(s->root_prior[i] / sum) : 1.0f / (float)n;
     }
     /* Allowed moves: never inside pass-alive area (either colour's) unless the move touches a
      * stone of the other colour there (capturing stones left in one's own pass-alive area

@@ -287,6 +287,13 @@ void mcts_clear_cache(mcts_search *s);
  * visit goes elsewhere. */
 void mcts_set_root_moves(mcts_search *s, const bool *mask);
 
+/* Weights the root's priors in later runs: each move's prior times w at its point (GO_POINTS
+ * values by board point, each >= 0; a copy is kept; the pass keeps its prior), renormalised, as
+ * the search explores by them (after root temperature and noise). Analyses still report the
+ * priors before the weights. NULL lifts them. For a player whose priors are corrected before it
+ * searches (seed 001's method B and styles, as the thesis's Leela searched). */
+void mcts_set_root_weights(mcts_search *s, const float *w);
+
 /* What an analysis holds. */
 typedef struct mcts_analysis_opts {
     int max_moves;          /* report at most this many moves (0: all visited moves); applied

@@ -70,6 +70,10 @@ typedef struct teach_play_params {
      * line 5, [4] lines above 5. All 1: no style. Presets by `style`: center13, edge13, center19,
      * edge19, none. */
     double style_w[5];
+    /* Whether the style weights and method B's factors (where the policy applies them) also
+     * weight the root's priors before the search, so that the search explores by them as the
+     * thesis's Leela did (its candidates then lean the style's way), besides the choice. */
+    bool weights_in_search;
 
     /* net: the policy's favourite; for the game's first net_temperature_moves moves with
      * net_temperature > 0, a move drawn with probability P^(1/net_temperature) (variety for an

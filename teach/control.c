@@ -89,16 +89,45 @@ static int last_opponent_move(const go_game *g)
 
 /* Method B: whether one of the mover's stones stands within the trigger distance of the
  * opponent's last move. */
-static bool method_b_applies(const ctx *x, int last)
+static bool method_b_applies(const teach_play_params *p, const go_game *g, int last)
 {
-    const go_board *b = &x->in->game->board;
-    for (int y = 0; y < x->size; y++)
-        for (int xx = 0; xx < x->size; xx++) {
+    const go_board *b = &g->board;
+    for (int y = 0; y < b->height; y++)
+        for (int xx = 0; xx < b->width; xx++) {
             int q = go_point_at(xx, y);
-            if (b->color[q] == x->mover && euclid(q, last) <= x->p->method_b_trigger)
+            if (b->color[q] == b->to_move && euclid(q, last) <= p->method_b_trigger)
                 return true;
         }
     return false;
+}
+
+/* The opponent's last move when method B corrects the priors of p's policy on g, else
+ * GO_NO_POINT. */
+static int method_b_move(const teach_play_params *p, const go_game *g)
+{
+    bool ikeda = p->policy == TEACH_POLICY_IKEDA || p->policy == TEACH_POLICY_TWO_PHASE;
+    int last = last_opponent_move(g);
+    return p->method_b && ikeda && last != GO_NO_POINT && method_b_applies(p, g, last)
+               ? last
+               : GO_NO_POINT;
+}
+
+bool teach_prior_weights(const teach_play_params *p, const go_game *g, float *w)
+{
+    int last = method_b_move(p, g), size = g->board.width;
+    bool any = false;
+    for (int q = 0; q < GO_POINTS; q++)
+        w[q] = 1.0f;
+    for (int y = 0; y < g->board.height; y++)
+        for (int x = 0; x < size; x++) {
+            int q = go_point_at(x, y);
+            double f = teach_style_weight(p, size, q);
+            if (last != GO_NO_POINT)
+                f *= teach_method_b_factor(euclid(q, last));
+            w[q] = (float)f;
+            any |= f != 1.0;
+        }
+    return any;
 }
 
 static bool excluded(const teach_choice_in *in, int move)
@@ -114,9 +143,8 @@ static bool excluded(const teach_choice_in *in, int move)
 static bool gather(ctx *x, char *err, int err_len)
 {
     const mcts_analysis *an = x->an;
-    int last = last_opponent_move(x->in->game);
-    bool ikeda = x->p->policy == TEACH_POLICY_IKEDA || x->p->policy == TEACH_POLICY_TWO_PHASE;
-    bool b = x->p->method_b && ikeda && last != GO_NO_POINT && method_b_applies(x, last);
+    int last = method_b_move(x->p, x->in->game);
+    bool b = last != GO_NO_POINT;
     x->n = 0;
     x->best = -1;
     x->best_lead = -INFINITY;

@@ -20,6 +20,11 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
 int teach_line_of(int size, int point);
 double teach_style_weight(const teach_play_params *p, int size, int point);
 
+/* The prior weights of the mover's moves on g under p: the style's line weights, times method
+ * B's distance factors for the policies that use it when it applies; by board point into w
+ * (GO_POINTS values). False (w all 1) when every weight is 1. */
+bool teach_prior_weights(const teach_play_params *p, const go_game *g, float *w);
+
 /* Method B's prior factor for a move at Euclidean distance d from the opponent's last move. */
 double teach_method_b_factor(double d);
 

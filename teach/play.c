@@ -272,8 +272,13 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
         /* the position is the search's already (play_set_position); new tunables keep it */
         if (!teach_search_player_set_params(p->search, &params, err, err_len))
             return TEACH_MOVE_FAILED;
+        float w[GO_POINTS];
+        bool weighted = pp->weights_in_search && teach_prior_weights(pp, &p->game, w);
+        teach_search_player_set_root_weights(p->search, weighted ? w : NULL);
         teach_move_status got =
             teach_player_genmove(p->search, lim, cb, ctx, &search_choice, err, err_len);
+        /* analyses between moves search as the engine's tunables say */
+        teach_search_player_set_root_weights(p->search, NULL);
         if (got != TEACH_MOVE_CHOSEN)
             return got;
     }

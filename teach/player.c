@@ -189,6 +189,11 @@ bool teach_search_player_set_params(teach_player *p, const mcts_params *params, 
     return true;
 }
 
+void teach_search_player_set_root_weights(teach_player *p, const float *w)
+{
+    mcts_set_root_weights(((search_player *)p)->search, w);
+}
+
 void teach_search_player_new_search(teach_player *p)
 {
     search_player *s = (search_player *)p;

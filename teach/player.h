@@ -95,6 +95,9 @@ teach_player *teach_search_player_new_client(teach_engine *e, int i, char *err, 
 bool teach_search_player_set_params(teach_player *p, const mcts_params *params, char *err,
                                     int err_len);
 
+/* Weights the root's priors of p's later searches (mcts_set_root_weights; NULL lifts them). */
+void teach_search_player_set_root_weights(teach_player *p, const float *w);
+
 /* Drops the tree, keeping the cached network results: the next run searches afresh under the
  * tunables in force (each JSON analysis query is answered by a search of its own settings). */
 void teach_search_player_new_search(teach_player *p);

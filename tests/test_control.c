@@ -366,6 +366,55 @@ START_TEST(test_method_b)
 }
 END_TEST
 
+/* The prior weights the search gets (weights_in_search): the style's line weight times method B's
+ * factor where ABC25 applies it, values by hand. */
+START_TEST(test_prior_weights)
+{
+    test_an t;
+    an_init(&t,
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . X . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . ."
+            ". . . . . . . . . . . . .", GO_WHITE);
+    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "K10"), GO_WHITE), GO_MOVE_OK);
+    float w[GO_POINTS];
+    char err[256];
+    teach_play_params p = params_of("best");
+    ck_assert(!teach_prior_weights(&p, &t.game, w));   /* no style, no method B */
+    ck_assert(w[test_point(13, "G7")] == 1.0f);
+    ck_assert(teach_play_params_set(&p, "style", "edge13", err, sizeof err));
+    ck_assert(teach_play_params_set(&p, "weights_in_search", "true", err, sizeof err));
+    ck_assert(p.weights_in_search);
+    ck_assert(teach_prior_weights(&p, &t.game, w));
+    /* best: the style alone (K9 on line 4: 0.5; A1 on line 1: 2) */
+    ck_assert_float_eq_tol(w[test_point(13, "K9")], 0.5, 1e-6);
+    ck_assert_float_eq_tol(w[test_point(13, "A1")], 2.0, 1e-6);
+    /* ABC25 (method B on: black's L10 within 3 of K10): K9 at d 1 x1.5 = 0.75; G7 at d 4.24
+     * x0.75 = 0.375; A1 at d 12.7 x0.10 = 0.2; C3 on line 3 at d 9.9: 2 x 0.10 = 0.2 */
+    teach_play_params q = params_of("ABC25");
+    memcpy(q.style_w, p.style_w, sizeof q.style_w);
+    ck_assert(teach_prior_weights(&q, &t.game, w));
+    ck_assert_float_eq_tol(w[test_point(13, "K9")], 0.75, 1e-6);
+    ck_assert_float_eq_tol(w[test_point(13, "G7")], 0.375, 1e-6);
+    ck_assert_float_eq_tol(w[test_point(13, "A1")], 0.2, 1e-6);
+    ck_assert_float_eq_tol(w[test_point(13, "C3")], 0.2, 1e-6);
+    /* without a style ABC25 still weights by method B */
+    q = params_of("ABC25");
+    ck_assert(teach_prior_weights(&q, &t.game, w));
+    ck_assert_float_eq_tol(w[test_point(13, "K9")], 1.5, 1e-6);
+    go_game_free(&t.game);
+}
+END_TEST
+
 START_TEST(test_score_band)
 {
     char why[320];
@@ -1173,6 +1222,7 @@ static Suite *control_suite(void)
     tcase_add_test(tc, test_score_band);
     tcase_add_test(tc, test_softmax);
     tcase_add_test(tc, test_adaptive);
+    tcase_add_test(tc, test_prior_weights);
     tcase_add_test(tc, test_styles_by_ownership);
     tcase_add_test(tc, test_two_phase);
     tcase_add_test(tc, test_safeguards);

@@ -657,6 +657,62 @@ START_TEST(root_moves_mask)
 }
 END_TEST
 
+/* Root weights steer the search: weight 1 on the 3x3 corner and 0 elsewhere puts the root's
+ * visits there (the pass keeps its prior), while the analysis reports the network's own priors
+ * (small in the corner of an empty board, not the weighted ninths); lifted, the search goes back
+ * to the centre. */
+START_TEST(root_weights_steer_search)
+{
+    nn_model *m = test_model_load(TEST_G170, "cpu");
+    mcts_search *s = search_new(m, 1, 1, 120);
+    go_game g;
+    test_game_from(&g, 9, empty9, GO_BLACK, "tromp-taylor", 7.0f);
+    float w[GO_POINTS];
+    bool corner[GO_POINTS] = {false};
+    for (int q = 0; q < GO_POINTS; q++)
+        w[q] = 0;
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++) {
+            w[go_point_at(x, y)] = 1;
+            corner[go_point_at(x, y)] = true;
+        }
+    mcts_set_root_weights(s, w);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    mcts_analysis a = {0};
+    mcts_analysis_opts o = {.min_moves = 1000};
+    ck_assert(mcts_analysis_get(s, &o, &a));
+    int64_t in = 0, out = 0;
+    double prior_sum = 0;
+    for (int i = 0; i < a.num_moves; i++) {
+        int mv = a.moves[i].move;
+        prior_sum += a.moves[i].prior;
+        if (mv != GO_PASS && corner[mv]) {
+            in += a.moves[i].visits;
+            ck_assert_msg(a.moves[i].prior < 0.05, "%s reported with prior %g", vtx(9, mv),
+                          a.moves[i].prior);
+        } else if (mv != GO_PASS) {
+            out += a.moves[i].visits;
+        }
+    }
+    ck_assert_msg(in >= 100 && out <= 2, "corner %lld visits, elsewhere %lld", (long long)in,
+                  (long long)out);
+    ck_assert_msg(fabs(prior_sum - 1.0) < 0.02, "reported priors sum to %g", prior_sum);
+    ck_assert(corner[mcts_choose_move(s)]);
+    mcts_analysis_free(&a);
+    assert_consistent(s);
+    mcts_set_root_weights(s, NULL);
+    mcts_clear_tree(s);
+    mcts_set_position(s, &g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv != GO_PASS && !corner[mv], "unweighted search chose %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(&g);
+    nn_model_free(m);
+}
+END_TEST
+
 START_TEST(noise_temperature_resign)
 {
     nn_model *m = test_model_load(TEST_G170, "cpu");
@@ -1460,6 +1516,7 @@ static Suite *mcts_suite(void)
     tcase_add_test(tc, memory_bound_stops_growth);
     tcase_add_test(tc, avoid_and_allow_moves);
     tcase_add_test(tc, root_moves_mask);
+    tcase_add_test(tc, root_weights_steer_search);
     tcase_add_test(tc, noise_temperature_resign);
     tcase_add_test(tc, lcb_move_choice);
     tcase_add_test(tc, exploration_log);
