@@ -13,7 +13,9 @@
 #                "ABC25:style=center13" sets play_policy=ABC25 and style=center13
 #   OPPONENTS    gnugoL (GNU Go 3.8 at level L) or net (shido's policy net alone, no search;
 #                its first NET_TEMP_MOVES [SIZE / 2 + 2] moves drawn by the policy, so that
-#                its games differ) ["gnugo1 gnugo5 gnugo10 net"]
+#                its games differ) or shido:SPEC (another shido at VISITS playing SPEC, a value
+#                as in CONTROLLERS: "shido:best", "shido:ABC25:style=edge13"; seed 001 measured
+#                its styles against each other and the plain engine) ["gnugo1 gnugo5 gnugo10 net"]
 #   SIZE [13]  GAMES per cell [100]  VISITS per controller move [200]  PARALLEL games [2]
 #   NET [../shared/weights/g170-b6c96-s175395328-d26788732.bin.gz]  SEED [1]
 #   JUDGE_VISITS: the strong search that counts moves losing > 5 points [0: not counted]
@@ -89,16 +91,28 @@ progress() {
         "$done_games" "$total" $((elapsed / 60)) $((elapsed % 60)) $((eta / 60)) $((eta % 60)) >&2
 }
 
-for cell in "${cells[@]}"; do
-    IFS='|' read -r i spec opp <<<"$cell"
-    policy=${spec%%:*}
-    sets=(--set "play_policy=$policy")
+# The --set options of a controller value ("ABC25:style=center13") into the array sets.
+sets_of() {
+    local spec=$1 kv extra
+    sets=(--set "play_policy=${spec%%:*}")
     if [[ $spec == *:* ]]; then
         IFS=: read -ra extra <<<"${spec#*:}"
         for kv in "${extra[@]}"; do sets+=(--set "$kv"); done
     fi
+}
+
+for cell in "${cells[@]}"; do
+    IFS='|' read -r i spec opp <<<"$cell"
     name="shido-${spec//[:=,]/-}"
+    oname=$opp
     case $opp in
+    shido:*)
+        sets_of "${opp#shido:}"
+        oname="shido-${opp#shido:}" oname=${oname//[:=,]/-}
+        [ "$oname" != "$name" ] || { echo "experiment: $spec against itself" >&2; exit 2; }
+        cmd2="$SHIDO gtp -w $NET --visits $VISITS --threads 1 ${sets[*]}"
+        # its choices and its search's symmetries vary by game
+        seed2=(--setup2 "kata-set-param play_seed {seed}" --setup2 "kata-set-param seed {seed}") ;;
     gnugo*) cmd2="$GNUGO --mode gtp --level ${opp#gnugo} --chinese-rules"
             seed2=(--setup2 "set_random_seed {seed}") ;;   # GNU Go varies its play by it
     net) cmd2="$SHIDO gtp -w $NET --threads 1 --set play_policy=net --set net_temperature=1"
@@ -106,13 +120,14 @@ for cell in "${cells[@]}"; do
          seed2=(--setup2 "kata-set-param play_seed {seed}") ;;   # its opening drawn by it
     *) echo "experiment: unknown opponent $opp" >&2; exit 2 ;;
     esac
-    dir="$OUT/$name-vs-$opp"
+    sets_of "$spec"
+    dir="$OUT/$name-vs-$oname"
     if [ -s "$dir.row" ]; then
         done_games=$((done_games + GAMES))   # done by an earlier run: resumed
         continue
     fi
     cmd1="$SHIDO gtp -w $NET --visits $VISITS --threads 1 ${sets[*]}"
-    "$SHIDO" match --engine1 "$cmd1" --engine2 "$cmd2" --name1 "$name" --name2 "$opp" \
+    "$SHIDO" match --engine1 "$cmd1" --engine2 "$cmd2" --name1 "$name" --name2 "$oname" \
         --setup1 "kata-set-param play_seed {seed}" "${seed2[@]}" \
         --games "$GAMES" --size "$SIZE" --komi 7.5 --rules chinese --parallel "$PARALLEL" \
         --seed $((SEED + 1000 * i)) --sgf-dir "$dir" --jsonl "$dir.jsonl" "${limit[@]}" \
@@ -125,11 +140,11 @@ for cell in "${cells[@]}"; do
         progress
         sleep 5
     done
-    wait "$pid" || echo "experiment: the match of $name against $opp failed (see $dir.log)" >&2
+    wait "$pid" || echo "experiment: the match of $name against $oname failed (see $dir.log)" >&2
     done_games=$((base + GAMES))
     progress
     "$SHIDO" teach-stats --player "$name" -w "$NET" --threads 1 --judge-visits "$JUDGE_VISITS" \
-        --row "$name vs $opp ($SIZE x $SIZE, $VISITS visits)" "$dir" >"$dir.row"
+        --row "$name vs $oname ($SIZE x $SIZE, $VISITS visits)" "$dir" >"$dir.row"
 done
 echo >&2
 write_table
