@@ -174,9 +174,6 @@ static int cmp_prior(const void *a, const void *b)
     return (x->info.move > y->info.move) - (x->info.move < y->info.move);
 }
 
-/* Appends to r (at *k) the unvisited root moves the root may play, best prior first, until
- * there are min_moves; their values are the root's as KataGo reports them: utility is the
- * first-play urgency value and win/loss moves with it. */
 /* The prior an analysis reports for root child i: the root's (after temperature and noise),
  * before any root weights (mcts_set_root_weights). */
 static float reported_prior(const struct mcts_search *s, const mcts_child *ch, int i,
@@ -187,6 +184,9 @@ static float reported_prior(const struct mcts_search *s, const mcts_child *ch, i
     return s->root_policy ? s->root_policy[i] : s->root_prior[i];
 }
 
+/* Appends to r (at *k) the unvisited root moves the root may play, best prior first, until
+ * there are min_moves; their values are the root's as KataGo reports them: utility is the
+ * first-play urgency value and win/loss moves with it. */
 static void fill_unvisited(struct mcts_search *s, const node_view *rv, int min_moves, ranked *r,
                            int *k)
 {
