@@ -334,12 +334,10 @@ START_TEST(test_ikeda_cases)
 }
 END_TEST
 
-START_TEST(test_method_b)
+/* Black's L10 alone, and white's last move at K10 next to it; black to play. */
+static void k10_position(test_an *t)
 {
-    char why[320];
-    test_an t;
-    /* white's last move at K10 next to black's L10: black answers near it */
-    an_init(&t,
+    an_init(t,
             ". . . . . . . . . . . . ."
             ". . . . . . . . . . . . ."
             ". . . . . . . . . . . . ."
@@ -353,8 +351,16 @@ START_TEST(test_method_b)
             ". . . . . . . . . . . . ."
             ". . . . . . . . . . . . ."
             ". . . . . . . . . . . . .", GO_WHITE);
-    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "K10"), GO_WHITE), GO_MOVE_OK);
-    t.an.to_move = GO_BLACK;
+    ck_assert_int_eq(go_game_play(&t->game, test_point(13, "K10"), GO_WHITE), GO_MOVE_OK);
+    t->an.to_move = GO_BLACK;
+}
+
+START_TEST(test_method_b)
+{
+    char why[320];
+    test_an t;
+    /* white's last move at K10 next to black's L10: black answers near it */
+    k10_position(&t);
     /* even (0.50): G7 (p 0.40, far: d 4.2, x0.75 = 0.30) against K9 (p 0.25, d 1, x1.5 = 0.375) */
     an_add(&t, "G7", 300, 0.50, 0, 0.40);
     an_add(&t, "K9", 250, 0.49, 0, 0.25);
@@ -371,21 +377,7 @@ END_TEST
 START_TEST(test_prior_weights)
 {
     test_an t;
-    an_init(&t,
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . X . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . ."
-            ". . . . . . . . . . . . .", GO_WHITE);
-    ck_assert_int_eq(go_game_play(&t.game, test_point(13, "K10"), GO_WHITE), GO_MOVE_OK);
+    k10_position(&t);
     float w[GO_POINTS];
     char err[256];
     teach_play_params p = params_of("best");

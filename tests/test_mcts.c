@@ -617,6 +617,20 @@ START_TEST(avoid_and_allow_moves)
 }
 END_TEST
 
+/* Once a restriction to the corner is lifted, a fresh search of g chooses off the corner (the
+ * empty board's favourites are central); then frees s, g and m. */
+static void back_to_centre_and_free(mcts_search *s, go_game *g, const bool *corner, nn_model *m)
+{
+    mcts_clear_tree(s);
+    mcts_set_position(s, g);
+    run(s, NULL);
+    int mv = mcts_choose_move(s);
+    ck_assert_msg(mv != GO_PASS && !corner[mv], "the unrestricted search chose %s", vtx(9, mv));
+    mcts_free(s);
+    go_game_free(g);
+    nn_model_free(m);
+}
+
 /* A root mask keeps every root visit on its points (here the 3x3 corner, away from the empty
  * board's favourite moves) and the search chooses among them; lifted, the search goes back to
  * the centre. */
@@ -646,14 +660,7 @@ START_TEST(root_moves_mask)
     mcts_analysis_free(&a);
     assert_consistent(s);
     mcts_set_root_moves(s, NULL);
-    mcts_clear_tree(s);
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    int mv = mcts_choose_move(s);
-    ck_assert_msg(mv != GO_PASS && !mask[mv], "unmasked search chose %s", vtx(9, mv));
-    mcts_free(s);
-    go_game_free(&g);
-    nn_model_free(m);
+    back_to_centre_and_free(s, &g, mask, m);
 }
 END_TEST
 
@@ -702,14 +709,7 @@ START_TEST(root_weights_steer_search)
     mcts_analysis_free(&a);
     assert_consistent(s);
     mcts_set_root_weights(s, NULL);
-    mcts_clear_tree(s);
-    mcts_set_position(s, &g);
-    run(s, NULL);
-    int mv = mcts_choose_move(s);
-    ck_assert_msg(mv != GO_PASS && !corner[mv], "unweighted search chose %s", vtx(9, mv));
-    mcts_free(s);
-    go_game_free(&g);
-    nn_model_free(m);
+    back_to_centre_and_free(s, &g, corner, m);
 }
 END_TEST
 
