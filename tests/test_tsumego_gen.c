@@ -647,7 +647,7 @@ START_TEST(command_shards_merge_and_resume)
     ck_assert_ptr_nonnull(strstr(err, "strict problems emitted"));
     free(err);
     for (int k = 1; k <= 2; k++) {
-        char shard[8];
+        char shard[16];
         snprintf(shard, sizeof shard, "%d/2", k);
         const char *a2[] = {"tsumego-gen", "retro", "--jsonl", src, "--out", two,
                             "--max-candidates", "12", "--nodes", "100000", "--shard", shard,

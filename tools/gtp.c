@@ -804,7 +804,7 @@ static bool cmd_kata_raw_nn(gtp_engine *e, const gtp_args *a, gtp_text *r)
         if (sym >= 0 && s != sym)
             continue;
         ok = eval_raw(e, net, s, optimism, o, err, sizeof err);
-        char label[4];
+        char label[12];
         snprintf(label, sizeof label, "%d", s);
         if (ok)
             add_raw_block(r, label, o);

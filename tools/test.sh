@@ -22,9 +22,13 @@ if [ -n "$nvcc" ]; then
     cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DSHIDO_CUDA=ON \
         -DCMAKE_CUDA_COMPILER="$nvcc" >/dev/null
     cmake --build build-cuda -j"$SHIDO_JOBS" >/dev/null
-    # the CUDA suites (skipping their GPU tests without a device), test_nn, whose default
-    # backend must fall back from cuda to cpu here, and test_train (the GPU trainer's check)
-    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|nn|train)$' -j"$SHIDO_JOBS" \
+    # the CUDA suites (skipping their GPU tests without a device), test_nn's eval case, where
+    # the default backend must fall back from cuda to cpu (its other cases name their
+    # backends, cpu or ref, and run in the Release stage), and test_train (the GPU trainer's
+    # check)
+    CK_RUN_CASE=eval ctest --test-dir build-cuda -R '^test_nn$' --no-tests=error \
+        --output-on-failure
+    ctest --test-dir build-cuda -R '^test_(cuda|conv_igemm|train)$' -j"$SHIDO_JOBS" \
         --no-tests=error --output-on-failure
 else
     echo "== CUDA toolkit not found: the CUDA build was not checked"
@@ -85,7 +89,9 @@ for f in build-fuzz/fuzz_*; do
 done
 
 echo "== tests under ASan + UBSan"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSHIDO_SANITIZE=ON >/dev/null
+# Debug keeps the asserts; -O1 is the sanitizers' recommended level and halves the run
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
+    -DSHIDO_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$SHIDO_JOBS" >/dev/null
 SHIDO_GNUGO_GAMES=${SHIDO_GNUGO_GAMES_ASAN:-20} SHIDO_VECTORS_STRIDE=13 ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
