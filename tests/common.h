@@ -315,7 +315,7 @@ static inline double test_time_scale(void)
 }
 
 /* How many of its problems a long test runs: all (full) in the Release build, fewer (light)
- * under the sanitizers, which run the solver 10-20 times slower; the Release run checks the
+ * under the sanitizers, which run the solver several times slower; the Release run checks the
  * behaviour on every problem, the sanitizer run the memory and arithmetic on the same code.
  * SHIDO_TEST_LIGHT=1 in the environment asks for the light counts in any build. */
 static inline int test_count(int full, int light)

@@ -523,7 +523,7 @@ START_TEST(static_status_against_oracle)
 {
     poly_enumerate();
 #if defined(__SANITIZE_ADDRESS__)
-    int max_size = 5; /* the sanitizer build runs the oracle ~40 times slower; Release covers 6 */
+    int max_size = 5; /* the sanitizer build runs the oracle a few times slower; Release covers 6 */
 #else
     int max_size = 6;
 #endif

@@ -89,7 +89,7 @@ START_TEST(vectors_b5c192nbt_v15)
 END_TEST
 
 /* KataGo 1.17's transformer net (RMS-norm trunk, attention and feed-forward blocks). Under the
- * sanitizer (SHIDO_VECTORS_STRIDE > 1) one record: the reference is ~30 times slower there. */
+ * sanitizer (SHIDO_VECTORS_STRIDE > 1) one record: the reference is ~4 times slower there. */
 START_TEST(vectors_b10c384h6_transformer)
 {
     const char *all = getenv("SHIDO_TRANSFORMER_VECTORS");

@@ -26,7 +26,7 @@
 static const char *const backends[] = {"ref", "cpu"};
 
 /* Whether to skip a case costing `macs` multiply-adds in the plain-loop reference: only in the
- * sanitizer run (SHIDO_VECTORS_STRIDE > 1), where the reference is ~50 times slower; the
+ * sanitizer run (SHIDO_VECTORS_STRIDE > 1), where the reference is ~4 times slower; the
  * ordinary run checks every case. */
 static bool sanitizer_skip(double macs)
 {

@@ -24,7 +24,7 @@
 static const char *const backends[] = {"ref", "cpu"};
 
 /* Whether to leave out a case of the transformer net's reference pass (seconds a position): only
- * in the sanitizer run (SHIDO_VECTORS_STRIDE > 1), where it is ~30 times slower. */
+ * in the sanitizer run (SHIDO_VECTORS_STRIDE > 1), where it is ~4 times slower. */
 static bool transformer_ref_skip(void)
 {
     if (vec_stride() == 1)
@@ -76,7 +76,7 @@ static const struct {
 };
 
 /* The symmetries a test runs: all eight in the Release build; under the sanitizers, which run
- * the reference pass 20-50 times slower, 0 and 5 (one transposing, so both tensor shapes of a
+ * the reference pass ~4 times slower, 0 and 5 (one transposing, so both tensor shapes of a
  * rectangle are still in one batch). Returns how many, into syms. */
 static int test_symmetries(int syms[8])
 {

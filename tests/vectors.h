@@ -74,7 +74,7 @@ static inline bool vec_file_read(const char *path, vec_file *vf, char *err, int 
 }
 
 /* Every how many records a suite checks: 1 (all, the default) unless SHIDO_VECTORS_STRIDE asks
- * for fewer -- the sanitizer run uses it, where the reference pass is ~20 times slower. */
+ * for fewer -- the sanitizer run uses it, where the reference pass is ~4 times slower. */
 static inline int vec_stride(void)
 {
     const char *s = getenv("SHIDO_VECTORS_STRIDE");
