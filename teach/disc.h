@@ -132,9 +132,11 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
                       char *err, int err_len);
 
 /* Accuracy per kind on a split, every sample under all 8 symmetries, and both colourings for a
- * colour-free net. */
+ * colour-free net (n, right: variants); and per sample as the scorer judges it, by the mean
+ * likeness of its 8 symmetries against 0.5 (samples, voted). */
 typedef struct teach_disc_eval {
     long n[TEACH_DISC_KINDS], right[TEACH_DISC_KINDS];
+    long samples[TEACH_DISC_KINDS], voted[TEACH_DISC_KINDS];
     double loss;
 } teach_disc_eval;
 

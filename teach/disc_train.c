@@ -64,14 +64,18 @@ static void copy_params(nn_disc_desc *d, float *flat, bool to_net)
 
 /* Loss and accuracy of the samples idx[0..n) under variant v(i) = (symmetry, swap), colours
  * swapped only when swaps (a colour-free net): all 16 (or 8) variants each when all, else the
- * one fixed by the sample's position. */
+ * one fixed by the sample's position. With all and mean (n zeros), also each sample judged as
+ * the scorer judges it (teach_disc_score): by the mean likeness of its 8 symmetries, colours as
+ * they are. */
 static void score_set(nn_trainer *t, const teach_disc_data *data, const int *idx, int n, bool all,
-                      bool swaps, int batch, float *x, float *y, float *logits,
+                      bool swaps, int batch, float *x, float *y, float *logits, double *mean,
                       teach_disc_eval *ev)
 {
     memset(ev, 0, sizeof *ev);
     int kinds = swaps ? 16 : 8, variants = all ? kinds : 1, fill = 0;
-    int owner[4096];
+    int owner[4096], pos[4096], var_of[4096];
+    if (!all)
+        mean = NULL;
     double loss = 0;
     long count = 0;
     for (int i = 0; i < n; i++)
@@ -80,6 +84,8 @@ static void score_set(nn_trainer *t, const teach_disc_data *data, const int *idx
             int var = all ? v : i % kinds;
             teach_disc_sample_planes(s, var % 8, var >= 8, x + (size_t)fill * IN_LEN);
             y[fill] = label_of(s);
+            pos[fill] = i;
+            var_of[fill] = var;
             owner[fill++] = idx[i];
             if (fill == batch || (i == n - 1 && v == variants - 1)) {
                 nn_trainer_predict(t, fill, x, logits);
@@ -88,11 +94,18 @@ static void score_set(nn_trainer *t, const teach_disc_data *data, const int *idx
                     const teach_disc_sample *o = &data->s[owner[k]];
                     ev->n[o->kind]++;
                     ev->right[o->kind] += (logits[k] > 0) == (y[k] > 0.5f);
+                    if (mean && var_of[k] < 8)
+                        mean[pos[k]] += 1 / (1 + exp(-(double)logits[k])) / 8;
                 }
                 count += fill;
                 fill = 0;
             }
         }
+    for (int i = 0; mean && i < n; i++) {
+        const teach_disc_sample *s = &data->s[idx[i]];
+        ev->samples[s->kind]++;
+        ev->voted[s->kind] += (mean[i] > 0.5) == (label_of(s) > 0.5f);
+    }
     ev->loss = count ? loss / (double)count : 0;
 }
 
@@ -128,12 +141,14 @@ bool teach_disc_evaluate(nn_disc_desc *net, const teach_disc_data *data, teach_d
         return false;
     }
     float *x = malloc(B * IN_LEN * sizeof *x), y[B], logits[B];
-    bool ok = idx && t && x;
+    double *mean = calloc((size_t)n + 1, sizeof *mean);
+    bool ok = idx && t && x && mean;
     if (ok)
-        score_set(t, data, idx, n, true, !net->black_to_play, B, x, y, logits, out);
+        score_set(t, data, idx, n, true, !net->black_to_play, B, x, y, logits, mean, out);
     else
         snprintf(err, (size_t)err_len, "discriminator evaluation: out of memory");
     free(idx);
+    free(mean);
     free(x);
     nn_trainer_free(t);
     return ok;
@@ -253,7 +268,8 @@ bool teach_disc_train(nn_desc *net, const teach_disc_data *data, const teach_dis
         }
         double train_s = now_s() - t0;
         teach_disc_eval ev;
-        score_set(t, data, val, n_val, false, !d->black_to_play, eval_batch, x, y, logits, &ev);
+        score_set(t, data, val, n_val, false, !d->black_to_play, eval_batch, x, y, logits, NULL,
+                  &ev);
         teach_disc_epoch e = {.epoch = epoch, .train_loss = loss / n_train,
                               .train_acc = (double)right / n_train, .val_loss = ev.loss,
                               .val_acc = (double)total_of(ev.right) / (double)total_of(ev.n),

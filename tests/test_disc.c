@@ -336,6 +336,38 @@ START_TEST(test_resume_is_exact)
     }
     ck_assert_int_eq(counted, 8 * n_test);
     ck_assert_int_eq(counted16, 16 * n_test);
+    /* and each test sample once, judged as the scorer judges it: the scorer's likeness of the
+     * window (the mean of its 8 symmetries) on the right side of 0.5 (a likeness within 1e-4 of
+     * 0.5 may fall either way between the two forward passes) */
+    teach_disc_scorer *sco = teach_disc_scorer_load(full, "cpu", 1, err, sizeof err);
+    ck_assert_msg(sco != NULL, "%s", err);
+    long samples = 0, voted = 0, by_scorer = 0, borderline = 0;
+    for (int k = 0; k < TEACH_DISC_KINDS; k++) {
+        ck_assert(ev.voted[k] >= 0 && ev.voted[k] <= ev.samples[k]);
+        samples += ev.samples[k];
+        voted += ev.voted[k];
+    }
+    ck_assert_int_eq(samples, n_test);
+    for (int i = 0; i < d.n; i++) {
+        if (d.s[i].split != TEACH_DISC_TEST)
+            continue;
+        go_board w;
+        go_board_init(&w, 19);
+        for (int c = 0; c < 81; c++)
+            if (d.s[i].cell[c] != GO_EMPTY)
+                go_board_place(&w, go_point_at(c % 9, c / 9), (go_color)d.s[i].cell[c]);
+        const go_board *wb = &w;
+        int zero = 0;
+        double like;
+        ck_assert_msg(teach_disc_score(sco, 1, &wb, &zero, &zero, NULL, &like, err, sizeof err),
+                      "%s", err);
+        by_scorer += (like > 0.5) == (d.s[i].kind == TEACH_DISC_PROBLEM);
+        borderline += fabs(like - 0.5) < 1e-4;
+    }
+    ck_assert_msg(labs(by_scorer - voted) <= borderline, "the evaluation judged %ld of %ld "
+                  "right by the mean of 8, the scorer %ld (%ld near 0.5)", voted, samples,
+                  by_scorer, borderline);
+    teach_disc_scorer_free(sco);
     weights_disc_train_state_free(&sa);
     weights_disc_train_state_free(&sb);
     weights_disc_train_state_free(&sc);

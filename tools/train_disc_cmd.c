@@ -232,16 +232,21 @@ static bool report(nn_disc_desc *net, const teach_disc_data *data, int threads,
         fprintf(stderr, "shido train-discriminator: %s\n", err);
         return false;
     }
-    long n = 0, right = 0, per = net->black_to_play ? 8 : 16;
-    printf("| kind | test windows (x%ld variants) | accuracy |\n|---|---|---|\n", per);
+    long n = 0, right = 0, samples = 0, voted = 0, per = net->black_to_play ? 8 : 16;
+    printf("| kind | test windows | accuracy (each of %ld variants) | accuracy (mean of the 8 "
+           "symmetries, as the scorer) |\n|---|---|---|---|\n", per);
     for (int k = 0; k < TEACH_DISC_KINDS; k++) {
         n += ev.n[k];
         right += ev.right[k];
-        printf("| %s | %ld | %.2f%% |\n", teach_disc_kind_name((teach_disc_kind)k), ev.n[k] / per,
-               ev.n[k] ? 100.0 * (double)ev.right[k] / (double)ev.n[k] : 0.0);
+        samples += ev.samples[k];
+        voted += ev.voted[k];
+        printf("| %s | %ld | %.2f%% | %.2f%% |\n", teach_disc_kind_name((teach_disc_kind)k),
+               ev.samples[k], ev.n[k] ? 100.0 * (double)ev.right[k] / (double)ev.n[k] : 0.0,
+               ev.samples[k] ? 100.0 * (double)ev.voted[k] / (double)ev.samples[k] : 0.0);
     }
-    printf("| all | %ld | %.2f%% |\ntest loss %.4f\n", n / per,
-           n ? 100.0 * (double)right / (double)n : 0.0, ev.loss);
+    printf("| all | %ld | %.2f%% | %.2f%% |\ntest loss %.4f\n", samples,
+           n ? 100.0 * (double)right / (double)n : 0.0,
+           samples ? 100.0 * (double)voted / (double)samples : 0.0, ev.loss);
     return true;
 }
 
