@@ -482,6 +482,18 @@ START_TEST(test_command_layers)
         }
         nn_desc_free(n);
     }
+    /* --eval-only: the test split's table, each window counted once in the "all" row, with the
+     * accuracy of each symmetry and as the scorer judges */
+    snprintf(cmd, sizeof cmd, "%s train-discriminator --data %s --out %s --eval-only 2>&1",
+             SHIDO_BINARY, data, out);
+    ck_assert_msg(test_run_command(cmd, text, sizeof text) == 0, "%s", text);
+    int n_test = 0;
+    for (int i = 0; i < d.n; i++)
+        n_test += d.s[i].split == TEACH_DISC_TEST;
+    char row[64];
+    snprintf(row, sizeof row, "| all | %d | ", n_test);
+    ck_assert_msg(n_test > 0 && strstr(text, row) && strstr(text, "as the scorer") &&
+                  strstr(text, "| near | "), "%d test windows: %s", n_test, text);
     static const char *bad[] = {"--conv 8,,6", "--conv 0", "--conv 1,2,3,4,5,6,7", "--dense x",
                                 "--dense 1,2,3,4"};
     for (int i = 0; i < 5; i++) {
