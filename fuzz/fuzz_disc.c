@@ -43,11 +43,23 @@ static void load_and_run(const char *path)
     nn_desc_free(d);
 }
 
+/* The temporary files and their folder go when the fuzzer exits. */
+static void cleanup(void)
+{
+    static const char *const names[] = {"net.dsc", "again.dsc"};
+    char path[128];
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        remove(path);
+    }
+    remove(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!dir[0]) {
         snprintf(dir, sizeof dir, "/tmp/fuzz-disc-XXXXXX");
-        if (!mkdtemp(dir))
+        if (!mkdtemp(dir) || atexit(cleanup))
             abort();
     }
     char path[128];

@@ -19,11 +19,24 @@ static char dir[64];
 static go_game game;
 static nn_kata_output output;
 
+static const char *const names[] = {"model.bin", "model.txt", "model.gz"};
+
+/* The temporary files and their folder go when the fuzzer exits. */
+static void cleanup(void)
+{
+    char path[128];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        remove(path);
+    }
+    remove(dir);
+}
+
 static void setup(void)
 {
     snprintf(dir, sizeof dir, "/tmp/fuzz-kata-XXXXXX");
     go_rules rules;
-    if (!mkdtemp(dir) || !go_rules_preset(&rules, "chinese") ||
+    if (!mkdtemp(dir) || atexit(cleanup) || !go_rules_preset(&rules, "chinese") ||
         !go_game_init(&game, 9, &rules, 7.5f))
         abort();
     static const char *moves[] = {"E5", "C3", "G7", "pass"};
@@ -52,16 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!dir[0])
         setup();
-    static const char *raw[] = {"model.bin", "model.txt"};
     char path[128];
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, raw[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         FILE *f = fopen(path, "wb");
         if (!f || fwrite(data, 1, size, f) != size || fclose(f))
             abort();
         load_and_run(path);
     }
-    snprintf(path, sizeof path, "%s/model.gz", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, names[2]);
     gzFile z = gzopen(path, "wb1");
     if (!z || (size && gzwrite(z, data, (unsigned)size) != (int)size) || gzclose_w(z) != Z_OK)
         abort();

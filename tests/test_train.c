@@ -533,7 +533,8 @@ static void expect_refused(const char *data, size_t len, size_t at, int value, b
 
 START_TEST(test_checkpoint_corrupt)
 {
-    char *path = tmp_path("good.dsc");
+    char path[256]; /* a copy: expect_refused's own tmp_path calls reuse the buffers */
+    snprintf(path, sizeof path, "%s", tmp_path("good.dsc"));
     nn_desc *D;
     size_t len, colours_at;
     char *data = checkpoint_bytes(path, &D, &len, &colours_at);
