@@ -688,7 +688,7 @@ START_TEST(winograd_kernels_agree)
 {
     if (!nn_cpu_force_kernel(NN_CPU_KERNEL_AVX512) || !nn_cpu_force_kernel(NN_CPU_KERNEL_AVX2)) {
         ck_assert(nn_cpu_force_kernel(NN_CPU_KERNEL_BEST));
-        printf("SKIP: winograd_kernels_agree: this CPU lacks AVX-512 or AVX2\n");
+        test_skip("this CPU lacks AVX-512 or AVX2", "winograd_kernels_agree");
         return;
     }
     static const int shapes[][4] = {{40, 40, 19, 3}, {96, 96, 19, 1}, {7, 33, 13, 5},
