@@ -494,6 +494,15 @@ START_TEST(test_command_layers)
     snprintf(row, sizeof row, "| all | %d | ", n_test);
     ck_assert_msg(n_test > 0 && strstr(text, row) && strstr(text, "as the scorer") &&
                   strstr(text, "| near | "), "%d test windows: %s", n_test, text);
+    /* data without a test split: said, and a failure of --eval-only (no table of zeros) */
+    for (int i = 0; i < d.n; i++)
+        if (d.s[i].split == TEACH_DISC_TEST)
+            d.s[i].split = TEACH_DISC_VAL;
+    f = fopen(data, "w");
+    ck_assert(f && teach_disc_data_write(&d, f));
+    fclose(f);
+    ck_assert_int_eq(test_run_command(cmd, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "no test split") && !strstr(text, "| all |"), "%s", text);
     static const char *bad[] = {"--conv 8,,6", "--conv 0", "--conv 1,2,3,4,5,6,7", "--dense x",
                                 "--dense 1,2,3,4"};
     for (int i = 0; i < 5; i++) {

@@ -221,12 +221,32 @@ static bool get_data(const char *path, char **files, int nfiles, teach_disc_data
     return true;
 }
 
-/* The test split's accuracy per kind, as a Markdown table on stdout. */
+/* A kind's accuracy as a table cell: "-" where it has no windows. */
+static const char *percent(long right, long n, char *buf, size_t len)
+{
+    if (n)
+        snprintf(buf, len, "%.2f%%", 100.0 * (double)right / (double)n);
+    else
+        snprintf(buf, len, "-");
+    return buf;
+}
+
+/* The test split's accuracy per kind, as a Markdown table on stdout. Data without a test
+ * split has no such table: said on stderr, and a failure when the table is all that was
+ * asked (--eval-only). */
 static bool report(nn_disc_desc *net, const teach_disc_data *data, int threads,
-                   const char *backend)
+                   const char *backend, bool asked)
 {
     teach_disc_eval ev;
     char err[512];
+    int n_test = 0;
+    for (int i = 0; i < data->n; i++)
+        n_test += data->s[i].split == TEACH_DISC_TEST;
+    if (n_test == 0) {
+        fprintf(stderr, "shido train-discriminator: the data has no test split: no test "
+                        "accuracy\n");
+        return !asked;
+    }
     if (!teach_disc_evaluate(net, data, TEACH_DISC_TEST, threads, backend, &ev, err,
                              sizeof err)) {
         fprintf(stderr, "shido train-discriminator: %s\n", err);
@@ -240,13 +260,14 @@ static bool report(nn_disc_desc *net, const teach_disc_data *data, int threads,
         right += ev.right[k];
         samples += ev.samples[k];
         voted += ev.voted[k];
-        printf("| %s | %ld | %.2f%% | %.2f%% |\n", teach_disc_kind_name((teach_disc_kind)k),
-               ev.samples[k], ev.n[k] ? 100.0 * (double)ev.right[k] / (double)ev.n[k] : 0.0,
-               ev.samples[k] ? 100.0 * (double)ev.voted[k] / (double)ev.samples[k] : 0.0);
+        char a[16], b[16];
+        printf("| %s | %ld | %s | %s |\n", teach_disc_kind_name((teach_disc_kind)k),
+               ev.samples[k], percent(ev.right[k], ev.n[k], a, sizeof a),
+               percent(ev.voted[k], ev.samples[k], b, sizeof b));
     }
-    printf("| all | %ld | %.2f%% | %.2f%% |\ntest loss %.4f\n", samples,
-           n ? 100.0 * (double)right / (double)n : 0.0,
-           samples ? 100.0 * (double)voted / (double)samples : 0.0, ev.loss);
+    char a[16], b[16];
+    printf("| all | %ld | %s | %s |\ntest loss %.4f\n", samples, percent(right, n, a, sizeof a),
+           percent(voted, samples, b, sizeof b), ev.loss);
     return true;
 }
 
@@ -354,7 +375,7 @@ int shido_cmd_train_disc(int argc, char **argv)
             fprintf(stderr, "shido train-discriminator: %s\n", err);
             goto done;
         }
-        rc = report(net->disc, &data, to.threads, to.backend) ? 0 : 1;
+        rc = report(net->disc, &data, to.threads, to.backend, true) ? 0 : 1;
         goto done;
     }
     train_run run = {.csv = csv, .plot = png, .quiet = quiet, .bar = {.out = NULL}};
@@ -391,7 +412,7 @@ int shido_cmd_train_disc(int argc, char **argv)
     }
     if (!quiet)
         fprintf(stderr, "best weights in %s; curves in %s and %s\n", out, csv, png);
-    rc = report(net->disc, &data, to.threads, to.backend) ? 0 : 1;
+    rc = report(net->disc, &data, to.threads, to.backend, false) ? 0 : 1;
 done:
     plot_release();
     teach_disc_data_free(&data);
