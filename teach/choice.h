@@ -88,6 +88,11 @@ typedef struct teach_play_params {
     int64_t softmax_min_visits;
     bool softmax_adapt;
     double softmax_adapt_step;
+    /* softmax's adaptation, adaptive's margin and two-phase's cap learn from a game that ended
+     * with our pass or resignation, and from one left after our move (GTP and the GUIs never
+     * say that the opponent resigned) when that move's search gave us a winrate of at least
+     * left_winrate: the opponent resigned a lost game (1: a game left teaches nothing). */
+    double left_winrate;
 
     /* ikeda (seed 001 section 3): c the handicap degree; T_uniq = 0.08 c, T_dif = 0.03 c;
      * T_min, T_max; method A: the search's c_puct raised to method_a_cpuct and moves under

@@ -28,10 +28,11 @@ typedef struct play_player {
     bool have_an;
     nn_result *net;            /* the last choice's network output */
     bool have_net;
-    bool have_result;          /* the last game's last root winrate and lead, for softmax */
-    double last_winrate;       /* adaptation and adaptive's margin, once our last move passed */
-    double last_lead;          /* or resigned (a game left or undone teaches nothing) */
-    bool last_passed;          /* that move was a pass (not a resignation) */
+    bool have_last;            /* our last move's root winrate and lead: what new_game learns */
+    double last_winrate;       /* from once the game is over (softmax adaptation, adaptive's */
+    double last_lead;          /* margin, two-phase's cap) */
+    bool last_ended;           /* that move was a pass or a resignation */
+    bool last_passed;          /* a pass */
     go_color last_color;       /* our colour in it */
     char why[320];
 } play_player;
@@ -50,8 +51,9 @@ static bool continues(const play_player *p, const go_game *g)
 }
 
 /* How the last game ended for us, in points: after our pass the board as it stands, scored
- * with the dead stones the network sees (as final_score does); after a resignation, or without
- * an ownership head, the last search's lead. */
+ * with the dead stones the network sees (as final_score does); after a resignation (ours, or the
+ * opponent's: a game left at a high winrate), or without an ownership head, the last search's
+ * lead. */
 static double final_lead(play_player *p)
 {
     bool dead[GO_POINTS] = {false};
@@ -61,11 +63,34 @@ static double final_lead(play_player *p)
     return p->last_color == GO_BLACK ? black : -black;
 }
 
-/* A new game: softmax's exponent, adaptive's margin and two-phase's cap move toward a close
+/* Whether g, which does not continue p's game, takes moves of it back (an undo, not a new game):
+ * the same setup and some of its moves. */
+static bool undone(const play_player *p, const go_game *g)
+{
+    const go_game *old = &p->game;
+    if (!p->have_game || g->num_moves == 0 || old->board.size != g->board.size ||
+        old->setup.hash != g->setup.hash || g->num_moves > old->num_moves)
+        return false;
+    for (int i = 0; i < g->num_moves; i++)
+        if (old->moves[i].point != g->moves[i].point || old->moves[i].color != g->moves[i].color)
+            return false;
+    return true;
+}
+
+/* Whether the game left for g taught something: it ended with our pass or resignation, or it is
+ * left (not undone) after our move at a winrate the opponent resigns at. */
+static bool game_over(const play_player *p, const teach_play_params *pp, const go_game *g)
+{
+    if (!p->have_last)
+        return false;
+    return p->last_ended || (p->last_winrate >= pp->left_winrate && !undone(p, g));
+}
+
+/* A new game (g): softmax's exponent, adaptive's margin and two-phase's cap move toward a close
  * result from the last game's end (we won with a last winrate above one half: play weaker; the
- * last lead corrects the margin and the cap) when that game ended with our pass or resignation,
- * the rest of the memory starts afresh. */
-static void new_game(play_player *p)
+ * last lead corrects the margin and the cap) when that game is over (game_over), the rest of the
+ * memory starts afresh. */
+static void new_game(play_player *p, const go_game *g)
 {
     const teach_play_params *pp = teach_engine_play_params(p->engine);
     if (!p->state_ready) {
@@ -73,16 +98,17 @@ static void new_game(play_player *p)
         p->state_ready = true;
         return;
     }
-    if (pp->softmax_adapt && p->have_result) {
+    bool over = game_over(p, pp, g);
+    if (pp->softmax_adapt && over) {
         double step = p->last_winrate > 0.5 ? -pp->softmax_adapt_step : pp->softmax_adapt_step;
         p->state.softmax_z = fmax(0.0, p->state.softmax_z + step);
         p->state.games_done++;
     }
-    if (pp->policy == TEACH_POLICY_ADAPTIVE && p->have_result)
+    if (pp->policy == TEACH_POLICY_ADAPTIVE && over)
         teach_adaptive_learn(&p->state, pp, final_lead(p));
-    if (pp->policy == TEACH_POLICY_TWO_PHASE && p->have_result)
+    if (pp->policy == TEACH_POLICY_TWO_PHASE && over)
         teach_two_phase_learn(&p->state, pp, final_lead(p));
-    p->have_result = false;
+    p->have_last = false;
     teach_play_state_reset(&p->state, pp, true);
 }
 
@@ -95,7 +121,7 @@ static bool play_set_position(teach_player *tp, const go_game *g, char *err, int
         return false;
     }
     if (!continues(p, g))
-        new_game(p);
+        new_game(p, g);
     if (p->have_game)
         go_game_free(&p->game);
     p->have_game = go_game_copy(&p->game, g);
@@ -299,10 +325,11 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
                            &p->state, &p->rng, &p->an, &p->have_an, p->net, &p->have_net,
                            &choice, err, err_len))
         return TEACH_MOVE_FAILED;
-    p->have_result = p->have_an && (choice.move == GO_PASS || choice.move == MCTS_RESIGN);
-    if (p->have_result) {
+    p->have_last = p->have_an;
+    if (p->have_last) {
         p->last_winrate = p->an.root_winrate;
         p->last_lead = p->an.root_score_lead;
+        p->last_ended = choice.move == GO_PASS || choice.move == MCTS_RESIGN;
         p->last_passed = choice.move == GO_PASS;
         p->last_color = p->game.board.to_move;
     }

@@ -1061,6 +1061,43 @@ START_TEST(test_gtp_learns)
 }
 END_TEST
 
+/* ... and from a game left after its move at a winrate of at least left_winrate (0.9), which
+ * GTP cannot tell from the opponent's resignation: on 9x9 at komi 0.5, black to play against a
+ * white stone (behind) and left teaches nothing; black with two stones of its own (ahead)
+ * and undone teaches nothing; the same left for a new game moves the margin -2 by half of its
+ * lead clipped to 8: -6, the cap 5 by the same: 9. */
+START_TEST(test_gtp_learns_left)
+{
+    static const char *policy[] = {"play_policy=adaptive", "play_policy=two-phase"};
+    static const char *shown[] = {"margin %lf", "cap %lf"};
+    static const double before[] = {-2.0, 5.0}, after[] = {-6.0, 9.0};
+    gtp_engine e;
+    char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1",
+                    "--set", (char *)policy[_i], "--set", "saturation=0.5"};
+    test_gtp_start(&e, 11, argv);
+    static const char *script[] = {
+        "boardsize 9\nkomi 0.5\nplay w E5\ngenmove b",
+        "boardsize 9\nplay b C3\nplay b E5\ngenmove b",
+        "undo\nundo\ngenmove b",
+        "boardsize 9\ngenmove b",
+    };
+    for (int k = 0; k < 4; k++) {
+        char *got = test_gtp_feed(&e, script[k], false);
+        ck_assert_msg(!strstr(got, "?") && !strstr(got, "= pass") && !strstr(got, "resign"),
+                      "%s", got);
+        free(got);
+        if (k == 0)
+            continue;
+        const char *why = teach_play_player_why(e.play_player);
+        const char *m = strstr(why, _i ? "cap " : "margin ");
+        double value;
+        ck_assert_msg(m && sscanf(m, shown[_i], &value) == 1, "%s", why);
+        ck_assert_msg(fabs(value - (k == 3 ? after : before)[_i]) < 1e-9, "%d: %s", k, why);
+    }
+    gtp_engine_free(&e);
+}
+END_TEST
+
 START_TEST(test_json_move_choice)
 {
     const char *q = "{\"id\":\"a\",\"moves\":[[\"B\",\"D4\"]],\"rules\":\"chinese\",\"komi\":7.5,"
@@ -1231,6 +1268,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_adaptive_verify);
     tcase_add_test(net, test_find_endgames);
     tcase_add_loop_test(net, test_gtp_learns, 0, 2);
+    tcase_add_loop_test(net, test_gtp_learns_left, 0, 2);
     suite_add_tcase(s, net);
     return s;
 }
