@@ -37,17 +37,22 @@ typedef struct play_player {
     char why[320];
 } play_player;
 
+/* Whether games a and b have the same board size and setup and the same first n moves. */
+static bool same_start(const go_game *a, const go_game *b, int n)
+{
+    if (a->board.size != b->board.size || a->setup.hash != b->setup.hash || n > a->num_moves ||
+        n > b->num_moves)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (a->moves[i].point != b->moves[i].point || a->moves[i].color != b->moves[i].color)
+            return false;
+    return true;
+}
+
 /* Whether g continues the game p holds (same setup, the moves so far as a prefix). */
 static bool continues(const play_player *p, const go_game *g)
 {
-    const go_game *old = &p->game;
-    if (!p->have_game || old->board.size != g->board.size ||
-        old->setup.hash != g->setup.hash || g->num_moves < old->num_moves)
-        return false;
-    for (int i = 0; i < old->num_moves; i++)
-        if (old->moves[i].point != g->moves[i].point || old->moves[i].color != g->moves[i].color)
-            return false;
-    return true;
+    return p->have_game && same_start(&p->game, g, p->game.num_moves);
 }
 
 /* How the last game ended for us, in points: after our pass the board as it stands, scored
@@ -67,14 +72,7 @@ static double final_lead(play_player *p)
  * the same setup and some of its moves. */
 static bool undone(const play_player *p, const go_game *g)
 {
-    const go_game *old = &p->game;
-    if (!p->have_game || g->num_moves == 0 || old->board.size != g->board.size ||
-        old->setup.hash != g->setup.hash || g->num_moves > old->num_moves)
-        return false;
-    for (int i = 0; i < g->num_moves; i++)
-        if (old->moves[i].point != g->moves[i].point || old->moves[i].color != g->moves[i].color)
-            return false;
-    return true;
+    return p->have_game && g->num_moves > 0 && same_start(&p->game, g, g->num_moves);
 }
 
 /* Whether the game left for g taught something: it ended with our pass or resignation, or it is
