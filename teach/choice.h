@@ -121,7 +121,8 @@ typedef struct teach_play_params {
      * give nothing back there) and for good once the endgame starts: |score lead|
      * <= endgame_lead, score stdev <= endgame_stdev and passing changes the score lead by
      * <= endgame_pass (0: the thesis's values for the board size: 5 / 7 on 13x13 and below,
-     * 12 / 5 on 19x19). Between games the band's cap (score_cap) moves by cap_learn times the
+     * 12 / 5 on 19x19); below the band (the search's move leads by < score_low), the
+     * search's move. Between games the band's cap (score_cap) moves by cap_learn times the
      * last game's final score (own view) clipped to [-cap_clip, cap_clip], within [0, 50]:
      * against an opponent that loses more a move than the cap gives back, the band gives back
      * more; against a stronger one, less. */

@@ -344,6 +344,14 @@ static int choose_ikeda(ctx *x, char *why, int why_len)
 static int choose_score(ctx *x, char *why, int why_len)
 {
     const teach_play_params *p = x->p;
+    /* two-phase below the band: the band's weights would pick among the leads of moves searched
+     * a few times (method A's wide search), noisy enough to throw a game away; catching up is
+     * the search's job */
+    if (p->policy == TEACH_POLICY_TWO_PHASE && x->best >= 0 && x->c[x->best].lead < p->score_low) {
+        snprintf(why, (size_t)why_len, "below the band (%+.1f < %g): the search's move",
+                 x->c[x->best].lead, p->score_low);
+        return x->best;
+    }
     /* the top score_top by prior */
     int order[NN_MAX_MOVES], m = 0;
     for (int i = 0; i < x->n; i++)

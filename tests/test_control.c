@@ -670,6 +670,26 @@ START_TEST(test_two_phase)
     ck_assert(teach_choose(&p, &in, &rng, &out, err, sizeof err));
     ck_assert_msg(strstr(out.why, "(endgame)"), "%s / %s", why, out.why);
     go_game_free(&t.game);
+    /* the endgame below the band (the search's G7 at -12 < -10): the search's move, where the
+     * band's weights would take D10 (a lead of -11 from fewer visits: 0.5 / 3 against
+     * 0.2 / 9); the plain score policy keeps the band's choice */
+    test_an v;
+    an_init(&v, NULL, GO_BLACK);
+    an_add(&v, "G7", 300, 0.10, -12.0, 0.2);
+    an_add(&v, "D10", 20, 0.12, -11.0, 0.5);
+    v.an.root_score_stdev = 20;
+    v.an.root_score_lead = -12;
+    v.state.in_endgame = true;
+    teach_choice_in in_v = {.game = &v.game, .an = &v.an, .search_choice = v.moves[0].move,
+                            .state = &v.state, .has_pass_lead = true, .pass_lead = -12.0};
+    ck_assert(teach_choose(&p, &in_v, &rng, &out, err, sizeof err));
+    assert_move(out.move, "G7", out.why);
+    ck_assert_msg(strstr(out.why, "(endgame)") && strstr(out.why, "below the band"), "%s",
+                  out.why);
+    teach_play_params q = params_of("score");
+    ck_assert(teach_choose(&q, &in_v, &rng, &out, err, sizeof err));
+    assert_move(out.move, "D10", out.why);
+    go_game_free(&v.game);
 }
 END_TEST
 
