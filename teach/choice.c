@@ -86,6 +86,7 @@ teach_play_params teach_play_params_default(void)
         .saturation = 0.9,
         .cap_learn = 0.5,
         .cap_clip = 8,
+        .behind_plain = true,
         .adaptive_rate = 0.1,
         .adaptive_horizon = 8,
         .adaptive_margin = -2.0,
@@ -207,6 +208,8 @@ static const entry table[] = {
      K_DOUBLE, F(cap_learn), 0, 2},
     {{"cap_clip", "double", "two-phase: the final lead's clip before learning"}, K_DOUBLE,
      F(cap_clip), 0, 1000},
+    {{"behind_plain", "bool", "two-phase: behind, the move of a search at the engine's c_puct"},
+     K_BOOL, F(behind_plain), 0, 0},
     {{"adaptive_rate", "double", "adaptive: weight of a new move in the opponent's mean loss"},
      K_DOUBLE, F(adaptive_rate), 0.001, 1},
     {{"adaptive_horizon", "double", "adaptive: moves over which the lead is given back"},
@@ -534,6 +537,7 @@ bool teach_choose(const teach_play_params *p, const teach_choice_in *in, teach_r
                   teach_choice *out, char *err, int err_len)
 {
     out->why[0] = 0;
+    out->strongest = false;
     switch (p->policy) {
     case TEACH_POLICY_BEST:
         out->move = in->search_choice;

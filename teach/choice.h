@@ -125,11 +125,15 @@ typedef struct teach_play_params {
      * search's move. Between games the band's cap (score_cap) moves by cap_learn times the
      * last game's final score (own view) clipped to [-cap_clip, cap_clip], within [0, 50]:
      * against an opponent that loses more a move than the cap gives back, the band gives back
-     * more; against a stronger one, less. */
+     * more; against a stronger one, less. With behind_plain, a move where it plays for the
+     * best (Ikeda's behind, or below the band) is the move of a second search at the engine's
+     * own c_puct: method A's wide search reads too little to catch up (that move searches
+     * twice). */
     double endgame_lead, endgame_stdev, endgame_pass;
     double saturation;
     double cap_learn;
     double cap_clip;
+    bool behind_plain;
 
     /* adaptive: the opponent's mean score loss per move is estimated online (exponential mean,
      * weight adaptive_rate); our own per-move loss targets it, plus the lead beyond
@@ -296,6 +300,7 @@ typedef struct teach_choice_in {
 typedef struct teach_choice {
     int move;
     char why[320];
+    bool strongest;   /* two-phase plays for the best here (behind, or below the score band) */
 } teach_choice;
 
 /* Chooses the move under p. False with a message in err when the policy cannot choose (its

@@ -29,6 +29,7 @@ typedef struct ctx {
     int n;
     int best;                 /* index of the search's own choice among c, or -1 */
     double best_lead;         /* the highest score lead of the candidates */
+    bool strongest;           /* the choice plays for the best (behind) */
 } ctx;
 
 int teach_line_of(int size, int point)
@@ -310,6 +311,7 @@ static int choose_ikeda(ctx *x, char *why, int why_len)
     }
     if (w1 < p->ikeda_t_min) {
         snprintf(why, (size_t)why_len, "behind (%.1f%%): the best move", 100 * w1);
+        x->strongest = true;
         return first;
     }
     if (w1 < p->ikeda_t_max) {
@@ -350,6 +352,7 @@ static int choose_score(ctx *x, char *why, int why_len)
     if (p->policy == TEACH_POLICY_TWO_PHASE && x->best >= 0 && x->c[x->best].lead < p->score_low) {
         snprintf(why, (size_t)why_len, "below the band (%+.1f < %g): the search's move",
                  x->c[x->best].lead, p->score_low);
+        x->strongest = true;
         return x->best;
     }
     /* the top score_top by prior */
@@ -545,6 +548,7 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
     x->an = in->an;
     x->size = in->game->board.size;
     x->mover = in->game->board.to_move;
+    x->strongest = false;
     bool ok = gather(x, err, err_len);
     if (ok && (in->search_choice == GO_PASS || in->search_choice == MCTS_RESIGN)) {
         /* the end of a game is the search's: a teaching game ends as a strong player ends it */
@@ -611,6 +615,7 @@ bool teach_control_choose(const teach_play_params *p, const teach_choice_in *in,
         pick = x->best >= 0 ? x->best : 0;
     if (ok) {
         out->move = x->c[pick].move;
+        out->strongest = p->policy == TEACH_POLICY_TWO_PHASE && x->strongest;
         snprintf(out->why, sizeof out->why, "%s%s: %s%s", teach_policy_name(p->policy),
                  p->policy == TEACH_POLICY_TWO_PHASE
                      ? (in->state && in->state->in_endgame ? " (endgame)"

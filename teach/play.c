@@ -16,7 +16,8 @@ typedef struct play_player {
     teach_player base;
     teach_engine *engine;
     teach_player *search;
-    teach_player *verifier;    /* adaptive_verify's searches (made when first needed) */
+    teach_player *verifier;    /* adaptive_verify's and behind_plain's searches at the engine's
+                                * own tunables (made when first needed) */
     go_game game;              /* the position set */
     bool have_game;
     teach_play_state state;
@@ -276,6 +277,29 @@ static void seed_rng(play_player *p)
     p->rng_play_seed = pp->seed;
 }
 
+/* behind_plain: the move of a second search of the position at the engine's own tunables (two-phase
+ * plays for the best: method A's wide search reads too little for that); out->why says so. */
+static teach_move_status plain_move(play_player *p, const mcts_limits *lim, mcts_progress_fn cb,
+                                    void *ctx, teach_choice *out, char *err, int err_len)
+{
+    if (!p->verifier && !(p->verifier = teach_search_player_new(p->engine, err, err_len)))
+        return TEACH_MOVE_FAILED;
+    if (!teach_search_player_set_params(p->verifier, teach_engine_params(p->engine), err,
+                                        err_len) ||
+        !teach_player_set_position(p->verifier, &p->game, err, err_len))
+        return TEACH_MOVE_FAILED;
+    int move;
+    teach_move_status got = teach_player_genmove(p->verifier, lim, cb, ctx, &move, err, err_len);
+    if (got != TEACH_MOVE_CHOSEN)
+        return got;
+    char v[8];
+    size_t len = strlen(out->why);
+    snprintf(out->why + len, sizeof out->why - len, "; a plain search: %s",
+             move == MCTS_RESIGN ? "resign" : go_board_vertex(&p->game.board, move, v));
+    out->move = move;
+    return TEACH_MOVE_CHOSEN;
+}
+
 static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
                                       mcts_progress_fn cb, void *ctx, int *move, char *err,
                                       int err_len)
@@ -323,6 +347,11 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
                            &p->state, &p->rng, &p->an, &p->have_an, p->net, &p->have_net,
                            &choice, err, err_len))
         return TEACH_MOVE_FAILED;
+    if (choice.strongest && pp->behind_plain && needs.c_puct > 0) {
+        teach_move_status got = plain_move(p, lim, cb, ctx, &choice, err, err_len);
+        if (got != TEACH_MOVE_CHOSEN)
+            return got;
+    }
     p->have_last = p->have_an;
     if (p->have_last) {
         p->last_winrate = p->an.root_winrate;

@@ -1118,6 +1118,42 @@ START_TEST(test_gtp_learns_left)
 }
 END_TEST
 
+/* behind_plain: two-phase behind on 9x9 (two White stones at komi 0.5) plays the move of a plain
+ * search, the move `best` plays on the same seed (F6); without it, method A's wide search chooses
+ * another (D4). */
+START_TEST(test_gtp_behind_plain)
+{
+    static const char *policy[] = {"play_policy=two-phase", "play_policy=two-phase",
+                                   "play_policy=best"};
+    static const char *plain[] = {"behind_plain=true", "behind_plain=false", "behind_plain=true"};
+    char moves[3][16];
+    for (int k = 0; k < 3; k++) {
+        gtp_engine e;
+        char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1", "--set",
+                        "seed=3", "--set", (char *)policy[k], "--set", (char *)plain[k]};
+        test_gtp_start(&e, 13, argv);
+        char *got = test_gtp_feed(&e, "boardsize 9\nkomi 0.5\nplay w E5\nplay w C3\ngenmove b",
+                                  false);
+        size_t at = strlen(got);
+        while (at > 0 && got[at - 1] != '=')
+            at--;
+        bool parsed = at > 0 && sscanf(got + at - 1, "= %15s", moves[k]) == 1;
+        ck_assert_msg(parsed, "%s", got);
+        free(got);
+        const char *why = teach_play_player_why(e.play_player);
+        if (k < 2)
+            ck_assert_msg(strstr(why, "behind") && !strstr(why, "a plain search") == (k == 1),
+                          "%s", why);
+        if (k == 0)
+            ck_assert_msg(strstr(why, "a plain search: F6"), "%s", why);
+        gtp_engine_free(&e);
+    }
+    ck_assert_str_eq(moves[0], "F6");
+    ck_assert_str_eq(moves[2], "F6");
+    ck_assert_str_eq(moves[1], "D4");
+}
+END_TEST
+
 START_TEST(test_json_move_choice)
 {
     const char *q = "{\"id\":\"a\",\"moves\":[[\"B\",\"D4\"]],\"rules\":\"chinese\",\"komi\":7.5,"
@@ -1289,6 +1325,7 @@ static Suite *control_suite(void)
     tcase_add_test(net, test_find_endgames);
     tcase_add_loop_test(net, test_gtp_learns, 0, 2);
     tcase_add_loop_test(net, test_gtp_learns_left, 0, 2);
+    tcase_add_test(net, test_gtp_behind_plain);
     suite_add_tcase(s, net);
     return s;
 }
