@@ -128,7 +128,7 @@ typedef struct teach_play_params {
      * more; against a stronger one, less. With behind_plain, a move where it plays for the
      * best (Ikeda's behind, or below the band) is the move of a second search at the engine's
      * own c_puct: method A's wide search reads too little to catch up (that move searches
-     * twice). */
+     * twice; not under a time limit, which the first search spends). */
     double endgame_lead, endgame_stdev, endgame_pass;
     double saturation;
     double cap_learn;

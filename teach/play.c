@@ -347,7 +347,10 @@ static teach_move_status play_genmove(teach_player *tp, const mcts_limits *lim,
                            &p->state, &p->rng, &p->an, &p->have_an, p->net, &p->have_net,
                            &choice, err, err_len))
         return TEACH_MOVE_FAILED;
-    if (choice.strongest && pp->behind_plain && needs.c_puct > 0) {
+    /* under a time limit (the clock's or the tunables') the first search had the move's time: a
+     * second would overrun it */
+    bool timed = (lim && lim->max_time_ms > 0) || teach_engine_params(p->engine)->max_time_ms > 0;
+    if (choice.strongest && pp->behind_plain && needs.c_puct > 0 && !timed) {
         teach_move_status got = plain_move(p, lim, cb, ctx, &choice, err, err_len);
         if (got != TEACH_MOVE_CHOSEN)
             return got;

@@ -1119,19 +1119,24 @@ START_TEST(test_gtp_learns_left)
 END_TEST
 
 /* behind_plain: two-phase behind on 9x9 (two White stones at komi 0.5) plays the move of a plain
- * search, the move `best` plays on the same seed (F6); without it, method A's wide search chooses
- * another (D4). */
+ * search, the move `best` plays on the same seed (F6); without it, or under a time limit (which
+ * the first search spends), method A's wide search chooses another (D4). */
 START_TEST(test_gtp_behind_plain)
 {
     static const char *policy[] = {"play_policy=two-phase", "play_policy=two-phase",
-                                   "play_policy=best"};
-    static const char *plain[] = {"behind_plain=true", "behind_plain=false", "behind_plain=true"};
-    char moves[3][16];
-    for (int k = 0; k < 3; k++) {
+                                   "play_policy=best", "play_policy=two-phase"};
+    static const char *plain[] = {"behind_plain=true", "behind_plain=false", "behind_plain=true",
+                                  "behind_plain=true"};
+    /* the time limit (a minute) is never reached: 16 visits end each search */
+    static const char *limit[] = {"max_time_ms=0", "max_time_ms=0", "max_time_ms=0",
+                                  "max_time_ms=60000"};
+    char moves[4][16];
+    for (int k = 0; k < 4; k++) {
         gtp_engine e;
         char *argv[] = {"gtp", "-w", TEST_G170, "--visits", "16", "--threads", "1", "--set",
-                        "seed=3", "--set", (char *)policy[k], "--set", (char *)plain[k]};
-        test_gtp_start(&e, 13, argv);
+                        "seed=3", "--set", (char *)policy[k], "--set", (char *)plain[k],
+                        "--set", (char *)limit[k]};
+        test_gtp_start(&e, 15, argv);
         char *got = test_gtp_feed(&e, "boardsize 9\nkomi 0.5\nplay w E5\nplay w C3\ngenmove b",
                                   false);
         size_t at = strlen(got);
@@ -1140,17 +1145,18 @@ START_TEST(test_gtp_behind_plain)
         bool parsed = at > 0 && sscanf(got + at - 1, "= %15s", moves[k]) == 1;
         ck_assert_msg(parsed, "%s", got);
         free(got);
-        if (k < 2) {   /* best plays without a teaching player */
+        if (k != 2) {   /* best plays without a teaching player */
             const char *why = teach_play_player_why(e.play_player);
-            ck_assert_msg(strstr(why, "behind") && !strstr(why, "a plain search") == (k == 1),
+            ck_assert_msg(strstr(why, "behind") && !strstr(why, "a plain search") == (k != 0),
                           "%s", why);
-            ck_assert_msg(k == 1 || strstr(why, "a plain search: F6"), "%s", why);
+            ck_assert_msg(k != 0 || strstr(why, "a plain search: F6"), "%s", why);
         }
         gtp_engine_free(&e);
     }
     ck_assert_str_eq(moves[0], "F6");
     ck_assert_str_eq(moves[2], "F6");
     ck_assert_str_eq(moves[1], "D4");
+    ck_assert_str_eq(moves[3], "D4");
 }
 END_TEST
 
