@@ -1588,6 +1588,19 @@ START_TEST(bench_id_filter)
                   "%s", out);
     ck_assert_int_eq(run_bench_args(two, "--id ''", out, sizeof out), 2);
     ck_assert_msg(strstr(out, "usage:"), "%s", out);
+    /* a node cap that is no whole number in 1..10^12 is an error, for solve as for bench */
+    static const char *const bad[] = {"0", "12x", "-5", "1000000000001", "''"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(extra, sizeof extra, "--max-nodes %s", bad[i]);
+        ck_assert_int_eq(run_bench_args(two, extra, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, "bench: --max-nodes must be a whole number in 1..10^12") &&
+                          !strstr(out, "problems,"),
+                      "%s", out);
+        static const char sgf[] = "(;GM[1]SZ[9]AB[aa]AW[ba])";
+        ck_assert_int_eq(run_tsumego_on("solve", sgf, extra, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, "solve: --max-nodes must be a whole number in 1..10^12"),
+                      "%s", out);
+    }
 }
 END_TEST
 
@@ -2189,8 +2202,11 @@ static const char hopeless[] = ". . O . . . . . ."
 START_TEST(net_guess_after_a_failure)
 {
     go_tsumego_problem p = setup_pic(hopeless, GO_BLACK, GO_TSUMEGO_GOAL_LIVE);
+    /* positions and visits bound the solve, not the clock: the same answers on any machine */
     go_tsumego_limits lim = {
-        .time_s = 4.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+        .time_s = 600.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+    mcts_params params = mcts_params_default();
+    params.max_visits = 200;
     go_tsumego_solution s;
     ck_assert(go_tsumego_solve(&p, &lim, &s));
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
@@ -2199,7 +2215,7 @@ START_TEST(net_guess_after_a_failure)
     go_tsumego_solution_free(&s);
     nn_model *m = test_model_load(TEST_G170, "cpu");
     char err[512], v[8];
-    teach_tsumego *net = teach_tsumego_new(m, NULL, err, sizeof err);
+    teach_tsumego *net = teach_tsumego_new(m, &params, err, sizeof err);
     ck_assert_msg(net != NULL, "%s", err);
     ck_assert_msg(teach_tsumego_solve(net, &p, &lim, &s, err, sizeof err), "%s", err);
     ck_assert_int_eq(s.status.result, GO_TSUMEGO_FAILURE);
@@ -2288,17 +2304,17 @@ START_TEST(net_command_line)
                       e074[] = "(;GM[1]FF[4]SZ[19]PL[B]AB[ba][bb][ac][bc][bd][cd][dd][ed]"
                                "AW[cb][eb][cc][fc][ad][fd][ae][be][ce][de][ee])";
     char after[1300];
-    snprintf(after, sizeof after, "--time 4 %s", model);
+    snprintf(after, sizeof after, "--time 600 --max-nodes 300000 --visits 200 %s", model);
     ck_assert_int_eq(run_tsumego_on("solve", failing, after, text, sizeof text), 0);
     ck_assert_msg(strstr(text, "status, Black first: failure\n") &&
                       strstr(text, "(every move fails in the framed problem: the network's "
                                    "choice)\n"),
                   "%s", text);
-    ck_assert_int_eq(run_tsumego_on("solve", failing, "--time 4", text, sizeof text), 0);
+    ck_assert_int_eq(run_tsumego_on("solve", failing, "--max-nodes 300000", text, sizeof text), 0);
     ck_assert_msg(strstr(text, "(every move fails in the framed problem: the most stubborn "
                                "try)\n"),
                   "%s", text);
-    snprintf(after, sizeof after, "--time 8 %s", model);
+    snprintf(after, sizeof after, "--time 600 --max-nodes 300000 --visits 200 %s", model);
     ck_assert_int_eq(run_tsumego_on("solve", e074, after, text, sizeof text), 0);
     ck_assert_msg(strstr(text, "best move: D18 "), "%s", text);
     char cmd[1024];
@@ -2323,10 +2339,12 @@ START_TEST(net_guess_network)
     go_tsumego_problem p;
     cho_problem("elementary", "cho-elementary/Prob0074", &p);
     go_tsumego_limits lim = {
-        .time_s = 4.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+        .time_s = 600.0, .max_nodes = 300000, .tt_log2 = 18, .first_move_only = true};
+    mcts_params params = mcts_params_default();
+    params.max_visits = 200;
     nn_model *rnd = test_model_load(TEST_B2C16, "cpu"), *g170 = test_model_load(TEST_G170, "cpu");
     char err[512], v[8];
-    teach_tsumego *t = teach_tsumego_new(rnd, NULL, err, sizeof err);
+    teach_tsumego *t = teach_tsumego_new(rnd, &params, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
     ck_assert_msg(teach_tsumego_set_guess_model(t, g170, err, sizeof err), "%s", err);
     go_tsumego_solution s;
@@ -2350,7 +2368,8 @@ START_TEST(net_guess_network)
                       e074[] = "(;GM[1]FF[4]SZ[19]PL[B]AB[ba][bb][ac][bc][bd][cd][dd][ed]"
                                "AW[cb][eb][cc][fc][ad][fd][ae][be][ce][de][ee])";
     char after[1300], text[4096];
-    snprintf(after, sizeof after, "--time 4 -w %s --guess-weights %s", TEST_B2C16, TEST_G170);
+    snprintf(after, sizeof after, "--time 600 --max-nodes 300000 --visits 200 -w %s "
+             "--guess-weights %s", TEST_B2C16, TEST_G170);
     ck_assert_int_eq(run_tsumego_on("solve", failing, after, text, sizeof text), 0);
     ck_assert_msg(strstr(text, "a search for the guess on " TEST_G170) &&
                       strstr(text, "(every move fails in the framed problem: the network's "

@@ -72,6 +72,24 @@ static teach_tsumego *new_solver(const char *cmd, teach_engine *e, teach_engine 
     return t;
 }
 
+/* --max-nodes N: a whole number from 1 to 10^12 into *n; false (nothing changed) otherwise. */
+static bool parse_max_nodes(const char *text, uint64_t *n)
+{
+    char *end;
+    if (!(text[0] >= '0' && text[0] <= '9'))
+        return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || v < 1 || v > 1000000000000ULL)
+        return false;
+    *n = v;
+    return true;
+}
+
+#define MAX_NODES_HELP                                                                          \
+    "  --max-nodes N  at most N positions for each of the solver's phases; with --visits V "     \
+    "(the guess's search stops at V) and time to spare, the results are the same on every "    \
+    "machine and under any load\n"
+
 static const char *goal_source_text(teach_goal_source from)
 {
     return from == TEACH_GOAL_GIVEN    ? "given"
@@ -85,11 +103,11 @@ static const char *goal_source_text(teach_goal_source from)
 static int usage_solve(FILE *f)
 {
     fprintf(f, "usage: shido tsumego solve FILE.sgf [--time S] [--goal kill|live] [--tt LOG2] "
-               "[--out TREE.sgf] [--frame] [-w NET] [--guess-weights NET] [--backend NAME] "
-               "[--set NAME=VALUE]... [--config FILE]\n"
+               "[--max-nodes N] [--out TREE.sgf] [--frame] [-w NET] [--guess-weights NET] "
+               "[--backend NAME] [--set NAME=VALUE]... [--config FILE]\n"
                "  -w NET   a network that orders the first moves and, when nothing is proven, "
                "searches for the guess (--set / --config: that search's tunables)\n"
-               "%s%s",
+               "%s" MAX_NODES_HELP "%s",
             teach_tsumego_guess_help(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
@@ -142,6 +160,12 @@ static int cmd_solve(int argc, char **argv)
             lim.tt_log2 = atoi(argv[++i]);
             if (lim.tt_log2 < 10 || lim.tt_log2 > 30) {
                 fprintf(stderr, "shido tsumego solve: --tt must be in 10..30\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
+            if (!parse_max_nodes(argv[++i], &lim.max_nodes)) {
+                fprintf(stderr, "shido tsumego solve: --max-nodes must be a whole number in "
+                                "1..10^12, not '%s'\n", argv[i]);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -484,9 +508,7 @@ static int usage_bench(FILE *f)
                "searches for the guess (--set / --config: that search's tunables)\n"
                "%s"
                "  --threads N  problems solved at once, each on its own thread\n"
-               "  --max-nodes N  at most N positions for each of the solver's phases; with "
-               "--visits V (the guess's search stops at V) and time to spare, the results are "
-               "the same on every machine and under any load\n"
+               MAX_NODES_HELP
                "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
                "before --sample and --limit)\n"
                "  --list   one line per problem: right or wrong, the move, time, nodes and the "
@@ -779,8 +801,13 @@ static int cmd_bench(int argc, char **argv)
             bp.ids[bp.nids++] = argv[++i];
         else if (!strcmp(argv[i], "--tt") && i + 1 < argc)
             lim.tt_log2 = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc)
-            lim.max_nodes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
+            if (!parse_max_nodes(argv[++i], &lim.max_nodes)) {
+                fprintf(stderr, "shido tsumego bench: --max-nodes must be a whole number in "
+                                "1..10^12, not '%s'\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--guess-weights") && i + 1 < argc && argv[i + 1][0])
