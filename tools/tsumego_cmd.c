@@ -807,8 +807,7 @@ static int cmd_bench(int argc, char **argv)
                                 "1..10^12, not '%s'\n", argv[i]);
                 return 2;
             }
-        }
-        else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
+        } else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--guess-weights") && i + 1 < argc && argv[i + 1][0])
             guess_path = argv[++i];
