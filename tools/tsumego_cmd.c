@@ -72,15 +72,17 @@ static teach_tsumego *new_solver(const char *cmd, teach_engine *e, teach_engine 
     return t;
 }
 
-/* --max-nodes N: a whole number from 1 to 10^12 into *n; false (nothing changed) otherwise. */
-static bool parse_max_nodes(const char *text, uint64_t *n)
+/* --max-nodes N of command cmd: a whole number from 1 to 10^12 into *n; false (nothing changed,
+ * the error printed) otherwise. */
+static bool parse_max_nodes(const char *cmd, const char *text, uint64_t *n)
 {
     char *end;
-    if (!(text[0] >= '0' && text[0] <= '9'))
+    unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+    if (v < 1 || *end || v > 1000000000000ULL) {
+        fprintf(stderr, "shido tsumego %s: --max-nodes must be a whole number in 1..10^12, not "
+                        "'%s'\n", cmd, text);
         return false;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || v < 1 || v > 1000000000000ULL)
-        return false;
+    }
     *n = v;
     return true;
 }
@@ -163,11 +165,8 @@ static int cmd_solve(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
-            if (!parse_max_nodes(argv[++i], &lim.max_nodes)) {
-                fprintf(stderr, "shido tsumego solve: --max-nodes must be a whole number in "
-                                "1..10^12, not '%s'\n", argv[i]);
+            if (!parse_max_nodes("solve", argv[++i], &lim.max_nodes))
                 return 2;
-            }
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--frame")) {
@@ -802,11 +801,8 @@ static int cmd_bench(int argc, char **argv)
         else if (!strcmp(argv[i], "--tt") && i + 1 < argc)
             lim.tt_log2 = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
-            if (!parse_max_nodes(argv[++i], &lim.max_nodes)) {
-                fprintf(stderr, "shido tsumego bench: --max-nodes must be a whole number in "
-                                "1..10^12, not '%s'\n", argv[i]);
+            if (!parse_max_nodes("bench", argv[++i], &lim.max_nodes))
                 return 2;
-            }
         } else if (!strcmp(argv[i], "--oracle") && i + 1 < argc && argv[i + 1][0])
             oracle_cmd = argv[++i];
         else if (!strcmp(argv[i], "--guess-weights") && i + 1 < argc && argv[i + 1][0])
