@@ -762,6 +762,7 @@ static bool solve_once(const go_tsumego_problem *p, const go_tsumego_limits *lim
     memset(out, 0, sizeof *out);
     out->problem = *p;
     out->best_move = GO_PASS;
+    ts_search_set_threads(sv->search, lim->threads);
     if (lim->prior) {
         float by_index[TS_MAX_POINTS];
         for (int i = 0; i < sv->geom.n; i++)

@@ -42,8 +42,9 @@
  * targets) is the approximation.
  *
  * Threads: a solve keeps all its state in its own allocations (16 bytes per 2^tt_log2 of the
- * table, which holds three entries per 64 bytes, plus 2 MB), or in the go_tsumego_work it is
- * given; any number of solves may run at once in separate threads, each with its own work.
+ * table, which holds three entries per 64 bytes, plus 2 MB, and 3 MB for each thread past the
+ * first with go_tsumego_limits.threads), or in the go_tsumego_work it is given; any number of
+ * solves may run at once in separate threads, each with its own work.
  */
 #ifndef SHIDO_GO_TSUMEGO_H
 #define SHIDO_GO_TSUMEGO_H
@@ -132,6 +133,11 @@ typedef struct go_tsumego_limits {
     const float *prior;
     /* Optional: tables to reuse and keep (see go_tsumego_work); NULL: a fresh table per solve. */
     go_tsumego_work *work;
+    /* Threads searching at once [1]: a search that runs past a few thousand positions is
+     * searched by this many threads sharing its table (a few milliseconds after it starts),
+     * so a hard problem gets more positions in the same time. What is proven stays exact; with
+     * more than one, which proof is found first, and so a guess, can vary from run to run. */
+    int threads;
 } go_tsumego_limits;
 
 #define GO_TSUMEGO_MAX_MOVES GO_TSUMEGO_MAX_REGION

@@ -149,6 +149,14 @@ bool ts_search_out_of_time(ts_search *s);
  * own, which decides what df-pn expands first there. */
 void ts_search_set_prior(ts_search *s, int c, const float *prior);
 
+/* Threads one search may use (1 by default): a search that runs past a few thousand nodes
+ * starts threads - 1 helpers that search the same position with it, sharing the table, until
+ * it ends; nodes and limits count them all. Results stay exact; which proof is found first,
+ * and the table left behind, depend on the threads' timing. */
+#define TS_MAX_THREADS 64
+void ts_search_set_threads(ts_search *s, int threads);
+uint64_t ts_search_helped(const ts_search *s); /* of ts_search_nodes, the helpers' so far */
+
 /* Runs df-pn from root until it is proven either way or a limit is hit. */
 ts_outcome ts_search_prove(ts_search *s, const ts_pos *root);
 

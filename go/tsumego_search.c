@@ -28,9 +28,21 @@
  * the winning move of each settled entry for that.
  *
  * Ko-threat budgets are part of the key; a settled value that no budget decided is kept under
- * the key without them too and serves every budget (see free_key). */
+ * the key without them too and serves every budget (see free_key).
+ *
+ * Threads (ts_search_set_threads): once a search has run SPAWN_NODES alone, helpers search the
+ * same first position, each on a ts_search of its own (line, stacks, history), sharing the
+ * table, whose buckets are then locked. Every thread counts the positions of its line in a
+ * small table of busy positions, and a child another thread is in looks dearer to the others
+ * (the mover's number half as high again: Kaneko's virtual proof numbers), so the threads
+ * spread over the tree. Values pass between them through the table alone, so each is still
+ * proven by one thread from settled values; the first to settle the first position ends the
+ * search. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise: the table asks for huge pages */
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -55,6 +67,10 @@
 #define DEEP_DEPTH 24           /* plies from a search's first position where the initial
                                    numbers stop being raised (deep df-pn) */
 #define DEEP_STEP 2             /* plies per unit of that raise */
+#define SPAWN_NODES 20000       /* nodes a search runs alone before its helpers start: most
+                                   searches of a solve are small, and a thread costs more */
+#define BUSY_BITS 16            /* slots of the table of positions threads are searching */
+#define SPIN_YIELD 64           /* spins on a bucket lock before the thread yields */
 
 /* The key in two halves keeps an entry at 20 bytes, so that a bucket fills one cache line: an
  * expansion probes the table for every child, and those fetches bound the search's speed. */
@@ -90,7 +106,7 @@ static bool tt_free(const tt_entry *e) { return (e->meta & META_FREE) != 0; }
 
 typedef struct tt_bucket {
     tt_entry e[BUCKET];
-    uint32_t unused;
+    atomic_uint lock; /* held while a thread reads or writes the bucket (parallel search) */
 } tt_bucket;
 
 _Static_assert(sizeof(tt_bucket) == 64, "a bucket is one cache line");
@@ -130,7 +146,26 @@ struct ts_search {
     uint64_t simulated;                 /* children settled by simulation */
     int prior_color;                    /* 0: no prior */
     float prior[TS_MAX_POINTS];
+    /* parallel search (ts_search_set_threads): helpers search the same first position at once,
+     * each on a ts_search of its own sharing the table, and keep out of each other's way by
+     * virtual numbers: a child another thread is searching looks dearer (Kaneko 2010) */
+    int threads;                 /* threads a search may use (1: this one alone) */
+    bool locked;                 /* the table is shared now: buckets are locked to be read */
+    ts_search *lead;             /* a helper's lead search; NULL in the lead */
+    ts_search **helpers;         /* lead: threads - 1 of them, made when first needed */
+    pthread_t *tids;
+    int running;                 /* lead: helpers started for the search under way */
+    uint64_t started_at;         /* lead: nodes when the search under way began */
+    atomic_bool stop;            /* lead: the search has ended, or a helper settled its root */
+    atomic_ullong helper_nodes;  /* lead: the helpers' nodes so far, added up as they go */
+    atomic_ushort *busy;         /* lead: threads in a position whose key hashes to a slot */
+    uint64_t helped;             /* lead: nodes its helpers have searched, all searches */
+    uint64_t reported;           /* helper: its nodes added to the lead's helper_nodes */
+    ts_outcome result;           /* helper: what it found for the first position */
+    bool marked[MAX_DEPTH + 2];  /* the position at this depth of the line counts in busy */
 };
+
+static void helpers_free(ts_search *s);
 
 /* Zeroed memory for the table (lazily, by the kernel), aligned to HUGE_PAGE; NULL on failure. */
 static void *tt_map(size_t bytes, void **map, size_t *map_bytes)
@@ -167,6 +202,7 @@ ts_search *ts_search_new(const ts_geom *g, int tt_log2)
     s->mask = buckets - 1;
     s->g = g;
     s->deadline_s = 1e300;
+    s->threads = 1;
     return s;
 }
 
@@ -174,6 +210,7 @@ void ts_search_free(ts_search *s)
 {
     if (!s)
         return;
+    helpers_free(s);
     munmap(s->map, s->map_bytes);
     free(s);
 }
@@ -192,9 +229,35 @@ bool ts_search_out_of_time(ts_search *s)
 {
     if (s->aborted)
         return true;
-    if ((s->max_nodes && s->nodes >= s->max_nodes) || go_now_s() >= s->deadline_s)
+    if (s->lead) { /* a helper stops when its lead says so */
+        s->aborted = atomic_load_explicit(&s->lead->stop, memory_order_relaxed);
+        return s->aborted;
+    }
+    uint64_t nodes = s->nodes + (s->running ? atomic_load(&s->helper_nodes) : 0);
+    if ((s->max_nodes && nodes >= s->max_nodes) || go_now_s() >= s->deadline_s ||
+        (s->running && atomic_load(&s->stop)))
         s->aborted = true;
     return s->aborted;
+}
+
+/* Bucket locks, taken only while the table is shared: a reader must not see half an entry. */
+static tt_bucket *bucket_lock(ts_search *s, uint64_t home)
+{
+    tt_bucket *b = &s->tt[home & s->mask];
+    if (!s->locked)
+        return b;
+    for (int spins = 0; atomic_exchange_explicit(&b->lock, 1u, memory_order_acquire); spins++) {
+        while (atomic_load_explicit(&b->lock, memory_order_relaxed))
+            if (++spins % SPIN_YIELD == 0)
+                sched_yield(); /* the holder may be waiting for a core */
+    }
+    return b;
+}
+
+static void bucket_unlock(ts_search *s, tt_bucket *b)
+{
+    if (s->locked)
+        atomic_store_explicit(&b->lock, 0u, memory_order_release);
 }
 
 static bool tt_match(const tt_entry *e, uint64_t key)
@@ -211,14 +274,19 @@ static bool tt_valid(const ts_search *s, const tt_entry *e)
 }
 
 /* An entry lives in the bucket of its home key: the key without the budgets (free_key), so that
- * the budget variants of a position and its free value share one cache line. */
-static tt_entry *tt_find(ts_search *s, uint64_t key, uint64_t home)
+ * the budget variants of a position and its free value share one cache line. The entry found
+ * is copied to *copy, which is returned (NULL: none). */
+static const tt_entry *tt_find(ts_search *s, uint64_t key, uint64_t home, tt_entry *copy)
 {
-    tt_entry *b = s->tt[home & s->mask].e;
-    for (int i = 0; i < BUCKET; i++)
-        if (tt_match(&b[i], key) && (b[i].pn | b[i].dn) && tt_valid(s, &b[i]))
-            return &b[i];
-    return NULL;
+    tt_bucket *bk = bucket_lock(s, home);
+    const tt_entry *b = bk->e, *found = NULL;
+    for (int i = 0; i < BUCKET && !found; i++)
+        if (tt_match(&b[i], key) && (b[i].pn | b[i].dn) && tt_valid(s, &b[i])) {
+            *copy = b[i];
+            found = copy;
+        }
+    bucket_unlock(s, bk);
+    return found;
 }
 
 /* Proven entries are kept over open ones; among equals the one with less work goes. An entry
@@ -235,7 +303,8 @@ static int tt_priority(const ts_search *s, const tt_entry *e)
 static void tt_store(ts_search *s, uint64_t key, uint64_t home, uint32_t pn, uint32_t dn,
                      uint64_t work, int move, bool rooted, bool free)
 {
-    tt_entry *b = s->tt[home & s->mask].e;
+    tt_bucket *bk = bucket_lock(s, home);
+    tt_entry *b = bk->e;
     tt_entry *e = NULL;
     for (int i = 0; i < BUCKET && !e; i++)
         if (tt_match(&b[i], key) && tt_valid(s, &b[i]))
@@ -255,6 +324,7 @@ static void tt_store(ts_search *s, uint64_t key, uint64_t home, uint32_t pn, uin
     uint32_t bits = work ? (uint32_t)(64 - __builtin_clzll(work)) : 0;
     e->meta = bits | (uint32_t)(move + 1) << 7 | (rooted ? s->root_id << 16 : 0) |
               (free ? META_FREE : 0);
+    bucket_unlock(s, bk);
 }
 
 /* --- values free of the ko-threat budgets ---
@@ -286,35 +356,38 @@ static void tt_store2(ts_search *s, uint64_t key, uint64_t fkey, uint32_t pn, ui
 }
 
 /* The table's value of a position (key, and fkey without the budgets): a settled one of its
- * own key, else a settled free one, else its own open one (NULL: none). *free tells whether
- * the value found is free. */
-static tt_entry *tt_find2(ts_search *s, uint64_t key, uint64_t fkey, bool *free)
+ * own key, else a settled free one, else its own open one (NULL: none), copied to *copy.
+ * *free tells whether the value found is free. */
+static const tt_entry *tt_find2(ts_search *s, uint64_t key, uint64_t fkey, bool *free,
+                                tt_entry *copy)
 {
-    tt_entry *e = tt_find(s, key, fkey);
+    const tt_entry *e = tt_find(s, key, fkey, copy);
     *free = false;
     if (e && (e->pn == 0 || e->dn == 0)) {
         *free = tt_free(e);
         return e;
     }
-    tt_entry *f = tt_find(s, fkey, fkey);
-    if (f && (f->pn == 0 || f->dn == 0)) {
+    tt_entry f;
+    if (tt_find(s, fkey, fkey, &f) && (f.pn == 0 || f.dn == 0)) {
         *free = true;
-        return f;
+        *copy = f;
+        return copy;
     }
     return e;
 }
 
 /* The same for pos, whose key is given. */
-static tt_entry *tt_find_pos(ts_search *s, const ts_pos *pos, uint64_t key)
+static const tt_entry *tt_find_pos(ts_search *s, const ts_pos *pos, uint64_t key, tt_entry *copy)
 {
     bool free;
-    return tt_find2(s, key, free_key(s->g, key, pos->budget), &free);
+    return tt_find2(s, key, free_key(s->g, key, pos->budget), &free, copy);
 }
 
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,
                             uint32_t *work)
 {
-    tt_entry *e = tt_find_pos(s, pos, ts_key(s->g, pos));
+    tt_entry copy;
+    const tt_entry *e = tt_find_pos(s, pos, ts_key(s->g, pos), &copy);
     if (e && tt_root(e))
         e = NULL; /* valid on the lines of the last search only */
     uint32_t p = e ? e->pn : 1, d = e ? e->dn : 1;
@@ -591,7 +664,8 @@ static int settled_by_line(const child *kids, int nm, bool att, uint32_t pn)
  * (want being that side's outcome), or -1. */
 static int template_move(ts_search *s, const ts_pos *t, ts_outcome want)
 {
-    tt_entry *e = tt_find_pos(s, t, ts_key(s->g, t));
+    tt_entry copy;
+    const tt_entry *e = tt_find_pos(s, t, ts_key(s->g, t), &copy);
     if (!e || !(want == TS_ATTACKER_WINS ? e->pn == 0 : e->dn == 0))
         return -1;
     return tt_move(e);
@@ -630,7 +704,8 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
         return false;
     uint64_t key = ts_key(g, pos), fkey = free_key(g, key, pos->budget);
     bool free;
-    tt_entry *e = tt_find2(s, key, fkey, &free);
+    tt_entry copy;
+    const tt_entry *e = tt_find2(s, key, fkey, &free, &copy);
     if (e && tt_root(e))
         return false; /* a value resting on the first position: not for a stored proof */
     if (e && (e->pn == 0 || e->dn == 0))
@@ -722,8 +797,172 @@ static bool settled_free(const ts_geom *g, const ts_pos *pos, const child *kids,
     return true;
 }
 
+/* --- threads in one search --- */
+
+static atomic_ushort *busy_slot(ts_search *s, uint64_t key)
+{
+    ts_search *lead = s->lead ? s->lead : s;
+    return &lead->busy[key >> (64 - BUSY_BITS)];
+}
+
+/* Counts the position at depth d, whose key is given, as searched by this thread. */
+static void busy_mark(ts_search *s, int d, uint64_t key)
+{
+    atomic_fetch_add_explicit(busy_slot(s, key), 1, memory_order_relaxed);
+    s->marked[d] = true;
+}
+
+static void busy_unmark(ts_search *s, int d, uint64_t key)
+{
+    atomic_fetch_sub_explicit(busy_slot(s, key), 1, memory_order_relaxed);
+    s->marked[d] = false;
+}
+
+/* The mover's number v of child k as this thread sees it: higher while another thread is
+ * searching the child (a settled number stays), so that the threads spread over the tree. */
+static uint32_t virtual_number(ts_search *s, const child *k, uint32_t v)
+{
+    if (!s->locked || v == 0 || v >= INF || !k->key ||
+        !atomic_load_explicit(busy_slot(s, k->key), memory_order_relaxed))
+        return v;
+    return sat_add(v, v / 2 + 1);
+}
+
 static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
-                uint32_t *out_dn, int *out_dep, bool *out_free)
+                uint32_t *out_dn, int *out_dep, bool *out_free);
+
+/* A helper's search: the lead's first position until it or another thread settles it or the
+ * lead stops it. */
+static void *helper_run(void *arg)
+{
+    ts_search *h = arg;
+    uint32_t pn, dn;
+    do {
+        int dep;
+        bool free;
+        mid(h, h->base, INF, INF, &pn, &dn, &dep, &free);
+    } while (pn && dn && !h->aborted);
+    h->result = pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
+    if (h->result != TS_OPEN)
+        atomic_store(&h->lead->stop, true);
+    return NULL;
+}
+
+/* Makes the helpers and the table of busy positions; false when out of memory. */
+static bool helpers_alloc(ts_search *s)
+{
+    if (s->helpers)
+        return true;
+    int n = s->threads - 1;
+    s->helpers = calloc((size_t)n, sizeof *s->helpers);
+    s->tids = calloc((size_t)n, sizeof *s->tids);
+    s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy);
+    bool ok = s->helpers && s->tids && s->busy;
+    for (int t = 0; ok && t < n; t++)
+        ok = (s->helpers[t] = calloc(1, sizeof(ts_search))) != NULL;
+    return ok;
+}
+
+static void helpers_free(ts_search *s)
+{
+    for (int t = 0; s->helpers && t < s->threads - 1; t++)
+        free(s->helpers[t]);
+    free(s->helpers);
+    free(s->tids);
+    free(s->busy);
+    s->helpers = NULL;
+    s->tids = NULL;
+    s->busy = NULL;
+}
+
+/* Starts the helpers of the lead search s, now at depth d of its line: each searches the same
+ * first position, with the same history, prior and ordering knowledge so far. */
+static void helpers_start(ts_search *s, int d)
+{
+    if (!helpers_alloc(s)) {
+        helpers_free(s);
+        s->threads = 1;
+        return;
+    }
+    atomic_store(&s->stop, false);
+    atomic_store(&s->helper_nodes, 0);
+    s->locked = true;
+    for (int i = s->base; i <= d; i++)
+        busy_mark(s, i, ts_key(s->g, &s->stack[i]));
+    for (int t = 0; t < s->threads - 1; t++) {
+        ts_search *h = s->helpers[t];
+        h->g = s->g;
+        h->tt = s->tt;
+        h->mask = s->mask;
+        h->locked = true;
+        h->lead = s;
+        h->threads = 1;
+        h->root_id = s->root_id;
+        h->base = s->base;
+        memcpy(h->path, s->path, (size_t)s->base * sizeof *s->path);
+        memcpy(h->path_threats, s->path_threats, (size_t)s->base);
+        memcpy(h->path_ko, s->path_ko, (size_t)s->base);
+        ts_pos_copy(s->g, &h->stack[s->base], &s->stack[s->base]);
+        memcpy(h->history, s->history, sizeof h->history);
+        h->no_simulation = s->no_simulation;
+        h->prior_color = s->prior_color;
+        memcpy(h->prior, s->prior, sizeof h->prior);
+        h->deadline_s = 1e300; /* the lead watches the limits and stops the helpers */
+        h->max_nodes = 0;
+        h->nodes = h->reported = h->simulated = 0;
+        h->next_check = CHECK_EVERY;
+        h->aborted = false;
+        h->result = TS_OPEN;
+        if (pthread_create(&s->tids[s->running], NULL, helper_run, h) == 0)
+            s->running++;
+    }
+    if (s->running == 0) {
+        for (int i = s->base; i <= d; i++)
+            busy_unmark(s, i, ts_key(s->g, &s->stack[i]));
+        s->locked = false;
+    }
+}
+
+/* Stops and joins the helpers of the search that has just ended with root numbers *pn, *dn,
+ * which take a helper's result when the lead's own is open; their nodes count as the lead's. */
+static void helpers_stop(ts_search *s, uint32_t *pn, uint32_t *dn)
+{
+    if (!s->running)
+        return;
+    atomic_store(&s->stop, true);
+    for (int t = 0; t < s->running; t++)
+        pthread_join(s->tids[t], NULL);
+    for (int t = 0; t < s->running; t++) {
+        const ts_search *h = s->helpers[t];
+        s->nodes += h->nodes;
+        s->helped += h->nodes;
+        s->simulated += h->simulated;
+        if (*pn && *dn && h->result != TS_OPEN) {
+            *pn = h->result == TS_ATTACKER_WINS ? 0 : INF;
+            *dn = h->result == TS_ATTACKER_WINS ? INF : 0;
+        }
+    }
+    s->running = 0;
+    s->locked = false;
+    s->aborted = false; /* a stop by a helper's proof is no limit: the limits are read again */
+    ts_search_out_of_time(s);
+}
+
+uint64_t ts_search_helped(const ts_search *s) { return s->helped; }
+
+void ts_search_set_threads(ts_search *s, int threads)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > TS_MAX_THREADS)
+        threads = TS_MAX_THREADS;
+    if (threads != s->threads)
+        helpers_free(s);
+    s->threads = threads;
+}
+
+static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
+                     uint32_t *out_dn, int *out_dep, bool *out_free)
 {
     const ts_geom *g = s->g;
     ts_pos *pos = &s->stack[d];
@@ -731,17 +970,14 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
     s->path[d] = position_key(g, pos);
     s->path_threats[d] = pos->threats;
     s->path_ko[d] = pos->ko;
-    if (s->nodes >= s->next_check) {
-        s->next_check = s->nodes + CHECK_EVERY;
-        ts_search_out_of_time(s);
-    }
     /* A position the table holds open was found open by the rules before (settled values are
      * the only ones stored otherwise): df-pn comes back to a node many times, and Benson's
      * test and the eye space, a third of a visit, are then skipped. The eye space is still
      * wanted for children the table does not know (space < 0: not computed yet). */
     int space = -1;
     uint64_t fkey = free_key(g, key, pos->budget);
-    const tt_entry *self = tt_find(s, key, fkey);
+    tt_entry copy;
+    const tt_entry *self = tt_find(s, key, fkey, &copy);
     ts_outcome t = self && self->pn && self->dn ? TS_OPEN : terminal_in_search(s, pos, &space);
     if (t == TS_OPEN && d >= MAX_DEPTH) {
         /* the defender survives a line this long: a value of this line only, never stored */
@@ -782,7 +1018,8 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             kids[i].key = 0;
     }
     for (int i = 0; i < nm; i++) {
-        tt_entry *e = kids[i].key ? tt_find2(s, kids[i].key, kids[i].fkey, &kids[i].free) : NULL;
+        const tt_entry *e =
+            kids[i].key ? tt_find2(s, kids[i].key, kids[i].fkey, &kids[i].free, &copy) : NULL;
         if (e) {
             kids[i].pn = e->pn;
             kids[i].dn = e->dn;
@@ -823,12 +1060,13 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             dn = 0;
             for (int i = 0; i < nm; i++) {
                 dn = sat_add(dn, kids[i].dn);
-                if (kids[i].pn < pn) {
+                uint32_t v = virtual_number(s, &kids[i], kids[i].pn);
+                if (v < pn) {
                     second = pn;
-                    pn = kids[i].pn;
+                    pn = v;
                     best = i;
-                } else if (kids[i].pn < second) {
-                    second = kids[i].pn;
+                } else if (v < second) {
+                    second = v;
                 }
             }
         } else {
@@ -836,12 +1074,13 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
             dn = INF;
             for (int i = 0; i < nm; i++) {
                 pn = sat_add(pn, kids[i].pn);
-                if (kids[i].dn < dn) {
+                uint32_t v = virtual_number(s, &kids[i], kids[i].dn);
+                if (v < dn) {
                     second = dn;
-                    dn = kids[i].dn;
+                    dn = v;
                     best = i;
-                } else if (kids[i].dn < second) {
-                    second = kids[i].dn;
+                } else if (v < second) {
+                    second = v;
                 }
             }
         }
@@ -893,6 +1132,30 @@ static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out
                   *out_free);
 }
 
+/* One node of df-pn: mid_node, with the clock read now and then, the helpers started once the
+ * search has run SPAWN_NODES alone, and the position counted as searched by this thread while
+ * the table is shared. */
+static void mid(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
+                uint32_t *out_dn, int *out_dep, bool *out_free)
+{
+    if (s->nodes >= s->next_check) {
+        s->next_check = s->nodes + CHECK_EVERY;
+        if (s->lead) {
+            atomic_fetch_add(&s->lead->helper_nodes, s->nodes - s->reported);
+            s->reported = s->nodes;
+        } else if (s->threads > 1 && !s->running && s->nodes - s->started_at >= SPAWN_NODES &&
+                   !s->aborted) {
+            helpers_start(s, d);
+        }
+        ts_search_out_of_time(s);
+    }
+    if (s->locked && !s->marked[d])
+        busy_mark(s, d, ts_key(s->g, &s->stack[d]));
+    mid_node(s, d, thpn, thdn, out_pn, out_dn, out_dep, out_free);
+    if (s->marked[d]) /* the position at d is unchanged below it */
+        busy_unmark(s, d, ts_key(s->g, &s->stack[d]));
+}
+
 /* A new search: values resting on the last one's first position stop being valid. After 32767
  * searches the ids come round again, and the old ones' entries go. */
 static void new_root(ts_search *s)
@@ -924,11 +1187,13 @@ ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n)
         ts_search_lookup(s, root, &pn, &dn, NULL);
         return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
     }
+    s->started_at = s->nodes;
     do {
         int dep;
         bool free;
         mid(s, s->base, INF, INF, &pn, &dn, &dep, &free);
     } while (pn && dn && !s->aborted);
+    helpers_stop(s, &pn, &dn);
     return pn == 0 ? TS_ATTACKER_WINS : dn == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }
 

@@ -28,6 +28,7 @@ struct teach_tsumego {
     bool searched_answer;  /* the last solve's failure was answered with the search's move */
     double max_s;          /* every solve's cap (0: none) */
     uint64_t max_nodes;    /* every solve phase's cap in positions (0: none) */
+    int threads;           /* the solver's threads in every solve (0: the solve's own) */
 };
 
 teach_tsumego *teach_tsumego_new(nn_model *model, const mcts_params *params, char *err,
@@ -109,6 +110,8 @@ void teach_tsumego_set_max_time(teach_tsumego *t, double max_s) { t->max_s = max
 void teach_tsumego_set_max_nodes(teach_tsumego *t, uint64_t n) { t->max_nodes = n; }
 
 void teach_tsumego_set_stubborn(teach_tsumego *t, bool on) { t->stubborn = on; }
+
+void teach_tsumego_set_threads(teach_tsumego *t, int n) { t->threads = n > 0 ? n : 0; }
 
 bool teach_tsumego_failure_searched(const teach_tsumego *t) { return t->searched_answer; }
 
@@ -350,6 +353,8 @@ bool teach_tsumego_solve(teach_tsumego *t, const go_tsumego_problem *p,
         if (capped.tt_log2 <= 0 || capped.tt_log2 > k)
             capped.tt_log2 = k;
     }
+    if (t->threads > capped.threads)
+        capped.threads = t->threads;
     if (t->max_nodes > 0 && (capped.max_nodes == 0 || capped.max_nodes > t->max_nodes))
         capped.max_nodes = t->max_nodes;
     t->searched_answer = false;

@@ -82,6 +82,10 @@ void teach_tsumego_set_max_time(teach_tsumego *t, double max_s);
  * own max_nodes; 0: no cap). */
 void teach_tsumego_set_max_nodes(teach_tsumego *t, uint64_t n);
 
+/* Runs the solver phases of every later solve on n threads (go_tsumego_limits.threads; a
+ * solve's own, when more, stays), 0: the solve's own. The guide's search keeps to one. */
+void teach_tsumego_set_threads(teach_tsumego *t, int n);
+
 /* On a failure (phase 1 above), keep the solver's most stubborn try as the answer instead of the
  * search's move: what a sparring partner wants when its side has lost (GTP's genmove), where
  * the position after a right move fails as it should. Off by default. */

@@ -1091,6 +1091,48 @@ START_TEST(simulation_keeps_the_outcomes)
 }
 END_TEST
 
+/* Threads sharing one search find what one thread finds: on the first 30 intermediate problems
+ * (node-limited, both questions of the status), every outcome both prove is the same, the
+ * helpers do search (their nodes counted in the search's), and the two-thread searches prove
+ * nearly as many as one thread in the same nodes. */
+START_TEST(threads_keep_the_outcomes)
+{
+    region_book *b = region_book_open("intermediate");
+    const ts_geom *g = &b->g;
+    ts_pos *root = &b->line[0];
+    int compared = 0, proven[2] = {0, 0}, problems = test_count(30, 8);
+    uint64_t helped = 0;
+    for (int n = 0; n < problems && region_book_next(b); n++) {
+        for (int q = 0; q < 2; q++) {
+            question_budgets(root, b->p.to_play, q);
+            ts_outcome o[2];
+            for (int t = 0; t < 2; t++) {
+                ts_search *s = ts_search_new(g, 18);
+                ck_assert_ptr_nonnull(s);
+                ts_search_set_threads(s, t + 1);
+                ts_search_limits(s, 1e300, 400000);
+                o[t] = ts_search_prove(s, root);
+                ck_assert(t || ts_search_helped(s) == 0);
+                ck_assert(ts_search_helped(s) < ts_search_nodes(s));
+                helped += ts_search_helped(s);
+                proven[t] += o[t] != TS_OPEN;
+                ts_search_free(s);
+            }
+            if (o[0] != TS_OPEN && o[1] != TS_OPEN) {
+                compared++;
+                ck_assert_msg(o[0] == o[1], "%s, question %d: %d on one thread, %d on two",
+                              region_book_id(b), q, o[0], o[1]);
+            }
+        }
+    }
+    region_book_close(b);
+    ck_assert_int_ge(compared, problems == 30 ? 40 : 8);
+    ck_assert_msg(proven[1] + 2 >= proven[0], "%d proven on two threads, %d on one", proven[1],
+                  proven[0]);
+    ck_assert(helped > 0);
+}
+END_TEST
+
 /* A position's outcome must not depend on what the table holds from earlier searches of other
  * positions: the first moves of the first 30 intermediate problems (both questions of the
  * status), searched one after the other with one table after the problem itself, and each
@@ -1601,6 +1643,19 @@ START_TEST(bench_id_filter)
         ck_assert_msg(strstr(out, "solve: --max-nodes must be a whole number in 1..10^12"),
                       "%s", out);
     }
+    /* threads for each problem's proofs: said in the summary; garbage is refused */
+    ck_assert_int_eq(run_bench_args(two, "--id beta --solver-threads 2", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "right: book/beta played B19") &&
+                      strstr(out, "1 threads, 2 solver threads each"),
+                  "%s", out);
+    static const char *const bad_threads[] = {"0", "65", "2x", "''"};
+    for (size_t i = 0; i < sizeof bad_threads / sizeof *bad_threads; i++) {
+        snprintf(extra, sizeof extra, "--solver-threads %s", bad_threads[i]);
+        ck_assert_int_eq(run_bench_args(two, extra, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, "bench: --solver-threads must be a whole number in 1..64") &&
+                          !strstr(out, "problems,"),
+                      "%s", out);
+    }
 }
 END_TEST
 
@@ -1973,10 +2028,14 @@ START_TEST(goal_from_the_comment)
         ck_assert_msg(strstr(out, want[i]), "%s\n%s", text, out);
     }
     snprintf(text, sizeof text, sgf[1], stones);
-    ck_assert_int_eq(run_solve(text, "--goal kill", out, sizeof out), 0);
-    ck_assert_msg(strstr(out, "problem: Black to kill (given)") &&
-                      strstr(out, "correct first moves: B9 (unique)"),
-                  "%s", out);
+    for (int threads = 1; threads <= 2; threads++) { /* --threads: the proofs' threads */
+        ck_assert_int_eq(run_solve(text, threads == 1 ? "--goal kill" : "--goal kill --threads 2",
+                                   out, sizeof out),
+                         0);
+        ck_assert_msg(strstr(out, "problem: Black to kill (given)") &&
+                          strstr(out, "correct first moves: B9 (unique)"),
+                      "%s", out);
+    }
     /* the benchmark reads the record's "comment" (the listing names the goal answered);
      * without it the goal is inferred, and the kill at B9 is found and proven */
     static const char rec[] =
@@ -2429,6 +2488,7 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, simulation_keeps_the_outcomes);
+    tcase_add_test(cho, threads_keep_the_outcomes);
     tcase_add_test(cho, shared_table_keeps_the_outcomes);
     tcase_add_test(cho, free_values_serve_every_budget);
     tcase_add_test(cho, first_moves_searched_with_their_history);

@@ -49,6 +49,8 @@ teach_tsumego *gtp_tsumego_get(gtp_engine *e, gtp_text *r)
     teach_tsumego_set_stubborn(e->tsumego, true);
     teach_tsumego_set_max_time(e->tsumego, e->tsumego_max_s);
     teach_tsumego_set_max_nodes(e->tsumego, e->tsumego_nodes);
+    /* the engine's --threads: the proofs of a sparring problem use them all */
+    teach_tsumego_set_threads(e->tsumego, teach_engine_params(e->engine)->num_threads);
     return e->tsumego;
 }
 

@@ -31,6 +31,7 @@
 #include "teach/engine.h"
 #include "teach/tsumego.h"
 #include "tools/tsumego_oracle.h"
+#include "tools/args.h"
 #include "tools/positions.h"
 #include "tools/tsumego_records.h"
 
@@ -89,8 +90,8 @@ static bool parse_max_nodes(const char *cmd, const char *text, uint64_t *n)
 
 #define MAX_NODES_HELP                                                                          \
     "  --max-nodes N  at most N positions for each of the solver's phases; with --visits V "     \
-    "(the guess's search stops at V) and time to spare, the results are the same on every "    \
-    "machine and under any load\n"
+    "(the guess's search stops at V), one solver thread and time to spare, the results are "  \
+    "the same on every machine and under any load\n"
 
 static const char *goal_source_text(teach_goal_source from)
 {
@@ -109,6 +110,8 @@ static int usage_solve(FILE *f)
                "[--backend NAME] [--set NAME=VALUE]... [--config FILE]\n"
                "  -w NET   a network that orders the first moves and, when nothing is proven, "
                "searches for the guess (--set / --config: that search's tunables)\n"
+               "  --threads N  threads searching the proofs at once (the guess's search keeps "
+               "to one)\n"
                "%s" MAX_NODES_HELP "%s",
             teach_tsumego_guess_help(), teach_options_help());
     return f == stdout ? 0 : 2;
@@ -137,13 +140,10 @@ static int cmd_solve(int argc, char **argv)
             fprintf(stderr, "shido tsumego solve: %s\n", err);
             return 2;
         }
-        if (got > 0 && opts.threads) {
-            fprintf(stderr, "shido tsumego solve: a solve runs on one thread (--threads is "
-                            "tsumego bench's)\n");
-            return 2;
-        }
-        if (got > 0)
+        if (got > 0) {
+            lim.threads = opts.threads; /* the solver's; the guess's search keeps to one */
             continue;
+        }
         if (!strcmp(argv[i], "--time") && i + 1 < argc) {
             lim.time_s = atof(argv[++i]);
             if (!(lim.time_s > 0 && lim.time_s <= 86400)) {
@@ -495,9 +495,9 @@ static void *bench_worker(void *arg)
 static int usage_bench(FILE *f)
 {
     fprintf(f, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
-               "[--time-per-problem S] [--threads N] [--limit N] [--sample N] [--seed N] "
-               "[--tt LOG2] [--max-nodes N] [-w NET] [--guess-weights NET] [--backend NAME] "
-               "[--id TEXT]... [--list] [--results FILE] [--oracle CMD]\n"
+               "[--time-per-problem S] [--threads N] [--solver-threads N] [--limit N] "
+               "[--sample N] [--seed N] [--tt LOG2] [--max-nodes N] [-w NET] [--guess-weights NET] "
+               "[--backend NAME] [--id TEXT]... [--list] [--results FILE] [--oracle CMD]\n"
                "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                "\"AW\", \"solutions\", \"comment\"}\n"
                "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -507,6 +507,7 @@ static int usage_bench(FILE *f)
                "searches for the guess (--set / --config: that search's tunables)\n"
                "%s"
                "  --threads N  problems solved at once, each on its own thread\n"
+               "  --solver-threads N  threads searching each problem's proofs at once [1]\n"
                MAX_NODES_HELP
                "  --id     only the problems whose id contains TEXT (repeatable, up to 16; "
                "before --sample and --limit)\n"
@@ -737,13 +738,18 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, boo
         }
     }
     int n = job.count ? job.count : 1;
+    char solver_threads[48] = "";
+    if (lim->threads > 1)
+        snprintf(solver_threads, sizeof solver_threads, ", %d solver threads each", lim->threads);
     fprintf(rep->text,
-            "%s: %d problems, %.2f s/problem, %d threads%s%s%s%s: first move correct %.1f%%, "
+            "%s: %d problems, %.2f s/problem, %d threads%s%s%s%s%s: first move correct %.1f%%, "
             "proven "
             "%.1f%% (of correct %.1f%%), wrong %d (%d proven, %d failing in the frame, %d "
             "unproven), set-up refused %d, solve errors %d, time mean %.3f s max %.3f s, nodes "
             "mean %.0f max %llu, %.2f M nodes/s, wall %.1f s",
-            path, job.count, lim->time_s, threads, guided ? ", network-guided" : "",
+            path, job.count, lim->time_s, threads,
+            solver_threads,
+            guided ? ", network-guided" : "",
             guess_net ? " (the guess searched on " : "", guess_net ? guess_net : "",
             guess_net ? ")" : "",
             100.0 * correct / n, 100.0 * proven / n,
@@ -800,6 +806,15 @@ static int cmd_bench(int argc, char **argv)
             bp.ids[bp.nids++] = argv[++i];
         else if (!strcmp(argv[i], "--tt") && i + 1 < argc)
             lim.tt_log2 = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--solver-threads") && i + 1 < argc) {
+            long v;
+            if (!tools_parse_long(argv[++i], 1, 64, &v)) {
+                fprintf(stderr, "shido tsumego bench: --solver-threads must be a whole number in "
+                                "1..64, not '%s'\n", argv[i]);
+                return 2;
+            }
+            lim.threads = (int)v;
+        }
         else if (!strcmp(argv[i], "--max-nodes") && i + 1 < argc) {
             if (!parse_max_nodes("bench", argv[++i], &lim.max_nodes))
                 return 2;
