@@ -1656,6 +1656,15 @@ START_TEST(bench_id_filter)
                           !strstr(out, "problems,"),
                       "%s", out);
     }
+    /* the progress bar, asked for on a log: a line a tenth with the rate and the ETA, the last
+     * with the time taken; each with the correct answers so far. Not on a log by default. */
+    ck_assert_int_eq(run_bench_args(two, "--progress", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "] 1/2 problems 50% ") && strstr(out, "/s ETA ") &&
+                      strstr(out, ", 1 correct\n") && strstr(out, "] 2/2 problems 100% ") &&
+                      strstr(out, "/s in ") && strstr(out, ", 2 correct\n"),
+                  "%s", out);
+    ck_assert_int_eq(run_bench(two, out, sizeof out), 0);
+    ck_assert_msg(!strstr(out, "2/2 problems") && strstr(out, "2 problems"), "%s", out);
 }
 END_TEST
 

@@ -16,6 +16,12 @@ void progress_start(progress *p, int total, const char *what, int mode)
     p->total = total;
     p->start_s = p->last_draw_s = go_now_s();
     p->last_decile = 0;
+    p->note[0] = 0;
+}
+
+void progress_note(progress *p, const char *note)
+{
+    snprintf(p->note, sizeof p->note, "%s", note);
 }
 
 const char *progress_duration(double s, char *buf, int len)
@@ -43,9 +49,9 @@ static void draw(progress *p, int done, bool final)
     else
         snprintf(eta, sizeof eta, "ETA %s",
                  rate > 0 ? progress_duration((p->total - done) / rate, took, sizeof took) : "?");
-    fprintf(p->out, "%s[%s] %d/%d %s %d%% %.2f/s %s%s", p->tty ? "\r" : "", bar, done, p->total,
-            p->what, p->total ? (int)(100.0 * done / p->total) : 100, rate, eta,
-            p->tty && !final ? "   " : "\n");
+    fprintf(p->out, "%s[%s] %d/%d %s %d%% %.2f/s %s%s%s%s", p->tty ? "\r" : "", bar, done,
+            p->total, p->what, p->total ? (int)(100.0 * done / p->total) : 100, rate, eta,
+            p->note[0] ? ", " : "", p->note, p->tty && !final ? "   " : "\n");
     fflush(p->out);
     p->last_draw_s = now;
 }
@@ -60,7 +66,7 @@ void progress_update(progress *p, int done)
         return;
     }
     int decile = p->total ? (int)(10.0 * done / p->total) : 10;
-    if (decile > p->last_decile) {
+    if (decile > p->last_decile && done < p->total) { /* the last line is progress_end's */
         p->last_decile = decile;
         draw(p, done, false);
     }

@@ -1,6 +1,7 @@
 /* tools/progress.h -- a progress bar with rate and ETA on standard error, for the batch commands
- * (fuseki-quiz, review): "[#########.........] 37/171 22% 1.3/s ETA 1m43s". Redrawn in place on
- * a terminal at most ten times a second; elsewhere (a log file) one line every 10%. */
+ * (fuseki-quiz, review, tsumego bench): "[#########.........] 37/171 22% 1.3/s ETA 1m43s", with
+ * a note of the caller's after it ("12 correct"). Redrawn in place on a terminal at most ten
+ * times a second; elsewhere (a log file) one line every 10%. */
 #ifndef SHIDO_TOOLS_PROGRESS_H
 #define SHIDO_TOOLS_PROGRESS_H
 
@@ -14,10 +15,14 @@ typedef struct progress {
     int total;
     double start_s, last_draw_s;
     int last_decile;
+    char note[64];        /* printed after the ETA when not empty (progress_note) */
 } progress;
 
 /* Starts a bar of total steps on stderr; mode 1 always, 0 never, -1 on a terminal only. */
 void progress_start(progress *p, int total, const char *what, int mode);
+
+/* Sets the note the next drawing prints after the ETA ("" for none). */
+void progress_note(progress *p, const char *note);
 
 /* Shows done of the total steps. */
 void progress_update(progress *p, int done);

@@ -33,6 +33,7 @@
 #include "tools/tsumego_oracle.h"
 #include "tools/args.h"
 #include "tools/positions.h"
+#include "tools/progress.h"
 #include "tools/tsumego_records.h"
 
 static const char *vertex(int size, int p, char *buf) { return go_point_to_gtp(size, p, buf); }
@@ -397,7 +398,7 @@ typedef struct bench_job {
     tsumego_oracle **oracles; /* one per thread with --oracle, NULL without */
     int next_net;
     pthread_mutex_t lock;
-    bool progress;
+    progress bar;
 } bench_job;
 
 /* Asks the oracle about first for the solved problem p: 1, 0, or -1 after printing why. */
@@ -457,16 +458,6 @@ static void solve_record(const tsumego_record *r, const go_tsumego_limits *lim,
     go_tsumego_solution_free(&sol);
 }
 
-static void draw_progress(const bench_job *job)
-{
-    int width = 40, filled = job->count ? job->done * width / job->count : width;
-    fprintf(stderr, "\r[");
-    for (int i = 0; i < width; i++)
-        fputc(i < filled ? '#' : '.', stderr);
-    fprintf(stderr, "] %d/%d, %d correct", job->done, job->count, job->correct);
-    fflush(stderr);
-}
-
 static void *bench_worker(void *arg)
 {
     bench_job *job = arg;
@@ -485,8 +476,10 @@ static void *bench_worker(void *arg)
         pthread_mutex_lock(&job->lock);
         job->done++;
         job->correct += job->res[i].correct;
-        if (job->progress)
-            draw_progress(job);
+        char note[32];
+        snprintf(note, sizeof note, "%d correct", job->correct);
+        progress_note(&job->bar, note);
+        progress_update(&job->bar, job->done);
         pthread_mutex_unlock(&job->lock);
     }
     return NULL;
@@ -497,7 +490,8 @@ static int usage_bench(FILE *f)
     fprintf(f, "usage: shido tsumego bench (--jsonl FILE | --sgf FILE_OR_DIR) ... "
                "[--time-per-problem S] [--threads N] [--solver-threads N] [--limit N] "
                "[--sample N] [--seed N] [--tt LOG2] [--max-nodes N] [-w NET] [--guess-weights NET] "
-               "[--backend NAME] [--id TEXT]... [--list] [--results FILE] [--oracle CMD]\n"
+               "[--backend NAME] [--id TEXT]... [--list] [--results FILE] [--oracle CMD] "
+               "[--progress|--quiet]\n"
                "  --jsonl  one problem per line: {\"id\", \"size\", \"to_play\", \"AB\", "
                "\"AW\", \"solutions\", \"comment\"}\n"
                "  --sgf    one problem per game tree (a file, or every *.sgf of a directory): "
@@ -517,7 +511,9 @@ static int usage_bench(FILE *f)
                "output, the lines and the summary then going to standard error)\n"
                "  --oracle a GTP engine with owl_attack / owl_defend (\"/usr/games/gnugo --mode "
                "gtp\") that reads each answer proven to win outright on the framed board: "
-               "does it reach the goal, and does passing instead fail\n%s",
+               "does it reach the goal, and does passing instead fail\n"
+               "  --progress|--quiet the progress bar (problems, rate, ETA, correct so far) "
+               "always | never [on a terminal]\n%s",
             teach_tsumego_guess_help(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
@@ -583,6 +579,7 @@ typedef struct bench_report {
     FILE *results; /* NULL: none */
     FILE *text;    /* the lines and the summary: standard output, or standard error when the
                       records go there ("--results -"), so that it holds JSON Lines only */
+    int bar_mode;  /* the progress bar: 1 always, 0 never, -1 on a terminal only */
 } bench_report;
 
 /* How an answer stands: "proven", "fails in the frame", "not proven", "error", "set-up
@@ -669,7 +666,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, boo
         return 1;
     }
     job.lim = *lim;
-    job.progress = true;
+    progress_start(&job.bar, job.count, "problems", rep->bar_mode);
     pthread_mutex_init(&job.lock, NULL);
     pthread_t tid[256];
     int started = 0;
@@ -681,7 +678,7 @@ static int bench_file(const bench_source *src, const go_tsumego_limits *lim, boo
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     double wall = go_now_s() - t0;
-    fprintf(stderr, "\n");
+    progress_end(&job.bar, job.done);
     pthread_mutex_destroy(&job.lock);
 
     int correct = 0, proven = 0, proven_correct = 0, bad_setup = 0, failed = 0;
@@ -774,7 +771,7 @@ static int cmd_bench(int argc, char **argv)
     bench_source files[16];
     int nfiles = 0, threads = 1;
     bench_pick bp = {.seed = 1};
-    bench_report rep = {.text = stdout};
+    bench_report rep = {.text = stdout, .bar_mode = -1};
     const char *oracle_cmd = NULL, *results_path = NULL, *guess_path = NULL;
     teach_options opts;
     teach_options_init(&opts);
@@ -824,6 +821,8 @@ static int cmd_bench(int argc, char **argv)
             guess_path = argv[++i];
         else if (!strcmp(argv[i], "--list"))
             rep.list = true;
+        else if (!strcmp(argv[i], "--progress") || !strcmp(argv[i], "--quiet"))
+            rep.bar_mode = argv[i][2] == 'p';
         else if (!strcmp(argv[i], "--results") && i + 1 < argc && argv[i + 1][0])
             results_path = argv[++i];
         else
