@@ -79,16 +79,23 @@ total=$((${#cells[@]} * GAMES))
 start=$(date +%s)
 done_games=0
 
+# The bar on standard error: redrawn in place on a terminal, elsewhere (a log) a line for each
+# game finished.
+drawn=-1
 progress() {
-    local now elapsed eta width=30 filled
+    local now elapsed eta width=30 filled cr='' end=$'\n'
+    [ -t 2 ] || ((done_games != drawn)) || return 0
+    if [ -t 2 ]; then cr=$'\r' end='  '; fi
+    drawn=$done_games
     now=$(date +%s)
     elapsed=$((now - start))
     eta=$((done_games > 0 ? elapsed * (total - done_games) / done_games : 0))
     filled=$((total > 0 ? done_games * width / total : width))
-    printf '\r[%s%s] %d/%d games, %dm%02ds elapsed, ETA %dm%02ds  ' \
+    printf '%s[%s%s] %d/%d games, %dm%02ds elapsed, ETA %dm%02ds%s' "$cr" \
         "$(printf '%*s' "$filled" '' | tr ' ' '#')" \
         "$(printf '%*s' $((width - filled)) '' | tr ' ' '.')" \
-        "$done_games" "$total" $((elapsed / 60)) $((elapsed % 60)) $((eta / 60)) $((eta % 60)) >&2
+        "$done_games" "$total" $((elapsed / 60)) $((elapsed % 60)) $((eta / 60)) $((eta % 60)) \
+        "$end" >&2
 }
 
 # The --set options of a controller value ("ABC25:style=center13") into the array sets.
@@ -146,5 +153,5 @@ for cell in "${cells[@]}"; do
     "$SHIDO" teach-stats --player "$name" -w "$NET" --threads 1 --judge-visits "$JUDGE_VISITS" \
         --row "$name vs $oname ($SIZE x $SIZE, $VISITS visits)" "$dir" >"$dir.row"
 done
-echo >&2
+[ -t 2 ] && echo >&2
 write_table
