@@ -25,6 +25,7 @@
  * `shido tactical-maps characterise FILE.sgf...` mines the maps that best characterise the moves
  * of a collection (go/tacmap_mine.h defines the measures and the score). */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 #include "tools/args.h"
 #include "tools/analysis_cmds.h"
 #include "tools/positions.h"
+#include "tools/progress.h"
 #include "go/clock.h"
 
 #define MAX_REDUCERS 48      /* maps that shrank the intersection, kept for --verbose */
@@ -186,20 +188,6 @@ static void *worker(void *arg)
     }
 }
 
-static void progress(int done, int total, double elapsed)
-{
-    enum { WIDTH = 40 };
-    char bar[WIDTH + 1];
-    int fill = total ? done * WIDTH / total : WIDTH;
-    for (int i = 0; i < WIDTH; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[WIDTH] = 0;
-    double eta = done ? elapsed * (total - done) / done : 0;
-    fprintf(stderr, "\r[%s] %d/%d positions, %.0f s elapsed, ~%.0f s left ", bar, done, total,
-            elapsed, eta);
-    fflush(stderr);
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: shido tactical-maps GAME.sgf [--max-depth D] [--tries N] [--threads T]\n"
@@ -314,15 +302,16 @@ int shido_cmd_tactical_maps(int argc, char **argv)
         go_game_free(&game);
         return 1;
     }
+    progress bar;
+    progress_start(&bar, sh.num_jobs, "positions", 1);
     while (atomic_load(&sh.done) < sh.num_jobs) {
-        progress(atomic_load(&sh.done), sh.num_jobs, go_now_s() - t0);
+        progress_update(&bar, atomic_load(&sh.done));
         nanosleep(&(struct timespec){0, 250000000L}, NULL);
     }
     for (int k = 0; k < started; k++)
         pthread_join(tid[k], NULL);
     double elapsed = go_now_s() - t0;
-    progress(sh.num_jobs, sh.num_jobs, elapsed);
-    fputc('\n', stderr);
+    progress_end(&bar, sh.num_jobs);
     free(tid);
 
     int table[GO_TM_MAX_RANDOM_DEPTH + 2] = {0};
@@ -403,19 +392,12 @@ static void usage_characterise(FILE *f)
             GO_TM_MAX_RANDOM_DEPTH, 9600L);
 }
 
+/* The miner's progress on the bar (its total known from the first call). */
 static void progress_mine(long done, long total, void *ctx)
 {
-    enum { WIDTH = 40 };
-    double elapsed = go_now_s() - *(const double *)ctx;
-    char bar[WIDTH + 1];
-    int fill = total ? (int)(done * WIDTH / total) : WIDTH;
-    for (int i = 0; i < WIDTH; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[WIDTH] = 0;
-    double eta = done ? elapsed * (double)(total - done) / (double)done : 0;
-    fprintf(stderr, "\r[%s] %ld/%ld maps, %.0f s elapsed, ~%.0f s left ", bar, done, total,
-            elapsed, eta);
-    fflush(stderr);
+    progress *bar = ctx;
+    bar->total = total < INT_MAX ? (int)total : INT_MAX;
+    progress_update(bar, done < INT_MAX ? (int)done : INT_MAX);
 }
 
 /* Adds the main-line moves of every game of path; returns the games read or -1. */
@@ -533,7 +515,6 @@ static int characterise(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", name);
         goto done;
     }
-    double t0 = go_now_s();
     go_tm_mine_params p = go_tm_mine_defaults();
     p.max_depth = (int)max_depth;
     p.tries = tries;
@@ -541,12 +522,14 @@ static int characterise(int argc, char **argv)
     p.max_overlap = max_overlap;
     p.threads = (int)threads;
     p.seed = (uint64_t)seed;
-    p.progress = isatty(2) ? progress_mine : NULL;
-    p.progress_ctx = &t0;
+    progress bar;
+    progress_start(&bar, 0, "maps", -1);
+    p.progress = bar.out ? progress_mine : NULL;
+    p.progress_ctx = &bar;
     go_tm_mine_info info;
     int n = go_tm_mine_run(set, &p, best, (int)top, &info, err, sizeof err);
     if (p.progress)
-        fputc('\n', stderr);
+        progress_end(&bar, bar.total);
     if (n < 0) {
         fprintf(stderr, "%s: %s\n", name, err);
         goto done;
