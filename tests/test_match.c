@@ -384,7 +384,11 @@ START_TEST(disagreement_scored_by_shido)
         free(sgf);
     }
     ck_assert(strstr(r.out, "game   1/2: B engine1, W engine2: W+6.5, 2 moves, two passes; "
-                            "adjudicated by shido: engines disagreed\n"));
+                            "adjudicated by shido: engines disagreed ["));
+    /* each game's line counts the games done, with the time since the start and the ETA */
+    ck_assert_msg(strstr(r.out, " [1 of 2 done in ") && strstr(r.out, " [2 of 2 done in ") &&
+                      strstr(r.out, "s, ETA 0s]\n"),
+                  "%s", r.out);
     ck_assert(strstr(r.out, "engine1 win rate 50.0% (95% CI 9.5% .. 90.5%"));
     free_records(rec, 2);
     run_free(&r);
@@ -608,7 +612,7 @@ START_TEST(broken_engines_forfeit)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_eq(count_lines_starting(r.out, "game "), 3);
     ck_assert(strstr(r.out, "game   2/3: B engine2, W engine1: W+F, 0 moves, forfeit: engine2 "
-                            "failed at set-up\n"));
+                            "failed at set-up ["));
     ck_assert(strstr(r.out, "engine1 win rate 100.0% (95% CI 43.9% .. 100.0%"));
     ck_assert_int_eq(count_lines_starting(r.err, "shido match: game "), 3);
     ck_assert_msg(strstr(r.err, "reply does not start with '=' or '?': \"junk\"") &&

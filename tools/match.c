@@ -14,9 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "go/clock.h"
 #include "go/game.h"
 #include "go/sgf.h"
 #include "tools/match_internal.h"
+#include "tools/progress.h"
 
 #define Z_95 1.959963984540054 /* two-sided 95% normal quantile */
 
@@ -422,8 +424,8 @@ static void write_jsonl(match_state *st, const match_result *r)
     cJSON_Delete(o);
 }
 
-/* Prints a finished game (progress line, engine failures on stderr, JSON record). Called with
- * st->lock held. */
+/* Prints a finished game (progress line with the games done, the time since the start and the
+ * ETA; engine failures on stderr; JSON record). Called with st->lock held. */
 static void report_game(match_state *st, const match_result *r, const match_engine eng[2])
 {
     const match_options *opt = st->opt;
@@ -437,8 +439,13 @@ static void report_game(match_state *st, const match_result *r, const match_engi
         snprintf(why, sizeof why, "%s; %s", end_text(r->end), r->reason);
     else
         snprintf(why, sizeof why, "%s", r->reason);
-    printf("game %3d/%d: B %s, W %s: %s, %d moves, %s\n", r->game + 1, opt->games,
-           engine_label(r->black), engine_label(1 - r->black), r->re, r->moves, why);
+    double el = go_now_s() - st->start_s;
+    int n = ++st->finished;
+    char took[32], left[32];
+    printf("game %3d/%d: B %s, W %s: %s, %d moves, %s [%d of %d done in %s, ETA %s]\n",
+           r->game + 1, opt->games, engine_label(r->black), engine_label(1 - r->black), r->re,
+           r->moves, why, n, opt->games, progress_duration(el, took, sizeof took),
+           progress_duration(el * (opt->games - n) / n, left, sizeof left));
     fflush(stdout);
     fflush(stderr);
     if (st->jsonl)
@@ -635,6 +642,7 @@ int shido_cmd_match(int argc, char **argv)
     for (int e = 0; e < 2; e++)
         printf("  %s: %s [%s]\n", engine_label(e), opt.name[e], opt.command[e]);
     fflush(stdout);
+    st.start_s = go_now_s();
     for (int i = 0; i < workers; i++) {
         w[i].st = &st;
         int err = pthread_create(&w[i].thread, NULL, worker_main, &w[i]);

@@ -102,6 +102,8 @@ typedef struct match_state {
     char abort_why[700];
     match_result *results;      /* opt->games entries */
     bool *done;                 /* which results are filled */
+    int finished;               /* games reported so far */
+    double start_s;             /* when the games began (go_now_s) */
     FILE *jsonl;
 } match_state;
 
