@@ -37,6 +37,7 @@
 #include "tools/commands.h"
 #include "tools/match.h"
 #include "tools/positions.h"
+#include "tools/progress.h"
 
 typedef struct tally {
     int games, wins, losses, draws, voids;
@@ -58,19 +59,25 @@ typedef struct job {
     int64_t visits;
     int from_move, step;
     teach_player *search;
+    /* the progress bar over the files (when moves are searched) */
+    progress bar;
+    int files, files_done;
 } job;
 
 static int usage(FILE *f)
 {
     fprintf(f, "usage: shido teach-stats --player NAME %s [--judge-visits N] [--opening N] "
-               "[--json] [--row LABEL] GAME.sgf|DIR...\n"
+               "[--json] [--row LABEL] [--progress|--quiet] GAME.sgf|DIR...\n"
                "       shido teach-stats --find-endgames K --out-dir DIR %s [--endgame-visits N]\n"
-               "                         [--from-move M] [--step S] GAME.sgf|DIR...\n"
+               "                         [--from-move M] [--step S] [--progress|--quiet] "
+               "GAME.sgf|DIR...\n"
                "  a player's results and the naturalness of its moves in finished games; or\n"
                "  the first position of each game that meets the thesis's endgame criteria\n"
                "  (seed 001; a search of N visits, 200), from move M (0: half the board's\n"
                "  points) every S moves (2), K at most, written as DIR/endgame-NN.sgf for\n"
-               "  shido match --opening\n%s",
+               "  shido match --opening\n"
+               "  --progress|--quiet the progress bar over the files while moves are searched "
+               "(--judge-visits, --find-endgames) always | never [on a terminal]\n%s",
             teach_options_synopsis(), teach_options_synopsis(), teach_options_help());
     return f == stdout ? 0 : 2;
 }
@@ -199,12 +206,24 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* One file into the job (count: only counted, for the progress bar). */
+static bool take_file(const char *path, job *j, bool count)
+{
+    if (count) {
+        j->files++;
+        return true;
+    }
+    bool ok = add_file(path, j);
+    progress_update(&j->bar, ++j->files_done);
+    return ok;
+}
+
 /* A file, or every *.sgf of a directory in name order. */
-static bool add_path(const char *path, job *j)
+static bool add_path(const char *path, job *j, bool count)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return add_file(path, j);
+        return take_file(path, j, count);
     struct dirent **names;
     int n = scandir(path, &names, NULL, by_name);
     if (n < 0) {
@@ -217,7 +236,7 @@ static bool add_path(const char *path, job *j)
         if (ok && len > 4 && !strcasecmp(names[i]->d_name + len - 4, ".sgf")) {
             char file[4096];
             snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
-            ok = add_file(file, j);
+            ok = take_file(file, j, count);
         }
         free(names[i]);
     }
@@ -302,6 +321,7 @@ int shido_cmd_teach_stats(int argc, char **argv)
     const char *paths[256];
     int npaths = 0;
     bool json = false;
+    int bar_mode = -1;
     char err[1024];
     long judge_visits = 0, opening = 0, find = 0, endgame_visits = 200, from_move = 0, step = 2;
     for (int i = 1; i < argc; i++) {
@@ -341,6 +361,8 @@ int shido_cmd_teach_stats(int argc, char **argv)
             j.out_dir = argv[++i];
         } else if (!strcmp(argv[i], "--json")) {
             json = true;
+        } else if (!strcmp(argv[i], "--progress") || !strcmp(argv[i], "--quiet")) {
+            bar_mode = argv[i][2] == 'p';
         } else if (!strcmp(argv[i], "--row") && more) {
             row = argv[++i];
         } else if (argv[i][0] != '-' && npaths < 256) {
@@ -378,8 +400,12 @@ int shido_cmd_teach_stats(int argc, char **argv)
     else
         j.judge = search;
     bool ok = true;
+    for (int i = 0; ok && i < npaths; i++)
+        ok = add_path(paths[i], &j, true);
+    progress_start(&j.bar, j.files, "files", need_search ? bar_mode : 0);
     for (int i = 0; ok && i < npaths && (j.find == 0 || j.found < j.find); i++)
-        ok = add_path(paths[i], &j);
+        ok = add_path(paths[i], &j, false);
+    progress_end(&j.bar, j.files_done);
     if (ok && j.find == 0)
         print(&j.t, j.player, json, row);
     if (ok && j.find > 0)
