@@ -377,8 +377,15 @@ int shido_cmd_teach_stats(int argc, char **argv)
     j.visits = endgame_visits;
     j.from_move = (int)from_move;
     j.step = (int)step;
-    if (!npaths || o.num_weights != 1 || (j.find > 0 ? !j.out_dir : !j.player))
+    const char *missing = !npaths                          ? "no games given (GAME.sgf|DIR)"
+                          : o.num_weights != 1             ? "one network is needed (-w FILE)"
+                          : j.find > 0 && !j.out_dir       ? "--find-endgames needs --out-dir DIR"
+                          : j.find == 0 && !j.player       ? "--player NAME is needed"
+                                                           : NULL;
+    if (missing) {
+        fprintf(stderr, "shido teach-stats: %s\n", missing);
         return usage(stderr);
+    }
     if (j.out_dir && mkdir(j.out_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "shido teach-stats: cannot create %s: %s\n", j.out_dir, strerror(errno));
         return 1;
@@ -405,6 +412,8 @@ int shido_cmd_teach_stats(int argc, char **argv)
     progress_start(&j.bar, j.files, "files", need_search ? bar_mode : 0);
     for (int i = 0; ok && i < npaths && (j.find == 0 || j.found < j.find); i++)
         ok = add_path(paths[i], &j, false);
+    if (!ok)
+        progress_note(&j.bar, "stopped at the error above");
     progress_end(&j.bar, j.files_done);
     if (ok && j.find == 0)
         print(&j.t, j.player, json, row);
