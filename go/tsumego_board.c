@@ -417,15 +417,195 @@ static bool dead_shape(const ts_geom *g, const ts_pos *s, const int16_t *eyes, i
     return stones == 1 && s->p[vital].color == g->attacker;
 }
 
+#define MIAI_MAX 8 /* unsafe attacker chains one area's look keeps */
+
+/* The unsafe attacker chains counted as safe (see miai_chain). */
+typedef struct miai_list {
+    int n;
+    int head[MIAI_MAX];
+} miai_list;
+
+/* Is q a stone of an attacker chain that can never be captured: a safe one, or one of those
+ * in miai (NULL: none)? */
+static bool walls(const ts_pos *s, int q, int def, const miai_list *miai)
+{
+    const ts_point *pq = &s->p[q];
+    if (pq->color == GO_EMPTY || pq->color == def)
+        return false;
+    if (s->p[pq->head].flags & TS_SAFE)
+        return true;
+    for (int m = 0; miai && m < miai->n; m++)
+        if (miai->head[m] == pq->head)
+            return true;
+    return false;
+}
+
+/* An empty point next to the frame or a safe chain: the attacker's stone there is safe. */
+static bool safe_for_attacker(const ts_geom *g, const ts_pos *s, int p)
+{
+    for (int d = 0; d < 4; d++) {
+        int q = g->nb[p][d];
+        if (q == TS_FRAME || (q >= 0 && walls(s, q, g->defender, NULL)))
+            return true;
+    }
+    return false;
+}
+
+/* Is the unsafe attacker chain at head h as good as safe? It is when two of its liberties are
+ * points where an attacker stone is safe and no other unsafe attacker chain has either as a
+ * liberty: whenever the defender fills one the attacker connects at the other, and no
+ * defender move threatens two such chains at once. */
+static bool miai_chain(const ts_geom *g, const ts_pos *s, int h)
+{
+    int def = g->defender, first = -1, i = h;
+    do {
+        for (int d = 0; d < 4; d++) {
+            int p = g->nb[i][d];
+            if (p < 0 || p == first || s->p[p].color != GO_EMPTY || !safe_for_attacker(g, s, p))
+                continue;
+            bool shared = false;
+            for (int e = 0; e < 4 && !shared; e++) {
+                int q = g->nb[p][e];
+                shared = q >= 0 && s->p[q].color != GO_EMPTY && s->p[q].color != def &&
+                         s->p[q].head != h && !walls(s, q, def, NULL);
+            }
+            if (shared)
+                continue;
+            if (first >= 0)
+                return true;
+            first = p;
+        }
+        i = s->p[i].next;
+    } while (i != h);
+    return false;
+}
+
+/* The open points of the area flooded from target stone t (see eyeless_area), up to seven:
+ * open[] receives the first six; *defender_open and *stones tell whether a defender stone is
+ * among them and how many attacker stones; unsafe receives the heads of the first unsafe
+ * attacker chains met. miai: chains to count as safe (NULL: only those that are). in[] marks
+ * the points flooded (the caller clears it); the flood stops at the seventh open point unless
+ * full. */
+static int open_points(const ts_geom *g, const ts_pos *s, int t, const miai_list *miai,
+                       bool full, bool *in, int16_t *open, bool *defender_open, int *stones,
+                       miai_list *unsafe)
+{
+    int def = g->defender;
+    int16_t queue[TS_MAX_POINTS];
+    int qn = 0, no = 0;
+    *defender_open = false;
+    *stones = 0;
+    unsafe->n = 0;
+    in[t] = true;
+    queue[qn++] = (int16_t)t;
+    for (int k = 0; k < qn; k++) {
+        int i = queue[k];
+        bool walled = false;
+        for (int d = 0; d < 4; d++) {
+            int q = g->nb[i][d];
+            if (q == TS_FRAME || (q >= 0 && walls(s, q, def, miai))) {
+                walled = true;
+                continue;
+            }
+            if (q >= 0 && !in[q]) {
+                in[q] = true;
+                queue[qn++] = (int16_t)q;
+            }
+        }
+        bool attacker = s->p[i].color != GO_EMPTY && s->p[i].color != def;
+        if (attacker) {
+            bool seen = false;
+            for (int m = 0; m < unsafe->n; m++)
+                seen |= unsafe->head[m] == s->p[i].head;
+            if (!seen && unsafe->n < MIAI_MAX)
+                unsafe->head[unsafe->n++] = s->p[i].head;
+        }
+        if (walled)
+            continue;
+        if (no >= 6) {
+            no = 7;
+            if (!full)
+                return no;
+            continue;
+        }
+        *defender_open |= s->p[i].color == def;
+        *stones += attacker;
+        open[no++] = (int16_t)i;
+    }
+    return no;
+}
+
+/* The open points open[0..no) of one area (no = 7: more than six) leave room for one eye at
+ * most, or make one eye space of a dead shape (see eyeless_area). */
+static bool eyeless_verdict(const ts_geom *g, const ts_pos *s, const int16_t *open, int no,
+                            bool defender_open, int stones, bool attacker_first)
+{
+    if (no < 2)
+        return true;
+    if (no == 2)
+        for (int d = 0; d < 4; d++)
+            if (g->nb[open[0]][d] == open[1])
+                return true;
+    return no <= 6 && !defender_open && dead_shape(g, s, open, no, stones, attacker_first);
+}
+
+/* Can the defender ever make two eyes in the area flooded from target stone t (as in
+ * ts_defender_space)? An eye point must end with every neighbour a defender stone or the edge,
+ * so no point next to the frame or a safe attacker stone can ever be one, and safe chains only
+ * grow: the area's other points (the open ones, stones of either colour included) are all the
+ * defender could ever make eyes of, and an unsafe attacker stone stands on one of them. Every
+ * empty point that is not open is a move the attacker can make safely (it joins the frame or a
+ * safe chain), and one that changes nothing else the defender could use, so the attacker can
+ * fill them all, then play in what is left. The area dies when its open points are at most two,
+ * and adjacent (one eye at most, no seki: the defender's capture of an attacker stone there
+ * leaves a one-point eye), or when they hold no defender stone and make one eye space of a
+ * dead shape (dead_shape) for the side to move. When that fails for an area holding unsafe
+ * attacker chains, it is tried again with the chains miai_chain finds counted as safe: they may
+ * cut the area in parts, each of which must die, and the attacker may have to answer a defender
+ * move at one of them first, so a dead shape must be dead with the defender moving first. */
+static bool eyeless_area(const ts_geom *g, const ts_pos *s, int t, bool attacker_first)
+{
+    int n = g->n, stones;
+    int16_t open[TS_DEAD_MAX];
+    bool defender_open, area[TS_MAX_POINTS], in[TS_MAX_POINTS];
+    miai_list unsafe, miai = {0}, parts_unsafe;
+    memset(area, 0, (size_t)n * sizeof *area);
+    int no = open_points(g, s, t, NULL, false, area, open, &defender_open, &stones, &unsafe);
+    if (eyeless_verdict(g, s, open, no, defender_open, stones, attacker_first))
+        return true;
+    for (int m = 0; m < unsafe.n; m++)
+        if (miai_chain(g, s, unsafe.head[m]))
+            miai.head[miai.n++] = unsafe.head[m];
+    if (!miai.n)
+        return false;
+    if (no > 6) {
+        memset(area, 0, (size_t)n * sizeof *area);
+        open_points(g, s, t, NULL, true, area, open, &defender_open, &stones, &unsafe);
+    }
+    /* the chains counted as safe may cut the area in parts: each part with target stones must
+     * die */
+    memset(in, 0, (size_t)n * sizeof *in);
+    for (int u = 0; u < n; u++) {
+        if (!area[u] || in[u] || !(s->p[u].flags & TS_TARGET))
+            continue;
+        no = open_points(g, s, u, &miai, false, in, open, &defender_open, &stones, &parts_unsafe);
+        if (!eyeless_verdict(g, s, open, no, defender_open, stones, false))
+            return false;
+    }
+    return true;
+}
+
 /* The defender's areas: from each group of target stones, the points reachable through defender
  * stones, empty points and attacker stones that are not safe. An area's non-defender points are
  * its eye space. The defender cannot reach beyond an area, whose boundary is safe attacker
  * stones, the frame and the edge, so all its liberties are in the eye space. When an eye space
  * is one connected region of at most six points, the classical nakade results decide it (see
- * dead_shape).
+ * dead_shape). With eyeless, an area they leave open also dies when eyeless_area says so; that
+ * look is taken on areas of at most TS_SPACE_CAP points of eye space only: bigger ones hardly
+ * ever qualify, and on every node it cost 15% of the solver's speed.
  * Returns an eye-space size for move ordering (that of the first area not known to be dead,
  * counted up to TS_SPACE_CAP + 1); *dead tells whether every area is dead. */
-int ts_defender_space(const ts_geom *g, const ts_pos *s, bool *dead)
+int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dead)
 {
     int n = g->n, def = g->defender, largest = 0;
     bool in[TS_MAX_POINTS];
@@ -461,7 +641,8 @@ int ts_defender_space(const ts_geom *g, const ts_pos *s, bool *dead)
             }
         }
         largest = eye > largest ? eye : largest;
-        if (eye > 6 || !dead_shape(g, s, eyes, eye, stones, attacker_first)) {
+        if ((eye > 6 || !dead_shape(g, s, eyes, eye, stones, attacker_first)) &&
+            !(eyeless && eye <= TS_SPACE_CAP && eyeless_area(g, s, t, attacker_first))) {
             *dead = false; /* one living area is enough; its size is the estimate */
             return eye;
         }

@@ -105,10 +105,11 @@ static inline uint64_t ts_key(const ts_geom *g, const ts_pos *s)
 bool ts_benson_defender(const ts_geom *g, const ts_pos *s, bool *alive);
 
 /* Eye spaces of the defender's areas (see the .c file): returns the largest one's size and sets
- * *dead when every area is a known dead shape for the side to move. */
+ * *dead when every area is a known dead shape for the side to move, or (with eyeless) an area
+ * with room for one eye at most, whatever the attacker leaves there (eyeless_area). */
 #define TS_DEAD_MAX 8
 #define TS_SPACE_CAP 16
-int ts_defender_space(const ts_geom *g, const ts_pos *s, bool *dead);
+int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dead);
 
 /* May the side to move play i in s under the ko rule and its budget? (i empty and legal) */
 static inline bool ts_ko_allows(const ts_pos *s, int i)
@@ -171,6 +172,10 @@ ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n);
  * first tried by replaying the proof of a settled sibling. Off only to compare (tests). */
 void ts_search_set_simulation(ts_search *s, bool on);
 uint64_t ts_search_simulated(const ts_search *s); /* children settled by simulation so far */
+
+/* The eyeless-area terminal (on by default, see ts_defender_space). Off only to compare
+ * (tests). */
+void ts_search_set_eyeless(ts_search *s, bool on);
 
 /* What the table knows of a position: TS_OPEN when nothing is proven. pn/dn may be NULL. */
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,

@@ -139,6 +139,7 @@ struct ts_search {
     child kids[MAX_DEPTH + 1][TS_MAX_POINTS + 1];
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
+    bool no_eyeless;                    /* the eyeless-area terminal off (for tests) */
     uint32_t root_id;                   /* of the search under way (ts_search_prove), 1 to
                                            MAX_ROOT_ID */
     int base;                           /* depth of the search's first position: the line
@@ -400,16 +401,16 @@ ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint3
     return p == 0 ? TS_ATTACKER_WINS : d == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }
 
-static bool dead_shape(const ts_geom *g, const ts_pos *pos)
+static bool dead_shape(const ts_search *s, const ts_pos *pos)
 {
     bool dead;
-    ts_defender_space(g, pos, &dead);
+    ts_defender_space(s->g, pos, !s->no_eyeless, &dead);
     return dead;
 }
 
 ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos)
 {
-    if (pos->target_left == 0 || dead_shape(s->g, pos))
+    if (pos->target_left == 0 || dead_shape(s, pos))
         return TS_ATTACKER_WINS;
     if (ts_benson_defender(s->g, pos, NULL))
         return TS_DEFENDER_WINS;
@@ -423,7 +424,7 @@ ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos)
 static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos, int *space)
 {
     bool dead = true;
-    *space = pos->target_left ? ts_defender_space(s->g, pos, &dead) : 0;
+    *space = pos->target_left ? ts_defender_space(s->g, pos, !s->no_eyeless, &dead) : 0;
     if (dead)
         return TS_ATTACKER_WINS;
     if (pos->to_move == s->g->attacker && ts_benson_defender(s->g, pos, NULL))
@@ -770,6 +771,8 @@ static bool simulate(ts_search *s, int d, child *k, const child *tmpl, ts_outcom
 
 void ts_search_set_simulation(ts_search *s, bool on) { s->no_simulation = !on; }
 
+void ts_search_set_eyeless(ts_search *s, bool on) { s->no_eyeless = !on; }
+
 uint64_t ts_search_simulated(const ts_search *s) { return s->simulated; }
 
 /* Is the settled value of the node at pos, whose children are kids[0..nm), free of the
@@ -905,6 +908,7 @@ static void helpers_start(ts_search *s, int d)
         ts_pos_copy(s->g, &h->stack[s->base], &s->stack[s->base]);
         memcpy(h->history, s->history, sizeof h->history);
         h->no_simulation = s->no_simulation;
+        h->no_eyeless = s->no_eyeless;
         h->prior_color = s->prior_color;
         memcpy(h->prior, s->prior, sizeof h->prior);
         h->deadline_s = 1e300; /* the lead watches the limits and stops the helpers */
@@ -1035,7 +1039,7 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
          * divide into eyes, a small one the other way round */
         if (space < 0) {
             bool dead;
-            space = pos->target_left ? ts_defender_space(g, pos, &dead) : 0;
+            space = pos->target_left ? ts_defender_space(g, pos, false, &dead) : 0;
         }
         int sp = space - (!att && moves[i] != TS_PASS);
         kids[i].pn = sp > 2 ? (uint32_t)(sp - 1) : 1;
