@@ -1,13 +1,14 @@
 /* tests/test_tsumego.c -- the tsumego solver: hand-made positions whose answers are known
  * (nakade vital points, bent four in the corner, seki, direct and multi-step ko, snapback, under
  * the stones, two correct first moves), the region board against go_board, the frame (on open
- * sides too), a side problem's region, the goal inferred on every shared book, the solution tree,
- * refused input, a sample of Cho Chikun's elementary problems (their answers
- * checked by GNU Go's owl code too), the JSON Lines reader of `shido tsumego bench` and its --id
- * filter (through the binary), a prior that orders the search, picks the answer among winning
- * first moves and picks the guess, and the network-guided solve of teach/tsumego.c (with
- * ../shared's g170 net).
- * Diagrams are 9x9 with the problem in the top-left corner ('X' black, 'O' white). */
+ * sides too), a side problem's region, the goal inferred on every shared book, the eyeless-area
+ * terminal (checked against full search), the solution tree, refused input, a sample of Cho
+ * Chikun's elementary problems (their answers checked by GNU Go's owl code too), the JSON Lines
+ * reader of `shido tsumego bench` and its --id filter (through the binary), a prior that orders
+ * the search, picks the answer among winning first moves and picks the guess, and the
+ * network-guided solve of teach/tsumego.c (with ../shared's g170 net).
+ * Diagrams are 9x9 with the problem in the top-left corner, one in the top-right ('X' black,
+ * 'O' white). */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -1181,10 +1182,10 @@ END_TEST
  * connected out by miai counted as safe, leave room for one eye at most, or for one dead eye
  * shape) decides only positions that are lost: random lines of play from the first elementary
  * and intermediate problems, the attacker playing three moves in four, until the terminal
- * decides; every position it decides and the rules alone do
- * not is searched again without it (node-limited, the defender with every ko threat), and each
- * proven there is an attacker's win (355 of 355 on the full count, 35 on the light one; 300 and
- * 30 asked; 6,801 of 6,801 in a longer run over all three of Cho's books). */
+ * decides; every position it decides and the rules alone do not is searched again without it
+ * (node-limited, the defender with every ko threat), and each proven there is an attacker's win
+ * (355 of 355 on the full count, 35 on the light one; 300 and 30 asked; 6,801 of 6,801 in a
+ * longer run: 400 problems of each of Cho's three books, 6 lines each, two seeds). */
 START_TEST(eyeless_areas_are_dead)
 {
     static const char *books[] = {"elementary", "intermediate"};
