@@ -632,9 +632,7 @@ int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dea
                 int q = g->nb[i][d];
                 if (q < 0 || in[q])
                     continue;
-                const ts_point *pq = &s->p[q];
-                if (pq->color != GO_EMPTY && pq->color != def &&
-                    (s->p[pq->head].flags & TS_SAFE))
+                if (walls(s, q, def, NULL))
                     continue;
                 in[q] = true;
                 queue[qn++] = (int16_t)q;
