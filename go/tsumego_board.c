@@ -595,32 +595,6 @@ static bool eyeless_area(const ts_geom *g, const ts_pos *s, int t, bool attacker
     return true;
 }
 
-void ts_defender_areas(const ts_geom *g, const ts_pos *s, ts_zone *z)
-{
-    int n = g->n, def = g->defender;
-    bool in[TS_MAX_POINTS];
-    int16_t queue[TS_MAX_POINTS];
-    memset(in, 0, (size_t)n * sizeof *in);
-    for (int t = 0; t < n; t++) {
-        if (!(s->p[t].flags & TS_TARGET) || in[t])
-            continue;
-        int qn = 0;
-        in[t] = true;
-        queue[qn++] = (int16_t)t;
-        for (int k = 0; k < qn; k++) {
-            int i = queue[k];
-            ts_zone_add(z, i);
-            for (int d = 0; d < 4; d++) {
-                int q = g->nb[i][d];
-                if (q >= 0 && !in[q] && !walls(s, q, def, NULL)) {
-                    in[q] = true;
-                    queue[qn++] = (int16_t)q;
-                }
-            }
-        }
-    }
-}
-
 /* The defender's areas: from each group of target stones, the points reachable through defender
  * stones, empty points and attacker stones that are not safe. An area's non-defender points are
  * its eye space. The defender cannot reach beyond an area, whose boundary is safe attacker

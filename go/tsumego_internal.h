@@ -104,19 +104,6 @@ static inline uint64_t ts_key(const ts_geom *g, const ts_pos *s)
  * Returns true when at least one target stone is pass-alive. alive may be NULL. */
 bool ts_benson_defender(const ts_geom *g, const ts_pos *s, bool *alive);
 
-/* A set of region points: a relevance zone (see tsumego_search.c). */
-typedef struct ts_zone {
-    uint64_t w[(TS_MAX_POINTS + 63) / 64];
-} ts_zone;
-
-static inline void ts_zone_add(ts_zone *z, int i) { z->w[i >> 6] |= 1ull << (i & 63); }
-static inline bool ts_zone_has(const ts_zone *z, int i) { return (z->w[i >> 6] >> (i & 63)) & 1; }
-
-/* Adds the points of the defender's areas (see ts_defender_space) to z: every point the flood
- * from the target stones reaches through defender stones, empty points and unsafe attacker
- * stones. */
-void ts_defender_areas(const ts_geom *g, const ts_pos *s, ts_zone *z);
-
 /* Eye spaces of the defender's areas (see the .c file): returns the largest one's size and sets
  * *dead when every area is a known dead shape for the side to move, or (with eyeless) an area
  * with room for one eye at most, whatever the attacker leaves there (eyeless_area). */
@@ -189,11 +176,6 @@ uint64_t ts_search_simulated(const ts_search *s); /* children settled by simulat
 /* The eyeless-area terminal (on by default, see ts_defender_space). Off only to compare
  * (tests). */
 void ts_search_set_eyeless(ts_search *s, bool on);
-
-/* Relevance zones (on by default, see the .c file): a defender's move outside the zone of the
- * attacker's win after a defender's pass is settled by that win. Off only to compare (tests). */
-void ts_search_set_zones(ts_search *s, bool on);
-uint64_t ts_search_zoned(const ts_search *s); /* defender moves settled by a zone so far */
 
 /* What the table knows of a position: TS_OPEN when nothing is proven. pn/dn may be NULL. */
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,

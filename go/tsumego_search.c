@@ -120,18 +120,7 @@ typedef struct child {
                      of the line searched (NO_DEP: on none) */
     bool free;    /* its proof or disproof holds whatever the ko-threat budgets */
     bool simulated; /* a simulation was tried on it (see simulate) */
-    bool zoned;     /* settled by the zone of the defender's pass (see zone_prune) */
 } child;
-
-/* The zone of a proven position (see relevance zones below), one a cache line. */
-typedef struct zone_entry {
-    uint64_t key; /* 0: none */
-    ts_zone zone;
-    atomic_uint lock; /* held while a thread reads or writes it (parallel search) */
-    char pad[64 - 8 - sizeof(ts_zone) - sizeof(atomic_uint)];
-} zone_entry;
-
-_Static_assert(sizeof(zone_entry) == 64, "a zone entry is one cache line");
 
 struct ts_search {
     const ts_geom *g;
@@ -151,13 +140,6 @@ struct ts_search {
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
     bool no_eyeless;                    /* the eyeless-area terminal off (for tests) */
-    bool no_zones;                      /* relevance zones off (for tests) */
-    struct zone_entry *zt;              /* the zones of proven positions (inside zmap) */
-    void *zmap;
-    size_t zmap_bytes;
-    uint64_t zmask;                     /* zone entries - 1 */
-    uint64_t zoned;                     /* defender moves settled by a zone */
-    ts_zone history_stones;             /* points holding a stone in a position of the history */
     uint32_t root_id;                   /* of the search under way (ts_search_prove), 1 to
                                            MAX_ROOT_ID */
     int base;                           /* depth of the search's first position: the line
@@ -219,15 +201,6 @@ ts_search *ts_search_new(const ts_geom *g, int tt_log2)
         return NULL;
     }
     s->mask = buckets - 1;
-    /* the zone table: half the transposition table's bytes (proofs are a part of its entries) */
-    size_t zones = buckets / 2;
-    s->zt = tt_map(zones * sizeof *s->zt, &s->zmap, &s->zmap_bytes);
-    if (!s->zt) {
-        munmap(s->map, s->map_bytes);
-        free(s);
-        return NULL;
-    }
-    s->zmask = zones - 1;
     s->g = g;
     s->deadline_s = 1e300;
     s->threads = 1;
@@ -240,7 +213,6 @@ void ts_search_free(ts_search *s)
         return;
     helpers_free(s);
     munmap(s->map, s->map_bytes);
-    munmap(s->zmap, s->zmap_bytes);
     free(s);
 }
 
@@ -428,243 +400,6 @@ ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint3
         *work = e ? (uint32_t)(tt_work(e) > 0xffffffffu ? 0xffffffffu : tt_work(e)) : 0;
     return p == 0 ? TS_ATTACKER_WINS : d == 0 ? TS_DEFENDER_WINS : TS_OPEN;
 }
-
-/* --- relevance zones ---
- *
- * The zone of an attacker's win is a set of points such that the attacker still wins when the
- * defender has stones on points outside it (placed there by moves the search could play, so
- * that attacker stones outside may have been captured by them): the attacker's winning moves
- * and everything the rules looked at on the way to its wins are inside. It is built up from
- * the leaves (Thomsen 2000; Kishimoto and Mueller 2005):
- *  - the capture of the last target: nothing (the move that captured accounts for it);
- *  - dead areas (ts_defender_space): the defender's areas, each closed by safe attacker chains,
- *    the frame or the edge, which no stone outside can change;
- *  - an attacker's win: its winning child's zone and the move's own (move_zone);
- *  - a defender's loss: every child's zone and move's, and for each empty point inside where
- *    the defender had no move (suicide, an eye to fill: consider()), what decided that, since a
- *    stone outside next to it could give it one.
- * A zone is closed: an unsafe chain with a stone in it has all its stones and liberties in it,
- * so no stone outside touches a chain inside, or captures one.
- * The use: at a defender's node, once the defender's pass is proven lost with zone Z, every
- * defender move outside Z loses too: the position after it is the position after the pass with
- * one more defender stone outside Z, and the attacker may pass there as well (a win by the
- * pass that takes the defender's ko threats away, which only follows a defender's pass, has no
- * zone: gated_pass). This holds at every defender's node of a zone's proof too, so a defender
- * move the stones outside made possible is settled the same way. A point that held a stone in
- * a position of the line above is left out of this, since a stone there could make a
- * repetition the pass's line does not have. Zones are kept for values of their own only
- * (none resting on a repetition of the line) and for wins of the attacker only; a zone not
- * found (evicted, or a value simulation or another path stored without one) is the whole
- * region: every bit set, which settles nothing. */
-
-static void zone_full(ts_zone *z) { memset(z, 0xff, sizeof *z); }
-
-static bool zone_is_full(const ts_zone *z)
-{
-    for (size_t i = 0; i < sizeof z->w / sizeof z->w[0]; i++)
-        if (z->w[i] != ~0ull)
-            return false;
-    return true;
-}
-
-static void zone_or(ts_zone *z, const ts_zone *a)
-{
-    for (size_t i = 0; i < sizeof z->w / sizeof z->w[0]; i++)
-        z->w[i] |= a->w[i];
-}
-
-static zone_entry *zone_lock(ts_search *s, uint64_t key)
-{
-    zone_entry *e = &s->zt[(key >> 7) & s->zmask];
-    if (s->locked)
-        for (int spins = 0; atomic_exchange_explicit(&e->lock, 1u, memory_order_acquire);)
-            while (atomic_load_explicit(&e->lock, memory_order_relaxed))
-                if (++spins % SPIN_YIELD == 0)
-                    sched_yield();
-    return e;
-}
-
-static void zone_unlock(ts_search *s, zone_entry *e)
-{
-    if (s->locked)
-        atomic_store_explicit(&e->lock, 0u, memory_order_release);
-}
-
-/* The zone kept for key, or the whole region. */
-static void zone_find(ts_search *s, uint64_t key, ts_zone *z)
-{
-    zone_entry *e = zone_lock(s, key);
-    if (e->key == key)
-        *z = e->zone;
-    else
-        zone_full(z);
-    zone_unlock(s, e);
-}
-
-static void zone_store(ts_search *s, uint64_t key, const ts_zone *z)
-{
-    if (zone_is_full(z))
-        return;
-    zone_entry *e = zone_lock(s, key);
-    e->key = key;
-    e->zone = *z;
-    zone_unlock(s, e);
-}
-
-/* A proven child's zone: the capture of the last target needs none; else the table's, by the
- * child's key or, for a value free of the budgets, the key without them. */
-static void child_zone(ts_search *s, const child *k, ts_zone *z)
-{
-    memset(z, 0, sizeof *z);
-    if (!k->key)
-        return; /* settled by the rules with no repetition: every target captured */
-    zone_find(s, k->key, z);
-    if (zone_is_full(z) && k->free)
-        zone_find(s, k->fkey, z);
-}
-
-/* Adds a chain's stones and liberties; for a defender's chain, the unsafe attacker chains next
- * to it too, stones and liberties, since a capture of one would give it liberties. */
-static void chain_zone(const ts_geom *g, const ts_pos *pos, int h, ts_zone *z)
-{
-    bool def = pos->p[h].color == g->defender;
-    int i = h;
-    do {
-        ts_zone_add(z, i);
-        for (int d = 0; d < 4; d++) {
-            int q = g->nb[i][d];
-            if (q < 0)
-                continue;
-            if (pos->p[q].color == GO_EMPTY)
-                ts_zone_add(z, q);
-            else if (def && pos->p[q].color != g->defender &&
-                     !(pos->p[pos->p[q].head].flags & TS_SAFE))
-                chain_zone(g, pos, pos->p[q].head, z);
-        }
-        i = pos->p[i].next;
-    } while (i != h);
-}
-
-/* Adds point i, its neighbours, and the unsafe chains among them whole with their liberties:
- * what a move at i, its legality and its captures, or consider() at i, depend on. */
-static void point_zone(const ts_geom *g, const ts_pos *pos, int i, ts_zone *z)
-{
-    if (i == TS_PASS)
-        return;
-    ts_zone_add(z, i);
-    for (int d = 0; d < 4; d++) {
-        int q = g->nb[i][d];
-        if (q < 0)
-            continue;
-        ts_zone_add(z, q);
-        if (pos->p[q].color != GO_EMPTY && !(pos->p[pos->p[q].head].flags & TS_SAFE))
-            chain_zone(g, pos, pos->p[q].head, z);
-    }
-}
-
-/* The zone of a defender's loss at pos: adds, for every empty point of z where the defender had
- * no move (moves[0..nm): those it had) and the ko allows one, what decided that, until no such
- * point is left. */
-static void zone_close(const ts_geom *g, const ts_pos *pos, const int *moves, int nm, ts_zone *z)
-{
-    bool done[TS_MAX_POINTS + 1];
-    memset(done, 0, (size_t)g->n * sizeof *done);
-    for (int i = 0; i < nm; i++)
-        done[moves[i]] = true;
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (int i = 0; i < g->n; i++)
-            if (!done[i] && ts_zone_has(z, i) && pos->p[i].color == GO_EMPTY &&
-                ts_ko_allows(pos, i)) {
-                done[i] = true;
-                point_zone(g, pos, i, z);
-                grew = true;
-            }
-    }
-}
-
-/* The zone of a terminal attacker's win at pos (the rules: no target left, or dead areas). */
-static void terminal_zone(const ts_geom *g, const ts_pos *pos, ts_zone *z)
-{
-    memset(z, 0, sizeof *z);
-    if (pos->target_left)
-        ts_defender_areas(g, pos, z);
-}
-
-/* Did point i hold a stone in a position of the line above depth d, or of the history? */
-static bool held_on_line(const ts_search *s, int d, int i)
-{
-    if (ts_zone_has(&s->history_stones, i))
-        return true;
-    for (int j = s->base; j < d; j++)
-        if (s->stack[j].p[i].color != GO_EMPTY)
-            return true;
-    return false;
-}
-
-/* Is the attacker's move m at pos a pass that takes the defender's ko threats away (see
- * ts_play_move)? A win by it has no zone: after a defender's move outside instead of its pass,
- * the attacker's pass would not do that. */
-static bool gated_pass(const ts_geom *g, const ts_pos *pos, int m)
-{
-    return m == TS_PASS && pos->passed == 1 && pos->budget[g->defender] > 0;
-}
-
-/* At the defender's node at depth d, whose pass (kids[pass]) is proven lost with a value of
- * its own (no repetition of the line): settles every defender move outside the pass's zone. */
-static void zone_prune(ts_search *s, int d, child *kids, int nm, int pass)
-{
-    ts_zone z;
-    child_zone(s, &kids[pass], &z);
-    if (zone_is_full(&z))
-        return;
-    for (int i = 0; i < nm; i++) {
-        child *k = &kids[i];
-        if (i == pass || k->pn == 0 || k->dn == 0 || ts_zone_has(&z, k->move) ||
-            held_on_line(s, d, k->move))
-            continue;
-        k->pn = 0;
-        k->dn = INF;
-        k->dep = NO_DEP;
-        k->free = true;
-        k->zoned = true;
-        k->key = 0;
-        s->zoned++;
-    }
-}
-
-/* Keeps the zone of the attacker's win at the node at depth d (children kids[0..nm), the winning
- * one kids[best] when the attacker is to move) under its key and, when free, fkey. */
-static void settle_zone(ts_search *s, int d, const child *kids, int nm, bool att, int best,
-                        uint64_t key, uint64_t fkey, bool free)
-{
-    const ts_geom *g = s->g;
-    const ts_pos *pos = &s->stack[d];
-    ts_zone z, c;
-    memset(&z, 0, sizeof z);
-    int moves[TS_MAX_POINTS + 1], n = 0;
-    if (att && gated_pass(g, pos, kids[best].move))
-        return;
-    for (int i = att ? best : 0; i < (att ? best + 1 : nm); i++) {
-        moves[n++] = kids[i].move;
-        if (kids[i].zoned)
-            continue;
-        child_zone(s, &kids[i], &c);
-        if (zone_is_full(&c))
-            return;
-        zone_or(&z, &c);
-        point_zone(g, pos, kids[i].move, &z);
-    }
-    if (!att)
-        zone_close(g, pos, moves, n, &z);
-    zone_store(s, key, &z);
-    if (free)
-        zone_store(s, fkey, &z);
-}
-
-void ts_search_set_zones(ts_search *s, bool on) { s->no_zones = !on; }
-
-uint64_t ts_search_zoned(const ts_search *s) { return s->zoned; }
 
 static bool dead_shape(const ts_search *s, const ts_pos *pos)
 {
@@ -937,37 +672,32 @@ static int template_move(ts_search *s, const ts_pos *t, ts_outcome want)
     return tt_move(e);
 }
 
-static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget, ts_zone *z);
+static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget);
 
-/* Plays m at depth d on the line and on the template, then simulates the child; *z receives
- * the zone of an attacker's win (see relevance zones). */
-static bool sim_child(ts_search *s, int d, int m, ts_outcome want, int *budget, ts_zone *z)
+/* Plays m at depth d on the line and on the template, then simulates the child. */
+static bool sim_child(ts_search *s, int d, int m, ts_outcome want, int *budget)
 {
     const ts_geom *g = s->g;
     ts_pos *c = &s->stack[d + 1], *tc = &s->tstack[d + 1];
     const ts_pos *t = &s->tstack[d];
-    zone_full(z);
     if (m != TS_PASS && !(ts_ko_allows(t, m) && ts_legal(g, t, m, t->to_move)))
         return false; /* the template has no such line */
     ts_pos_copy(g, c, &s->stack[d]);
     ts_play_move(g, c, m);
     s->nodes++;
-    if (c->target_left == 0) {
-        memset(z, 0, sizeof *z);
+    if (c->target_left == 0)
         return want == TS_ATTACKER_WINS;
-    }
     uint64_t pk = position_key(g, c);
     for (int i = d - 1; i >= 0; i -= 2)
         if (s->path[i] == pk)
             return false; /* a value resting on the line: left to the search */
     ts_pos_copy(g, tc, t);
     ts_play_move(g, tc, m);
-    return sim_node(s, d + 1, want, budget, z);
+    return sim_node(s, d + 1, want, budget);
 }
 
-/* Is s->stack[d] settled as want by following the template s->tstack[d]? *z receives the zone
- * of an attacker's win (the whole region when there is none). */
-static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget, ts_zone *z)
+/* Is s->stack[d] settled as want by following the template s->tstack[d]? */
+static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget)
 {
     const ts_geom *g = s->g;
     const ts_pos *pos = &s->stack[d];
@@ -977,18 +707,10 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget, ts_zone 
     bool free;
     tt_entry copy;
     const tt_entry *e = tt_find2(s, key, fkey, &free, &copy);
-    zone_full(z);
     if (e && tt_root(e))
         return false; /* a value resting on the first position: not for a stored proof */
-    bool zones = want == TS_ATTACKER_WINS && !s->no_zones;
-    if (e && (e->pn == 0 || e->dn == 0)) {
-        if (zones && e->pn == 0) {
-            zone_find(s, key, z);
-            if (zone_is_full(z))
-                zone_find(s, fkey, z);
-        }
+    if (e && (e->pn == 0 || e->dn == 0))
         return (e->pn == 0) == (want == TS_ATTACKER_WINS);
-    }
     int winner = want == TS_ATTACKER_WINS ? (int)g->attacker : (int)g->defender;
     int won_by = -1;
     if (pos->to_move == winner) {
@@ -1004,41 +726,25 @@ static bool sim_node(ts_search *s, int d, ts_outcome want, int *budget, ts_zone 
     }
     int space;
     ts_outcome t = terminal_in_search(s, pos, &space);
-    if (t != TS_OPEN) {
-        if (zones && t == TS_ATTACKER_WINS)
-            terminal_zone(g, pos, z);
+    if (t != TS_OPEN)
         return t == want;
-    }
     s->path[d] = position_key(g, pos);
     s->path_threats[d] = pos->threats;
     s->path_ko[d] = pos->ko;
     bool ok = true;
-    ts_zone cz;
-    memset(z, 0, sizeof *z);
     if (won_by >= 0) {
-        ok = sim_child(s, d, won_by, want, budget, &cz);
-        zone_or(z, &cz);
-        point_zone(g, pos, won_by, z);
-        if (gated_pass(g, pos, won_by))
-            zone_full(z);
+        ok = sim_child(s, d, won_by, want, budget);
     } else {
         int moves[TS_MAX_POINTS + 1];
         int nm = gen_moves(s, pos, moves, true);
         if (nm == 0)
             ok = want == TS_DEFENDER_WINS; /* the attacker has nothing left to try */
-        for (int i = 0; i < nm && ok; i++) {
-            ok = sim_child(s, d, moves[i], want, budget, &cz);
-            zone_or(z, &cz);
-            point_zone(g, pos, moves[i], z);
-        }
-        if (zones)
-            zone_close(g, pos, moves, nm, z);
+        for (int i = 0; i < nm && ok; i++)
+            ok = sim_child(s, d, moves[i], want, budget);
     }
     if (ok)
         tt_store2(s, key, fkey, want == TS_ATTACKER_WINS ? 0 : INF,
                   want == TS_ATTACKER_WINS ? INF : 0, 1, won_by, false, false);
-    if (ok && zones)
-        zone_store(s, key, z);
     return ok;
 }
 
@@ -1053,8 +759,7 @@ static bool simulate(ts_search *s, int d, child *k, const child *tmpl, ts_outcom
     ts_pos_copy(g, &s->tstack[d + 1], pos);
     ts_play_move(g, &s->tstack[d + 1], tmpl->move);
     int budget = SIM_BUDGET;
-    ts_zone z;
-    if (!sim_node(s, d + 1, want, &budget, &z))
+    if (!sim_node(s, d + 1, want, &budget))
         return false;
     k->pn = want == TS_ATTACKER_WINS ? 0 : INF;
     k->dn = want == TS_ATTACKER_WINS ? INF : 0;
@@ -1204,15 +909,11 @@ static void helpers_start(ts_search *s, int d)
         memcpy(h->history, s->history, sizeof h->history);
         h->no_simulation = s->no_simulation;
         h->no_eyeless = s->no_eyeless;
-        h->no_zones = s->no_zones;
-        h->zt = s->zt;
-        h->zmask = s->zmask;
-        h->history_stones = s->history_stones;
         h->prior_color = s->prior_color;
         memcpy(h->prior, s->prior, sizeof h->prior);
         h->deadline_s = 1e300; /* the lead watches the limits and stops the helpers */
         h->max_nodes = 0;
-        h->nodes = h->reported = h->simulated = h->zoned = 0;
+        h->nodes = h->reported = h->simulated = 0;
         h->next_check = CHECK_EVERY;
         h->aborted = false;
         h->result = TS_OPEN;
@@ -1240,7 +941,6 @@ static void helpers_stop(ts_search *s, uint32_t *pn, uint32_t *dn)
         s->nodes += h->nodes;
         s->helped += h->nodes;
         s->simulated += h->simulated;
-        s->zoned += h->zoned;
         if (*pn && *dn && h->result != TS_OPEN) {
             *pn = h->result == TS_ATTACKER_WINS ? 0 : INF;
             *dn = h->result == TS_ATTACKER_WINS ? INF : 0;
@@ -1306,12 +1006,6 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
         *out_dep = NO_DEP;
         *out_free = free;
         tt_store2(s, key, fkey, *out_pn, *out_dn, 1, -1, false, free);
-        if (t == TS_ATTACKER_WINS && !s->no_zones) {
-            ts_zone z;
-            terminal_zone(g, pos, &z);
-            zone_store(s, key, &z);
-            zone_store(s, fkey, &z);
-        }
         return;
     }
     bool att = pos->to_move == g->attacker;
@@ -1323,7 +1017,7 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
     int depth = d - s->base;
     uint32_t shallow = depth < DEEP_DEPTH ? (uint32_t)((DEEP_DEPTH - depth) / DEEP_STEP) : 0;
     for (int i = 0; i < nm; i++) {
-        kids[i].simulated = kids[i].zoned = false;
+        kids[i].simulated = false;
         if (child_by_rules(s, d, moves[i], &kids[i]))
             kids[i].key = 0;
     }
@@ -1359,20 +1053,10 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
             kids[i].pn += late;
         else
             kids[i].dn += late;
-        if (!att && moves[i] == TS_PASS && !s->no_zones)
-            kids[i].dn = 1; /* first: its zone may settle the moves outside it (zone_prune) */
     }
-    /* the defender's pass, whose zone may settle the moves outside it (zone_prune) */
-    int pass = !att && nm && moves[nm - 1] == TS_PASS && !s->no_zones ? nm - 1 : -1;
-    int first = pass; /* the pass goes first among children of equal numbers */
     uint32_t pn = 0, dn = 0;
     int best = 0;
     for (;;) {
-        if (pass >= 0 && kids[pass].pn == 0) {
-            if (kids[pass].dep == NO_DEP)
-                zone_prune(s, d, kids, nm, pass);
-            pass = -1;
-        }
         /* the node's numbers; best = the child to expand, second = the runner-up's number */
         uint32_t second = INF;
         if (att) {
@@ -1395,7 +1079,7 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
             for (int i = 0; i < nm; i++) {
                 pn = sat_add(pn, kids[i].pn);
                 uint32_t v = virtual_number(s, &kids[i], kids[i].dn);
-                if (v < dn || (v == dn && i == first)) {
+                if (v < dn) {
                     second = dn;
                     dn = v;
                     best = i;
@@ -1450,8 +1134,6 @@ static void mid_node(ts_search *s, int d, uint32_t thpn, uint32_t thdn, uint32_t
     if (dep >= d || (dep >= 0 && dep <= s->base))
         tt_store2(s, key, fkey, pn, dn, s->nodes - start, won ? kids[best].move : -1, dep < d,
                   *out_free);
-    if (pn == 0 && dep == NO_DEP && !s->no_zones)
-        settle_zone(s, d, kids, nm, att, best, key, fkey, *out_free);
 }
 
 /* One node of df-pn: mid_node, with the clock read now and then, the helpers started once the
@@ -1498,14 +1180,10 @@ ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n)
     const ts_pos *root = &line[n - 1];
     new_root(s);
     s->base = n - 1;
-    memset(&s->history_stones, 0, sizeof s->history_stones);
     for (int i = 0; i < s->base; i++) {
         s->path[i] = position_key(s->g, &line[i]);
         s->path_threats[i] = line[i].threats;
         s->path_ko[i] = line[i].ko;
-        for (int p = 0; p < s->g->n; p++)
-            if (line[i].p[p].color != GO_EMPTY)
-                ts_zone_add(&s->history_stones, p);
     }
     ts_pos_copy(s->g, &s->stack[s->base], root);
     uint32_t pn, dn;

@@ -1092,65 +1092,6 @@ START_TEST(simulation_keeps_the_outcomes)
 }
 END_TEST
 
-/* Relevance zones settle defender moves outside the zone of the defender's pass: on random
- * lines from the first elementary and intermediate problems (up to six plies, both questions
- * of the status), every outcome proven with zones is the one proven without (node-limited), and
- * zones do settle moves. */
-START_TEST(zones_keep_the_outcomes)
-{
-    static const char *books[] = {"elementary", "intermediate"};
-    int compared = 0, problems = test_count(60, 12);
-    uint64_t zoned = 0;
-    unsigned seed = 4242;
-    for (int bk = 0; bk < 2; bk++) {
-        region_book *b = region_book_open(books[bk]);
-        const ts_geom *g = &b->g;
-        for (int n = 0; n < problems && region_book_next(b); n++) {
-            for (int walk = 0; walk < 3; walk++) {
-                ts_pos pos = b->line[0];
-                int plies = (int)(rand_r(&seed) % 7);
-                ts_search *shape = ts_search_new(g, 10);
-                ck_assert_ptr_nonnull(shape);
-                for (int ply = 0; ply < plies; ply++) {
-                    int moves[TS_MAX_POINTS + 1];
-                    int k = ts_search_moves_by_shape(shape, &pos, moves);
-                    if (k == 0 || ts_search_terminal(shape, &pos) != TS_OPEN)
-                        break;
-                    ts_play_move(g, &pos, moves[rand_r(&seed) % (k < 6 ? k : 6)]);
-                }
-                ts_search_free(shape);
-                if (pos.target_left == 0)
-                    continue;
-                for (int q = 0; q < 2; q++) {
-                    question_budgets(&pos, (go_color)pos.to_move, q);
-                    pos.passed = 0;
-                    ts_outcome o[2];
-                    for (int on = 0; on < 2; on++) {
-                        ts_search *s = ts_search_new(g, 18);
-                        ck_assert_ptr_nonnull(s);
-                        ts_search_set_zones(s, on);
-                        ts_search_limits(s, 1e300, 200000);
-                        o[on] = ts_search_prove(s, &pos);
-                        zoned += ts_search_zoned(s);
-                        ck_assert(on || ts_search_zoned(s) == 0);
-                        ts_search_free(s);
-                    }
-                    if (o[0] != TS_OPEN && o[1] != TS_OPEN) {
-                        compared++;
-                        ck_assert_msg(o[0] == o[1], "%s, walk %d, question %d: %d without zones, %d with",
-                                      region_book_id(b), walk, q, o[0], o[1]);
-                    }
-                }
-            }
-        }
-        region_book_close(b);
-    }
-    printf("zones: %d compared, %llu moves zoned\n", compared, (unsigned long long)zoned);
-    ck_assert_int_ge(compared, problems == 60 ? 300 : 50);
-    ck_assert(zoned > 0);
-}
-END_TEST
-
 /* Does the eyeless test find every area of problem p dead, with to_move to play? */
 static bool eyeless_dead(const go_tsumego_problem *p, go_color to_move)
 {
@@ -2711,7 +2652,6 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, simulation_keeps_the_outcomes);
     tcase_add_test(cho, eyeless_areas_are_dead);
-    tcase_add_test(cho, zones_keep_the_outcomes);
     tcase_add_test(cho, threads_keep_the_outcomes);
     tcase_add_test(cho, shared_table_keeps_the_outcomes);
     tcase_add_test(cho, free_values_serve_every_budget);
