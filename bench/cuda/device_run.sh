@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # bench/cuda/device_run.sh -- on the GPU machine, the programs bench/cuda/carry.sh put in .dev/
-# through bench/cuda/run.sh: unpacks the libraries, finds cuBLAS and cuDNN on the machine, points
-# the tests' compiled-in ../shared (the build machine's path) at the carried copy, and leaves at
-# most eight files under $OUT (the device tool's limit): results.md, run.log and all.tgz (every
-# output of the run).
+# through bench/cuda/run.sh: unpacks what carry.sh compressed, finds cuBLAS and cuDNN on the
+# machine, points the tests' compiled-in ../shared and tests/data (the build machine's paths) at
+# the carried copy and this checkout, and leaves at most eight files under $OUT (the device
+# tool's limit): results.md, run.log and all.tgz (every output of the run).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 D=$PWD/.dev
 [ -d "$D/bin" ] || { echo "device_run.sh: no .dev/bin: run bench/cuda/carry.sh first" >&2; exit 1; }
+# carry.sh's NAME.carry.xz back to NAME (python's lzma: the machine may have no xz)
+python3 - "$D" <<'PY'
+import lzma, pathlib, shutil, sys
+for p in pathlib.Path(sys.argv[1]).rglob("*.carry.xz"):
+    with lzma.open(p) as src, open(str(p)[: -len(".carry.xz")], "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    p.unlink()
+PY
+chmod +x "$D"/bin/*
 # the tests open SHIDO_SHARED_DIR as compiled: the build machine's absolute ../shared
 compiled=$(strings "$D/bin/test_cuda" | grep -m1 -E '^/.*/weights/$' || true)
 if [ -n "$compiled" ]; then
@@ -17,7 +26,13 @@ if [ -n "$compiled" ]; then
     echo "shared data for the tests: $shared -> $(readlink -f "$shared")"
 fi
 [ -e ../shared ] || ln -s "$D/shared" ../shared 2>/dev/null
-for f in "$D"/lib/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+# and tests/data as compiled: the build machine's checkout
+data=$(strings "$D/bin/test_cuda" | grep -m1 -E '^/.*/tests/data$' || true)
+if [ -n "$data" ] && [ ! -e "$data" ]; then
+    mkdir -p "$(dirname "$data")" 2>/dev/null
+    ln -s "$PWD/tests/data" "$data"
+    echo "test data: $data -> $PWD/tests/data"
+fi
 L=$D/lib
 for n in libcublas.so.13 libcublasLt.so.13 libcudnn.so.9; do
     f=$(find /usr/local/cuda/ /usr/local/cuda*/ /usr/lib/x86_64-linux-gnu /opt /usr/local/lib \

@@ -1,8 +1,11 @@
 """bench/cuda/torch_baseline.py -- the PyTorch side-by-side baseline for `shido bench nn --backend
-cuda`: the same architectures as tools/synth_nets.c builds (KataGo b6c96 v8, b18c384nbt and
-b28c512nbt v15 nested bottlenecks with global pooling, Leela Zero 40x256), random weights (speed
-only), fp16, channels_last, cuDNN with benchmark mode, timed in evaluations per second at the
-same batch sizes on full 19x19 boards (board mask of ones, still multiplied in as KataGo does).
+cuda`: the same architectures as weights/synth.c builds (KataGo b6c96 v8, b18c384nbt and
+b28c512nbt v15 nested bottlenecks with global pooling, b10c384h6nbttf: KaTrain 1.20's net's
+shape, nested bottlenecks holding attention and SwiGLU feed-forward blocks with learned rotary
+encodings and an RMS-norm trunk tip; Leela Zero 40x256), random weights (speed only), fp16,
+channels_last, cuDNN with benchmark mode, attention by scaled_dot_product_attention (flash
+kernels where PyTorch has them), timed in evaluations per second at the same batch sizes on
+full 19x19 boards (board mask of ones, still multiplied in as KataGo does).
 
 Variants, cheapest first so that a short budget still gives the main numbers:
   eager        plain module calls
@@ -29,12 +32,16 @@ NETS = {
     "b28c512nbt": dict(kind="kata", version=15, nested=True, blocks=28, trunk=512, mid=256,
                        regular=192, gpool=64, gpool_every=3, initial_kernel=3, p1=64, g1=64,
                        v1=128, v2=144, act="mish"),
+    "b10c384h6nbttf": dict(kind="kata", version=15, nested=True, blocks=10, trunk=384, mid=192,
+                           regular=144, gpool=48, gpool_every=0, initial_kernel=3, p1=48, g1=48,
+                           v1=96, v2=96, act="silu", heads=6, ffn=512),
     "lz40x256": dict(kind="lz", blocks=40, filters=256),
 }
 
 # How `shido bench nn` names the same synthetic nets (a substring of its net column).
 SHIDO_NAMES = {"b6c96": "kata-b6c96", "b18c384nbt": "kata-b18c384nbt",
-               "b28c512nbt": "kata-b28c512nbt", "lz40x256": "lz-b40c256"}
+               "b28c512nbt": "kata-b28c512nbt", "b10c384h6nbttf": "kata-b10c384h6nbttf",
+               "lz40x256": "lz-b40c256"}
 
 POINTS = 19 * 19
 KATA_SPATIAL, KATA_GLOBAL = 22, 19
@@ -61,6 +68,14 @@ def flops_per_eval(name):
                 2 * (2 * POINTS * (POINTS + 1) + POINTS * 256 + 256))
     total = conv_flops(s["initial_kernel"], KATA_SPATIAL, s["trunk"])
     for i in range(s["blocks"]):
+        if s.get("heads"):
+            # two attention blocks (q, k, v, out projections; q k^T and p v over the board) and
+            # two SwiGLU feed-forward blocks on the mid channels, between the 1x1 convolutions
+            mid, ffn = s["mid"], s["ffn"]
+            attn = 4 * conv_flops(1, mid, mid) + 2 * 2 * POINTS * POINTS * mid
+            total += conv_flops(1, s["trunk"], mid) + conv_flops(1, mid, s["trunk"])
+            total += 2 * attn + 2 * 3 * conv_flops(1, mid, ffn)
+            continue
         gpool = i % s["gpool_every"] == s["gpool_every"] - 1
         if s["nested"]:
             total += conv_flops(1, s["trunk"], s["mid"]) + conv_flops(1, s["mid"], s["trunk"])
@@ -122,7 +137,7 @@ def build(torch, name, device="cuda", dtype=None):
 
         return Lz(), inputs
 
-    Act = nn.Mish if s["act"] == "mish" else nn.ReLU
+    Act = {"mish": nn.Mish, "silu": nn.SiLU}.get(s["act"], nn.ReLU)
 
     def gpool(x, mask, area):
         # KataGo's global pooling: mean, mean scaled by board width, max (off-board points -1)
@@ -175,6 +190,100 @@ def build(torch, name, device="cuda", dtype=None):
                 y = b(y, mask, area)
             return x + self.convq(self.actq(self.bnq(y)) * mask)
 
+    def tokens(x):
+        """(n, c, h, w) channels_last -> (n, h * w, c) without a copy."""
+        n, c, h, w = x.shape
+        return x.permute(0, 2, 3, 1).reshape(n, h * w, c)
+
+    def untokens(t, like):
+        n, c, h, w = like.shape
+        return t.reshape(n, h, w, c).permute(0, 3, 1, 2)
+
+    class RMSNorm(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(c))
+
+        def forward(self, t):
+            ms = t.float().pow(2).mean(-1, keepdim=True)
+            return (t * torch.rsqrt(ms + 1e-6).to(t.dtype)) * self.weight
+
+    class Attention(nn.Module):
+        """Pre-norm attention over the board's points, learned rotary encodings per head."""
+
+        def __init__(self, c, heads):
+            super().__init__()
+            self.heads, self.d = heads, c // heads
+            self.norm = RMSNorm(c)
+            self.q, self.k = nn.Linear(c, c, bias=False), nn.Linear(c, c, bias=False)
+            self.v, self.out = nn.Linear(c, c, bias=False), nn.Linear(c, c, bias=False)
+            pairs = self.d // 2
+            ys = torch.arange(POINTS) // 19
+            xs = torch.arange(POINTS) % 19
+            freqs = torch.rand(heads, pairs, 2)
+            angle = (xs[None, :, None] * freqs[:, None, :, 0] +
+                     ys[None, :, None] * freqs[:, None, :, 1])
+            self.register_buffer("cos", torch.cos(angle))   # (heads, points, pairs)
+            self.register_buffer("sin", torch.sin(angle))
+
+        def rope(self, t):
+            x0, x1 = t[..., 0::2], t[..., 1::2]
+            return torch.stack([x0 * self.cos - x1 * self.sin, x0 * self.sin + x1 * self.cos],
+                               dim=-1).flatten(-2)
+
+        def forward(self, x, mask, area):
+            t = tokens(x)
+            n, p, c = t.shape
+            u = self.norm(t)
+            split = (n, p, self.heads, self.d)
+            q = self.rope(self.q(u).view(split).transpose(1, 2))
+            k = self.rope(self.k(u).view(split).transpose(1, 2))
+            v = self.v(u).view(split).transpose(1, 2)
+            o = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+            return untokens(t + self.out(o.transpose(1, 2).reshape(n, p, c)), x)
+
+    class FeedForward(nn.Module):
+        def __init__(self, c, ffn):
+            super().__init__()
+            self.norm = RMSNorm(c)
+            self.lin1, self.gate = nn.Linear(c, ffn, bias=False), nn.Linear(c, ffn, bias=False)
+            self.lin2 = nn.Linear(ffn, c, bias=False)
+
+        def forward(self, x, mask, area):
+            t = tokens(x)
+            u = self.norm(t)
+            h = torch.nn.functional.silu(self.lin1(u)) * self.gate(u)
+            return untokens(t + self.lin2(h), x)
+
+    class NestedTransformer(nn.Module):
+        """Nested bottleneck holding attention, feed-forward, attention, feed-forward."""
+
+        def __init__(self):
+            super().__init__()
+            c, mid = s["trunk"], s["mid"]
+            self.bnp, self.actp, self.convp = nn.BatchNorm2d(c), Act(), conv(1, c, mid)
+            self.inner = nn.ModuleList([Attention(mid, s["heads"]), FeedForward(mid, s["ffn"]),
+                                        Attention(mid, s["heads"]), FeedForward(mid, s["ffn"])])
+            self.bnq, self.actq, self.convq = nn.BatchNorm2d(mid), Act(), conv(1, mid, c)
+
+        def forward(self, x, mask, area):
+            y = self.convp(self.actp(self.bnp(x)) * mask)
+            for b in self.inner:
+                y = b(y, mask, area)
+            return x + self.convq(self.actq(self.bnq(y)) * mask)
+
+    class TipRMS(nn.Module):
+        """The RMS-norm trunk tip over the whole board."""
+
+        def __init__(self, c):
+            super().__init__()
+            self.gamma = nn.Parameter(torch.ones(1, c, 1, 1))
+            self.beta = nn.Parameter(torch.zeros(1, c, 1, 1))
+
+        def forward(self, h):
+            ms = h.float().pow(2).mean(dim=(1, 2, 3), keepdim=True)
+            return h * torch.rsqrt(ms + 1e-6).to(h.dtype) * self.gamma + self.beta
+
     class Kata(nn.Module):
         def __init__(self):
             super().__init__()
@@ -183,11 +292,15 @@ def build(torch, name, device="cuda", dtype=None):
             self.init_lin = nn.Linear(KATA_GLOBAL, c, bias=False)
             blocks = []
             for i in range(s["blocks"]):
+                if s.get("heads"):
+                    blocks.append(NestedTransformer())
+                    continue
                 g = i % s["gpool_every"] == s["gpool_every"] - 1
                 blocks.append(Nested(g) if s["nested"] else
                               Block(c, s["mid"], s["regular"], s["gpool"], g))
             self.blocks = nn.ModuleList(blocks)
-            self.tip_bn, self.tip_act = nn.BatchNorm2d(c), Act()
+            self.tip_bn = TipRMS(c) if s.get("heads") else nn.BatchNorm2d(c)
+            self.tip_act = Act()
             p1, g1, v1, v2 = s["p1"], s["g1"], s["v1"], s["v2"]
             self.p1, self.g1 = conv(1, c, p1), conv(1, c, g1)
             self.g1bn, self.g1act = nn.BatchNorm2d(g1), Act()
@@ -260,7 +373,7 @@ def capture_graph(torch, model, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", default="1,16,64,256")
-    ap.add_argument("--nets", default="b18c384nbt,lz40x256,b6c96,b28c512nbt")
+    ap.add_argument("--nets", default="b18c384nbt,b10c384h6nbttf,lz40x256,b6c96,b28c512nbt")
     ap.add_argument("--budget", type=float, default=240.0, help="seconds for the whole run")
     ap.add_argument("--seconds", type=float, default=0.5, help="timed seconds a measurement")
     ap.add_argument("--json", default=None, help="results file, rewritten after each measurement")

@@ -56,7 +56,7 @@ static void cuda_free(void *weights) { nn_cuda_weights_free(weights); }
 
 static const char *const prof_names[CUDA_PROF_KINDS] = {
     "conv cuDNN", "conv+bias+ReLU cuDNN", "conv 1x1 cuBLAS", "conv igemm", "epilogues",
-    "matmuls", "pooling", "layout", "copies", "total"};
+    "matmuls", "pooling", "layout", "attention", "norms+SwiGLU", "copies", "total"};
 
 /* The profile of C's forwards, on stderr. */
 static void prof_print(const cuda_ctx *C)
@@ -123,6 +123,8 @@ static void cuda_context_free(void *ctx)
     cudaFree(C->bias_nc);
     cudaFree(C->hidden);
     cudaFree(C->vec);
+    cudaFree(C->scores);
+    cudaFree(C->probs);
     cudaFree(C->dev_in);
     cudaFree(C->dev_out);
     cudaFreeHost(C->host_in);
@@ -195,6 +197,11 @@ static void *cuda_context_new(const nn_desc *d, const void *weights, int max_bat
               STEP(cudaMalloc((void **)&C->dev_out, sizeof(float) * C->out_floats)) &&
               STEP(cudaMallocHost((void **)&C->host_in, sizeof(float) * C->in_floats)) &&
               STEP(cudaMallocHost((void **)&C->host_out, sizeof(float) * C->out_floats));
+    /* attention: one head's scores at a time */
+    size_t square = (size_t)max_batch * CUDA_MAX_AREA * CUDA_MAX_AREA;
+    ok = ok && (!W->attention ||
+                (STEP(cudaMalloc((void **)&C->scores, sizeof(float) * square)) &&
+                 (!W->fp16 || STEP(cudaMalloc(&C->probs, W->elt * square)))));
     C->lv = ok ? calloc((size_t)W->depth + 1, sizeof *C->lv) : NULL;
     for (int l = 0; C->lv && ok && l <= W->depth; l++)
         ok = STEP(cudaMalloc(&C->lv[l].x, act)) && STEP(cudaMalloc(&C->lv[l].a, act)) &&

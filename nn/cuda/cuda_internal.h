@@ -66,6 +66,16 @@ typedef struct cuda_block {
     cuda_matmul gpool_to_bias;  /* columns multiplied by bn2's scale: the bias enters after it */
     int num_inner;
     struct cuda_block *inner;
+    /* NN_KATA_BLOCK_ATTENTION and NN_KATA_BLOCK_FFN (the fields above stay empty): x += out(f(
+     * rms_norm(x))), the projections as 1x1 convolutions on the stream's c channels */
+    int c;
+    float norm_eps;
+    float *norm_w;              /* [c], device */
+    cuda_conv in_proj;          /* attention: c -> q | k | v (qkv_c); ffn: c -> linear1 | gate */
+    cuda_conv out_proj;         /* attention: heads * v_dim -> c; ffn: linear2, ffn_c -> c */
+    int heads, kv_heads, q_dim, v_dim, qkv_c, ffn_c;
+    int rope_tables;            /* 0: no rotary encoding; else 1 (theta) or kv_heads (learned) */
+    float *rope_cos, *rope_sin; /* [rope_tables][q_dim / 2][361], device */
 } cuda_block;
 
 typedef struct cuda_kata {
@@ -76,8 +86,12 @@ typedef struct cuda_kata {
     int meta_act1, meta_act2;
     int num_blocks;
     cuda_block *blocks;
-    cuda_bn tip_bn;
+    cuda_bn tip_bn;             /* a batch-norm trunk's tip */
     int tip_act;
+    bool tip_rms;               /* an RMS-norm trunk's tip instead (trunk norm kind 1) */
+    bool tip_spatial;
+    float tip_eps;
+    float *tip_gamma, *tip_beta; /* [trunk channels], device */
     /* policy head */
     int policy_channels;
     cuda_conv p1_conv, g1_conv, p2_conv;
@@ -116,6 +130,7 @@ typedef struct cuda_weights {
     int max_c;                 /* channels of the widest activation */
     int max_vec;               /* longest per-position float vector */
     int depth;                 /* nesting of KataGo's nested bottleneck blocks (0: none) */
+    bool attention;            /* transformer attention blocks: contexts hold score buffers */
     cuda_kata kata;
     cuda_lz lz;
     nn_cuda_choices *choices;  /* cuDNN's algorithms, shared by the model's contexts */
@@ -170,8 +185,8 @@ typedef struct cuda_outputs {
 
 /* What SHIDO_CUDA_PROFILE=1 times on the device, per forward (cuda_backend.c prints it). */
 enum { CUDA_PROF_CUDNN, CUDA_PROF_FUSED, CUDA_PROF_CUBLAS, CUDA_PROF_IGEMM, CUDA_PROF_EPILOGUE,
-       CUDA_PROF_MATMUL, CUDA_PROF_POOL, CUDA_PROF_LAYOUT, CUDA_PROF_COPY, CUDA_PROF_TOTAL,
-       CUDA_PROF_KINDS };
+       CUDA_PROF_MATMUL, CUDA_PROF_POOL, CUDA_PROF_LAYOUT, CUDA_PROF_ATTENTION, CUDA_PROF_NORM,
+       CUDA_PROF_COPY, CUDA_PROF_TOTAL, CUDA_PROF_KINDS };
 
 typedef struct cuda_ctx {
     const cuda_weights *W;
@@ -186,6 +201,8 @@ typedef struct cuda_ctx {
     cuda_level *lv;            /* [depth + 1]: the activations of each nesting level */
     void *find_out;            /* cuDNN's algorithm search writes here, never into live data */
     float *pooled, *bias_nc, *hidden, *vec;   /* [max_batch][max_vec] floats each */
+    float *scores;             /* attention: one head's [max_batch][361][361] floats, or NULL */
+    void *probs;               /* the same as activations (fp16; fp32 works in place) */
     float *dev_in, *dev_out, *host_in, *host_out;   /* host_*: pinned */
     size_t in_floats, out_floats;             /* capacity of each of the four, in floats */
     cuda_plan **plans;         /* [num_plans], each made on its first use */
@@ -258,6 +275,22 @@ bool nn_cuda_to_planes(cuda_ctx *C, int c, const void *x, float *out);
 
 /* Input planes in[n][c][area] floats -> out[n][area][c_pad] activations. */
 bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *out);
+
+/* Transformer pieces (KataGo 1.17) on x[n][area][c] activations. */
+
+/* y = rms_norm(x) with the block's norm (b->c channels). */
+bool nn_cuda_rms_norm(cuda_ctx *C, const cuda_block *b, const void *x, void *y);
+
+/* The attention of block b from qkv[n][area][b->qkv_c] (queries, keys, values side by side, as
+ * b->in_proj makes them; the rotary encodings are applied here, in place) into
+ * o[n][area][heads * v_dim]: per head softmax(q k^T / sqrt(q_dim)) v over every point. */
+bool nn_cuda_attention(cuda_ctx *C, const cuda_block *b, void *qkv, void *o);
+
+/* h[n][area][ffn] = silu(ag[., :ffn]) * ag[., ffn:] */
+bool nn_cuda_swiglu(cuda_ctx *C, int ffn, const void *ag, void *h);
+
+/* out = the RMS-norm trunk tip of K applied to x. */
+bool nn_cuda_tip_rms(cuda_ctx *C, const cuda_kata *K, int c, const void *x, void *out);
 
 /* Releases the cuDNN descriptors and the graph of a plan, and the plan. */
 void nn_cuda_plan_free(cuda_plan *p);

@@ -384,3 +384,113 @@ bool nn_cuda_from_planes(cuda_ctx *C, int c, int c_pad, const float *in, void *o
     nn_cuda_prof_end(C, span);
     return true;
 }
+
+/* ---- transformer pieces -------------------------------------------------------------------- */
+
+bool nn_cuda_rms_norm(cuda_ctx *C, const cuda_block *b, const void *x, void *y)
+{
+    long rows = (long)C->plan->n * C->plan->height * C->plan->width;
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_NORM);
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_rms_norm_f16(rows, b->c, b->norm_eps, b->norm_w, x, y, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_rms_norm_f32(rows, b->c, b->norm_eps, b->norm_w, x, y, C->stream));
+    nn_cuda_prof_end(C, span);
+    return true;
+}
+
+/* Row-major products per image i of the batch, as cuBLAS sees them column-major: a matrix
+ * M[r][c] with row stride ld is M^T to cuBLAS. */
+static bool strided_gemm(cuda_ctx *C, cublasOperation_t ta, int m, int nn, int k, float alpha,
+                         const void *a, cudaDataType_t at, int lda, long long stride_a,
+                         const void *b, cudaDataType_t bt, int ldb, long long stride_b, void *c,
+                         cudaDataType_t ct, int ldc, long long stride_c)
+{
+    const float zero = 0.0f;
+    CUBLAS_CHECK(C, cublasGemmStridedBatchedEx(C->blas, ta, CUBLAS_OP_N, m, nn, k, &alpha, a, at,
+                                               lda, stride_a, b, bt, ldb, stride_b, &zero, c, ct,
+                                               ldc, stride_c, C->plan->n, CUBLAS_COMPUTE_32F,
+                                               CUBLAS_GEMM_DEFAULT));
+    return true;
+}
+
+bool nn_cuda_attention(cuda_ctx *C, const cuda_block *b, void *qkv, void *o)
+{
+    const cuda_weights *W = C->W;
+    int n = C->plan->n, height = C->plan->height, width = C->plan->width;
+    int area = height * width, group = b->heads / b->kv_heads;
+    int k_off = b->heads * b->q_dim, v_off = k_off + b->kv_heads * b->q_dim;
+    int o_c = b->heads * b->v_dim;
+    size_t elt = W->elt;
+    cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
+    char *t = qkv, *out = o;
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_ATTENTION);
+    if (b->rope_tables > 0) {
+        if (W->fp16) {
+            CUDA_CHECK(C, nn_cuda_rope_f16(n, height, width, b->qkv_c, 0, b->heads,
+                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
+                                           qkv, C->stream));
+            CUDA_CHECK(C, nn_cuda_rope_f16(n, height, width, b->qkv_c, k_off, b->kv_heads,
+                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
+                                           qkv, C->stream));
+        } else {
+            CUDA_CHECK(C, nn_cuda_rope_f32(n, height, width, b->qkv_c, 0, b->heads,
+                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
+                                           qkv, C->stream));
+            CUDA_CHECK(C, nn_cuda_rope_f32(n, height, width, b->qkv_c, k_off, b->kv_heads,
+                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
+                                           qkv, C->stream));
+        }
+    }
+    long long img = (long long)area * b->qkv_c, square = (long long)area * area;
+    void *probs = W->fp16 ? C->probs : (void *)C->scores;
+    for (int h = 0; h < b->heads; h++) {
+        int kvh = h / group;
+        /* scores[i][q][k] = q . k / sqrt(q_dim): column-major S^T = K^T-as-stored^T . Q */
+        if (!strided_gemm(C, CUBLAS_OP_T, area, area, b->q_dim, 1.0f / sqrtf((float)b->q_dim),
+                          t + elt * (size_t)(k_off + kvh * b->q_dim), type, b->qkv_c, img,
+                          t + elt * (size_t)(h * b->q_dim), type, b->qkv_c, img, C->scores,
+                          CUDA_R_32F, area, square))
+            return false;
+        if (W->fp16)
+            CUDA_CHECK(C, nn_cuda_softmax_f16((long)n * area, area, C->scores, probs, C->stream));
+        else
+            CUDA_CHECK(C, nn_cuda_softmax_f32((long)n * area, area, C->scores, probs, C->stream));
+        /* o[i][q][h * v_dim + d] = sum over k of p[i][q][k] v[i][k][d] */
+        if (!strided_gemm(C, CUBLAS_OP_N, b->v_dim, area, area, 1.0f,
+                          t + elt * (size_t)(v_off + kvh * b->v_dim), type, b->qkv_c, img, probs,
+                          type, area, square, out + elt * (size_t)(h * b->v_dim), type, o_c,
+                          (long long)area * o_c))
+            return false;
+    }
+    nn_cuda_prof_end(C, span);
+    return true;
+}
+
+bool nn_cuda_swiglu(cuda_ctx *C, int ffn, const void *ag, void *h)
+{
+    long rows = (long)C->plan->n * C->plan->height * C->plan->width;
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_NORM);
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_swiglu_f16(rows, ffn, ag, h, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_swiglu_f32(rows, ffn, ag, h, C->stream));
+    nn_cuda_prof_end(C, span);
+    return true;
+}
+
+bool nn_cuda_tip_rms(cuda_ctx *C, const cuda_kata *K, int c, const void *x, void *out)
+{
+    int n = C->plan->n, area = C->plan->height * C->plan->width;
+    /* fp32 is held to the reference tolerances: KataGo's sum order; fp16 takes the fast sum */
+    bool fp16 = C->W->fp16;
+    int span = nn_cuda_prof_begin(C, CUDA_PROF_NORM);
+    if (fp16)
+        CUDA_CHECK(C, nn_cuda_tip_rms_f16(n, area, c, K->tip_spatial, 0, K->tip_eps, K->tip_gamma,
+                                          K->tip_beta, K->tip_act, x, out, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_tip_rms_f32(n, area, c, K->tip_spatial, 1, K->tip_eps, K->tip_gamma,
+                                          K->tip_beta, K->tip_act, x, out, C->stream));
+    nn_cuda_prof_end(C, span);
+    return true;
+}

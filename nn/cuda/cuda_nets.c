@@ -6,7 +6,9 @@
  * act(bn(x)) for the next layer that reads it. A block's first convolution reads a, its
  * epilogue applies bn2 + act2; the block's last convolution adds into x and, as its second
  * output, writes the next block's act1(bn1(x)) into a (or, after the last block of a level, the
- * batch norm that follows the level: the tip's, or the nested block's bn2). */
+ * batch norm that follows the level: the tip's, or the nested block's bn2). A transformer block
+ * (KataGo 1.17) reads x itself through its RMS norm, and an RMS-norm trunk tip is a kernel of
+ * its own after the trunk, so nothing is written into a for those. */
 #include "nn/cuda/cuda_internal.h"
 
 /* The batch norm and activation that the next reader of a residual stream applies. */
@@ -21,12 +23,41 @@ static nn_cuda_epilogue bn_epilogue(const cuda_bn *bn, int act, const float *bia
                               .act = act};
 }
 
-/* Residual stream out as is, and next's pre-activation of it into out2. */
+/* Residual stream out as is, and next's pre-activation of it into out2 (none when next reads
+ * the stream itself: a transformer block, or an RMS-norm trunk tip). */
 static nn_cuda_epilogue stream_epilogue(const void *residual, void *out2, pre_act next)
 {
+    if (!next.bn)
+        return (nn_cuda_epilogue){.residual = residual, .act = NN_ACT_IDENTITY};
     return (nn_cuda_epilogue){.residual = residual, .act = NN_ACT_IDENTITY, .out2 = out2,
                               .scale2 = next.bn->scale, .bias2 = next.bn->bias,
                               .act2 = next.act};
+}
+
+static bool is_transformer(const cuda_block *b)
+{
+    return b->kind == NN_KATA_BLOCK_ATTENTION || b->kind == NN_KATA_BLOCK_FFN;
+}
+
+/* What block b reads of its level's stream: act1(bn1(x)), or x itself for a transformer block
+ * (its RMS norm is its own first step). */
+static pre_act pre_of(const cuda_block *b)
+{
+    return is_transformer(b) ? (pre_act){NULL, NN_ACT_IDENTITY} : (pre_act){&b->bn1, b->act1};
+}
+
+/* x += out_proj(f(in_proj(rms_norm(x)))) on level's stream: f the attention or SwiGLU, u in a,
+ * the projections' products in t and g (the level's buffers are as wide as every projection). */
+static bool run_transformer(cuda_ctx *C, int level, const cuda_block *b, pre_act next)
+{
+    cuda_level *L = &C->lv[level];
+    nn_cuda_epilogue plain = {.act = NN_ACT_IDENTITY};
+    nn_cuda_epilogue close = stream_epilogue(L->x, L->a, next);
+    if (!nn_cuda_rms_norm(C, b, L->x, L->a) || !nn_cuda_conv(C, &b->in_proj, L->a, L->t, &plain))
+        return false;
+    bool ok = b->kind == NN_KATA_BLOCK_ATTENTION ? nn_cuda_attention(C, b, L->t, L->g)
+                                                 : nn_cuda_swiglu(C, b->ffn_c, L->t, L->g);
+    return ok && nn_cuda_conv(C, &b->out_proj, L->g, L->x, &close);
 }
 
 static bool run_level(cuda_ctx *C, int level, const cuda_block *blocks, int count, pre_act after);
@@ -53,9 +84,8 @@ static bool run_block(cuda_ctx *C, int level, const cuda_block *b, pre_act next)
     }
     case NN_KATA_BLOCK_NESTED: {
         cuda_level *M = &C->lv[level + 1];
-        pre_act inner_first = b->num_inner > 0
-                                  ? (pre_act){&b->inner[0].bn1, b->inner[0].act1}
-                                  : (pre_act){&b->bn2, b->act2};
+        pre_act inner_first =
+            b->num_inner > 0 ? pre_of(&b->inner[0]) : (pre_act){&b->bn2, b->act2};
         nn_cuda_epilogue e1 = stream_epilogue(NULL, M->a, inner_first);
         return nn_cuda_conv(C, &b->conv1, L->a, M->x, &e1) &&
                run_level(C, level + 1, b->inner, b->num_inner, (pre_act){&b->bn2, b->act2}) &&
@@ -63,7 +93,7 @@ static bool run_block(cuda_ctx *C, int level, const cuda_block *b, pre_act next)
     }
     case NN_KATA_BLOCK_ATTENTION:
     case NN_KATA_BLOCK_FFN:
-        break; /* refused at load (nn_cuda_weights_load): no transformer kernels yet */
+        return run_transformer(C, level, b, next);
     }
     return nn_cuda_fail(C, "run_block", "a block kind the cuda backend does not run", __FILE__,
                         __LINE__);
@@ -74,7 +104,7 @@ static bool run_block(cuda_ctx *C, int level, const cuda_block *b, pre_act next)
 static bool run_level(cuda_ctx *C, int level, const cuda_block *blocks, int count, pre_act after)
 {
     for (int i = 0; i < count; i++) {
-        pre_act next = i + 1 < count ? (pre_act){&blocks[i + 1].bn1, blocks[i + 1].act1} : after;
+        pre_act next = i + 1 < count ? pre_of(&blocks[i + 1]) : after;
         if (!run_block(C, level, &blocks[i], next))
             return false;
     }
@@ -130,8 +160,8 @@ bool nn_cuda_kata_forward(cuda_ctx *C, const float *spatial, const float *global
     const cuda_weights *W = C->W;
     const cuda_kata *K = &W->kata;
     cuda_level *L = &C->lv[0];
-    pre_act tip = {&K->tip_bn, K->tip_act};
-    pre_act first = K->num_blocks > 0 ? (pre_act){&K->blocks[0].bn1, K->blocks[0].act1} : tip;
+    pre_act tip = K->tip_rms ? (pre_act){NULL, NN_ACT_IDENTITY} : (pre_act){&K->tip_bn, K->tip_act};
+    pre_act first = K->num_blocks > 0 ? pre_of(&K->blocks[0]) : tip;
     /* x = initial_conv(spatial) + initial_matmul(global) [+ the metadata encoder's bias] */
     nn_cuda_epilogue e0 = stream_epilogue(NULL, L->a, first);
     e0.bias_nc = C->bias_nc;
@@ -140,7 +170,8 @@ bool nn_cuda_kata_forward(cuda_ctx *C, const float *spatial, const float *global
                              false) &&
               (!meta || kata_meta(C, K, meta)) &&
               nn_cuda_conv(C, &K->initial_conv, L->t, L->x, &e0) &&
-              run_level(C, 0, K->blocks, K->num_blocks, tip);
+              run_level(C, 0, K->blocks, K->num_blocks, tip) &&
+              (!K->tip_rms || nn_cuda_tip_rms(C, K, K->initial_conv.c_out, L->x, L->a));
     /* L->a now holds the trunk's output for both heads */
     return ok && kata_policy(C, K) && kata_value(C, K);
 }

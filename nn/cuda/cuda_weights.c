@@ -256,12 +256,124 @@ static void prep_matmul(loader *L, cuda_matmul *out, const nn_matmul_desc *m,
 
 static int pad8(int c) { return (c + 7) / 8 * 8; }
 
+/* The matmuls mats[0..num) of one input ([c_in][c_out] weights, no bias) side by side as one
+ * 1x1 convolution: its output channels are the first matmul's columns, then the second's, and
+ * so on. The transformer blocks' projections; named after mats[0]. */
+static void prep_projection(loader *L, cuda_conv *out, const nn_matmul_desc *const *mats,
+                            int num)
+{
+    nn_conv_desc c = {.ky = 1, .kx = 1, .c_in = mats[0]->c_in, .dil_y = 1, .dil_x = 1};
+    for (int m = 0; m < num; m++) {
+        if (mats[m]->c_in != c.c_in || mats[m]->bias) {
+            fail(L, mats[m]->name, "a projection of another input or with a bias");
+            return;
+        }
+        c.c_out += mats[m]->c_out;
+    }
+    snprintf(c.name, sizeof c.name, "%s", mats[0]->name);
+    c.w = malloc(sizeof *c.w * (size_t)c.c_out * c.c_in);
+    if (!c.w) {
+        fail(L, mats[0]->name, "out of host memory");
+        return;
+    }
+    for (int m = 0, o0 = 0; m < num; o0 += mats[m++]->c_out)
+        for (int o = 0; o < mats[m]->c_out; o++)
+            for (int i = 0; i < c.c_in; i++)
+                c.w[(size_t)(o0 + o) * c.c_in + i] = mats[m]->w[(size_t)i * mats[m]->c_out + o];
+    prep_conv(L, out, &c, c.c_in);
+    out->name = mats[0]->name;
+    free(c.w);
+}
+
+/* cos and sin of every rotary angle of an attention block at each point of a 19x19 tensor,
+ * [tables][pairs][361], computed in double (kernels.h's nn_cuda_rope reads them). */
+static void prep_rope(loader *L, cuda_block *out, const nn_kata_attention *a)
+{
+    int pairs = a->q_dim / 2, per_axis = pairs / 2;
+    int tables = a->learnable_rope ? a->kv_heads : 1;
+    size_t len = (size_t)tables * pairs * CUDA_MAX_AREA;
+    float *cs = malloc(sizeof *cs * 2 * len);
+    if (!cs) {
+        fail(L, a->q.name, "out of host memory");
+        return;
+    }
+    for (int t = 0; t < tables; t++)
+        for (int q = 0; q < pairs; q++)
+            for (int at = 0; at < CUDA_MAX_AREA; at++) {
+                int y = at / CUDA_MAX_SIZE, x = at % CUDA_MAX_SIZE;
+                double angle;
+                if (a->learnable_rope) {
+                    const float *f = a->rope_freqs + ((size_t)t * pairs + q) * 2;
+                    angle = x * (double)f[0] + y * (double)f[1];
+                } else {
+                    int r = q < per_axis ? q : q - per_axis;
+                    angle = (q < per_axis ? y : x) / pow(a->rope_theta, 2.0 * r / pairs);
+                }
+                size_t i = ((size_t)t * pairs + q) * CUDA_MAX_AREA + at;
+                cs[i] = (float)cos(angle);
+                cs[len + i] = (float)sin(angle);
+            }
+    out->rope_tables = tables;
+    out->rope_cos = dev_floats(L, a->q.name, cs, len);
+    out->rope_sin = dev_floats(L, a->q.name, cs + len, len);
+    free(cs);
+}
+
+static void prep_norm(loader *L, cuda_block *out, const nn_kata_rms_norm *r)
+{
+    out->c = r->c;
+    out->norm_eps = r->eps;
+    out->norm_w = dev_floats(L, r->name, r->weight, (size_t)r->c);
+}
+
+/* An attention or feed-forward block (KataGo 1.17). */
+static void prep_transformer(loader *L, cuda_block *out, const nn_kata_block *b)
+{
+    cuda_weights *W = L->W;
+    if (b->kind == NN_KATA_BLOCK_ATTENTION) {
+        const nn_kata_attention *a = &b->attn;
+        if (a->kv_heads < 1 || a->heads % a->kv_heads || a->q_dim % 2 ||
+            a->q.c_out != a->heads * a->q_dim || a->k.c_out != a->kv_heads * a->q_dim ||
+            a->v.c_out != a->kv_heads * a->v_dim || a->out.c_in != a->heads * a->v_dim) {
+            fail(L, a->q.name, "head shapes the projections do not match");
+            return;
+        }
+        W->attention = true;
+        prep_norm(L, out, &a->norm);
+        out->heads = a->heads;
+        out->kv_heads = a->kv_heads;
+        out->q_dim = a->q_dim;
+        out->v_dim = a->v_dim;
+        const nn_matmul_desc *qkv[] = {&a->q, &a->k, &a->v}, *o[] = {&a->out};
+        prep_projection(L, &out->in_proj, qkv, 3);
+        out->qkv_c = out->in_proj.c_out;
+        prep_projection(L, &out->out_proj, o, 1);
+        if (a->rope)
+            prep_rope(L, out, a);
+        return;
+    }
+    const nn_kata_ffn *f = &b->ffn;
+    if (!f->swiglu) {
+        fail(L, f->linear1.name, "a feed-forward block without SwiGLU");
+        return;
+    }
+    prep_norm(L, out, &f->norm);
+    out->ffn_c = f->ffn_c;
+    const nn_matmul_desc *in[] = {&f->linear1, &f->gate}, *o[] = {&f->linear2};
+    prep_projection(L, &out->in_proj, in, 2);
+    prep_projection(L, &out->out_proj, o, 1);
+}
+
 static void prep_block(loader *L, cuda_block *out, const nn_kata_block *b, int depth)
 {
     cuda_weights *W = L->W;
     /* a nested block keeps its stream one level down, inner blocks or not */
     W->depth = max_int(W->depth, b->kind == NN_KATA_BLOCK_NESTED ? depth + 1 : depth);
     out->kind = b->kind;
+    if (b->kind == NN_KATA_BLOCK_ATTENTION || b->kind == NN_KATA_BLOCK_FFN) {
+        prep_transformer(L, out, b);
+        return;
+    }
     out->act1 = b->act1;
     out->act2 = b->act2;
     out->gpool_act = b->gpool_act;
@@ -315,8 +427,19 @@ static void prep_kata(loader *L, const nn_kata_desc *k)
     }
     for (int i = 0; i < K->num_blocks; i++)
         prep_block(L, &K->blocks[i], &t->blocks[i], 0);
-    prep_bn(L, &K->tip_bn, &t->tip_bn);
     K->tip_act = t->tip_act;
+    if (t->norm_kind == 1) {
+        const nn_kata_tip_rms *r = &t->tip_rms;
+        K->tip_rms = true;
+        K->tip_spatial = r->spatial;
+        K->tip_eps = r->eps;
+        K->tip_gamma = dev_floats(L, r->name, r->gamma, (size_t)r->c);
+        K->tip_beta = dev_floats(L, r->name, r->beta, (size_t)r->c);
+        if (r->c != t->initial_conv.c_out)
+            fail(L, r->name, "channels differ from the trunk's");
+    } else {
+        prep_bn(L, &K->tip_bn, &t->tip_bn);
+    }
 
     const nn_kata_policy_head *p = &k->policy;
     K->policy_channels = p->out_channels;
@@ -401,56 +524,9 @@ void nn_cuda_weights_free(cuda_weights *W)
     free(W);
 }
 
-/* The first part of a KataGo 1.17 net that this backend has no kernels for: transformer blocks,
- * an RMS-norm trunk tip, SiLU activations, q-value policy channels; NULL when there is none. */
-static const char *kata_unsupported(const nn_kata_block *blocks, int num)
-{
-    for (int i = 0; i < num; i++) {
-        const nn_kata_block *b = &blocks[i];
-        if (b->kind == NN_KATA_BLOCK_ATTENTION)
-            return "transformer attention blocks";
-        if (b->kind == NN_KATA_BLOCK_FFN)
-            return "transformer feed-forward blocks";
-        if (b->act1 == NN_ACT_SILU || b->act2 == NN_ACT_SILU || b->gpool_act == NN_ACT_SILU)
-            return "SiLU activations";
-        const char *inner = kata_unsupported(b->inner, b->num_inner);
-        if (inner)
-            return inner;
-    }
-    return NULL;
-}
-
-static const char *kata_net_unsupported(const nn_kata_desc *k)
-{
-    const char *why = kata_unsupported(k->trunk.blocks, k->trunk.num_blocks);
-    if (why)
-        return why;
-    if (k->trunk.norm_kind != 0)
-        return "an RMS-norm trunk tip";
-    const nn_kata_policy_head *p = &k->policy;
-    const nn_kata_value_head *v = &k->value;
-    nn_activation acts[] = {k->trunk.tip_act, k->meta.act1, k->meta.act2, p->g1_act, p->p1_act,
-                            p->pass_act, v->v1_act, v->v2_act};
-    for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
-        if (acts[i] == NN_ACT_SILU)
-            return "SiLU activations";
-    if (p->out_channels > 2)
-        return "q-value policy channels";
-    return NULL;
-}
-
 cuda_weights *nn_cuda_weights_load(const nn_desc *d, const nn_cuda_options *opt, char *err,
                                    int err_len)
 {
-    const char *unsupported =
-        d->family == NN_FAMILY_KATA ? kata_net_unsupported(d->kata) : NULL;
-    if (unsupported) {
-        snprintf(err, (size_t)err_len,
-                 "%s: cuda backend: this KataGo 1.17 net has %s, which the cuda backend does not "
-                 "run yet (use --backend cpu)",
-                 d->source, unsupported);
-        return NULL;
-    }
     cuda_weights *W = calloc(1, sizeof *W);
     if (W && !(W->choices = nn_cuda_choices_new())) {
         free(W);

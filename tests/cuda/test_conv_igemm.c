@@ -164,6 +164,8 @@ static double ref_activate(int act, double v)
         return v > 0 ? v : 0;
     if (act == 2)
         return v * tanh(v > 20 ? v : log1p(exp(v)));
+    if (act == 3)
+        return v / (1.0 + exp(-v));
     return v;
 }
 
@@ -410,11 +412,13 @@ static const conv_case conv_cases[] = {
     {3, 96, 96, 13, 3, EP_MASK, 0, 0, -1, 0, 0},
     {3, 96, 96, 13, 3, 0, 1, 0, -1, 0, 0},
     {3, 96, 96, 13, 3, 0, 2, 0, -1, 0, 0},
+    {3, 96, 96, 13, 3, 0, 3, 0, -1, 0, 0},
     {3, 96, 96, 13, 3, EP_OUT2, 0, 0, -1, 0, 0},
     {3, 96, 96, 13, 3, EP_OUT2 | EP_SCALE2 | EP_BIAS2, 0, 2, -1, 0, 0},
     {3, 96, 96, 13, 3, EP_ALL, 1, 2, -1, 0, 0},
     {3, 96, 96, 13, 3, EP_ALL_ALIAS, 2, 1, -1, 0, 0},
     {1, 7, 7, 13, 17, EP_ALL_ALIAS, 2, 2, -1, 0, 0},
+    {1, 192, 576, 19, 3, EP_ALL_ALIAS, 3, 3, -1, 0, 0},   /* a transformer projection, SiLU */
     /* every tile configuration: ragged M, ragged N (160 = 128 + 32), vector and scalar gathers */
     {3, 96, 160, 13, 3, EP_ALL_ALIAS, 2, 1, 0, 0, 0},
     {3, 96, 160, 13, 3, EP_ALL_ALIAS, 2, 1, 1, 0, 0},
@@ -561,6 +565,9 @@ static const epi_case epi_cases[] = {
     {false, 384, 19, 64, EP_OUT2 | EP_SCALE2 | EP_BIAS2, 0, 2, 0},
     {false, 6, 19, 512, EP_ALL_ALIAS, 1, 2, 0},
     {true, 96, 19, 64, EP_ALL, 2, 1, 0},
+    /* SiLU (KataGo 1.17's nets), as the main and the second activation */
+    {false, 96, 19, 17, EP_ALL, 3, 3, 0},
+    {true, 7, 13, 3, EP_ALL_ALIAS, 3, 1, 0},
 };
 #define NUM_EPI_CASES ((int)(sizeof epi_cases / sizeof epi_cases[0]))
 

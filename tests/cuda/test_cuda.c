@@ -2,9 +2,10 @@
  * (both run everywhere), then on a real device the toolchain pieces, our layout and pooling
  * kernels against plain CPU loops on awkward shapes with guard bands, and whole networks
  * through nn_eval: every ../shared/vectors record in fp32 within the CPU tolerances and in fp16
- * within policy KL 1e-3 and winrate 5e-3, synthetic nets and mixed batches against the cpu
- * backend. Built only with -DSHIDO_CUDA=ON; without a device every GPU test prints why it is
- * skipped. No CUDA call happens before Check forks (each test asks for the device itself). */
+ * within policy KL 1e-3 and winrate 5e-3 (KaTrain's KataGo 1.17 transformer net among them),
+ * synthetic nets (transformer ones too) and mixed batches against the cpu backend, the
+ * transformer kernels against loops in double. Built only with -DSHIDO_CUDA=ON; without a
+ * device every GPU test prints why it is skipped. No CUDA call happens before Check forks (each test asks for the device itself). */
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
@@ -209,31 +210,25 @@ START_TEST(no_device_falls_back_to_cpu)
 }
 END_TEST
 
-/* KataGo 1.17's layers (a small synthetic net of KaTrain's net's kinds): the cuda backend has no
- * kernels for them, so with a device it refuses the net at load saying why, and the default
- * choice takes cpu; without a device cpu takes it either way. */
-START_TEST(transformer_nets_go_to_cpu)
+/* KataGo 1.17's layers (a small synthetic net of KaTrain's net's kinds: transformer blocks,
+ * an RMS-norm trunk tip, SiLU, q-value policy channels): asked for "cuda" or for the default,
+ * the cuda backend takes the net where there is a device, and cpu takes it where there is
+ * none. */
+START_TEST(transformer_nets_load)
 {
     static const weights_synth_kata_shape tf = {16, true, 1, 24, 12, 8, 8, 0, 3, 8, 8, 8, 16,
                                                 NN_ACT_SILU, 2, 16};
     bool device = nn_cuda_device_count() > 0;
-    char err[1024] = "";
-    nn_desc *d = weights_synth_kata(&tf, 1);
-    ck_assert(d);
-    nn_model *m = nn_model_from_desc(d, "cuda", err, sizeof err);
-    if (device) {
-        ck_assert_msg(!m, "the cuda backend took a transformer net");
-        ck_assert_msg(strstr(err, "transformer attention blocks") && strstr(err, "--backend cpu"),
-                      "%s", err);
-    } else {
+    static const char *const asks[] = {"cuda", NULL};
+    for (int i = 0; i < 2; i++) {
+        char err[1024] = "";
+        nn_desc *d = weights_synth_kata(&tf, 1);
+        ck_assert(d);
+        nn_model *m = nn_model_from_desc(d, asks[i], err, sizeof err);
         ck_assert_msg(m, "%s", err);
-        ck_assert_str_eq(nn_model_backend(m), "cpu");
+        ck_assert_str_eq(nn_model_backend(m), device ? "cuda" : "cpu");
         nn_model_free(m);
     }
-    ck_assert(d = weights_synth_kata(&tf, 1));
-    ck_assert_msg(m = nn_model_from_desc(d, NULL, err, sizeof err), "%s", err);
-    ck_assert_str_eq(nn_model_backend(m), "cpu");
-    nn_model_free(m);
 }
 END_TEST
 
@@ -510,6 +505,195 @@ START_TEST(pool_kernels_match_cpu)
 }
 END_TEST
 
+/* ---- transformer kernels (transformer.cu) -------------------------------------------------- */
+
+static void where_row(size_t i, char *buf, size_t len)
+{
+    snprintf(buf, len, "(element %zu)", i);
+}
+
+/* Batch and tensor shape of each case: a rectangle in both orientations, so that the rotary
+ * encodings' point index is checked off the square. */
+static const int tf_kernel_shapes[][3] = {{1, 19, 19}, {3, 9, 13}, {17, 13, 9}};
+
+/* A guarded device buffer holding host floats x[0..count) in the activation type elt. */
+static guarded guarded_of(const float *x, size_t count, size_t elt)
+{
+    guarded g = guarded_new(count, elt);
+    void *d = upload(x, count, elt);
+    ck_assert_int_eq(cudaMemcpy(g.data, d, count * elt, cudaMemcpyDeviceToDevice), cudaSuccess);
+    cudaFree(d);
+    return g;
+}
+
+/* The RMS norm, rotary encodings (learned tables per key/value head and one shared table),
+ * softmax, SwiGLU and the trunk tip (over the board in KataGo's sum order and as a tree, and per
+ * point; SiLU) in both types against loops in double; _i a shape of tf_kernel_shapes. */
+START_TEST(transformer_kernels_match_cpu)
+{
+    if (!test_cuda_device_present("GPU tests"))
+        return;
+    int n = tf_kernel_shapes[_i][0], height = tf_kernel_shapes[_i][1];
+    int width = tf_kernel_shapes[_i][2], area = height * width;
+    size_t rows = (size_t)n * area;
+    const int c = 48, ffn = 24, stride = 40, offset = 8, heads = 2, q_dim = 8, pairs = q_dim / 2;
+    const float eps = 1e-6f;
+    size_t len = rows * 361;   /* room for every kernel's input: a row of scores is longest */
+    float *x = random_floats(len, 300u + (unsigned)_i);   /* [-2, 2) */
+    float *w = random_floats(2 * c + 2 * 2 * pairs * 361, 400u + (unsigned)_i);
+    float *gamma = w, *beta = w + c, *cos_t = w + 2 * c, *sin_t = cos_t + 2 * pairs * 361;
+    float *want = malloc(sizeof *want * len);
+    float *dw = upload(w, 2 * c + 4 * pairs * 361, 4);
+    ck_assert(want);
+    int bad = 0;
+    char what[128];
+    for (size_t elt = 4; elt >= 2; elt -= 2) {
+        double atol = elt == 4 ? 1e-5 : 2e-3, rtol = elt == 4 ? TEST_FP32_TOL : TEST_FP16_RTOL;
+        int bits = (int)elt * 8;
+        /* the inputs as the kernels read them (rounded to half in fp16) */
+        guarded xg = guarded_of(x, len, elt);
+        float *xr = guarded_read(&xg, "inputs");
+        guarded_free(&xg);
+        /* rms norm, weights gamma (signed: fine for a test) */
+        for (size_t r = 0; r < rows; r++) {
+            double ss = 0;
+            for (int ch = 0; ch < c; ch++)
+                ss += (double)xr[r * c + ch] * xr[r * c + ch];
+            double inv = 1.0 / sqrt(ss / c + eps);
+            for (int ch = 0; ch < c; ch++)
+                want[r * c + ch] = (float)(xr[r * c + ch] * inv * gamma[ch]);
+        }
+        guarded in = guarded_of(x, rows * c, elt), out = guarded_new(rows * c, elt);
+        int e = elt == 4 ? nn_cuda_rms_norm_f32((long)rows, c, eps, dw, in.data, out.data, NULL)
+                         : nn_cuda_rms_norm_f16((long)rows, c, eps, dw, in.data, out.data, NULL);
+        ck_assert_int_eq(e, 0);
+        snprintf(what, sizeof what, "rms_norm_f%d n %d %dx%d", bits, n, height, width);
+        float *got = guarded_read(&out, what);
+        bad += compare(got, want, rows * c, atol, rtol, what, where_row);
+        free(got);
+        guarded_free(&in);
+        guarded_free(&out);
+        /* rotary encodings on t[rows][stride] from offset: 2 heads, tables 2 (per head) and 1 */
+        for (int tables = 2; tables >= 1; tables--) {
+            memcpy(want, xr, sizeof *want * rows * stride);
+            for (size_t r = 0; r < rows; r++) {
+                int pt = (int)(r % (size_t)area), at = pt / width * 19 + pt % width;
+                for (int h = 0; h < heads; h++)
+                    for (int p = 0; p < pairs; p++) {
+                        size_t k = ((size_t)(h * tables / heads) * pairs + p) * 361 + at;
+                        float *v = want + r * stride + offset + h * q_dim + 2 * p;
+                        double v0 = v[0], v1 = v[1];
+                        v[0] = (float)(v0 * cos_t[k] - v1 * sin_t[k]);
+                        v[1] = (float)(v0 * sin_t[k] + v1 * cos_t[k]);
+                    }
+            }
+            guarded t = guarded_of(x, rows * stride, elt);
+            const float *dc = dw + 2 * c, *ds = dc + 2 * pairs * 361;
+            e = elt == 4 ? nn_cuda_rope_f32(n, height, width, stride, offset, heads, tables,
+                                            q_dim, dc, ds, t.data, NULL)
+                         : nn_cuda_rope_f16(n, height, width, stride, offset, heads, tables,
+                                            q_dim, dc, ds, t.data, NULL);
+            ck_assert_int_eq(e, 0);
+            snprintf(what, sizeof what, "rope_f%d tables %d n %d %dx%d", bits, tables, n,
+                     height, width);
+            got = guarded_read(&t, what);
+            bad += compare(got, want, rows * stride, atol, rtol, what, where_row);
+            free(got);
+            guarded_free(&t);
+        }
+        /* softmax of rows of `area` scores (floats in, activations out) */
+        for (size_t r = 0; r < rows; r++) {
+            double max = -INFINITY, sum = 0;
+            for (int j = 0; j < area; j++)
+                max = fmax(max, 4.0 * x[r * area + j]);
+            for (int j = 0; j < area; j++)
+                sum += exp(4.0 * x[r * area + j] - max);
+            for (int j = 0; j < area; j++)
+                want[r * area + j] = (float)(exp(4.0 * x[r * area + j] - max) / sum);
+        }
+        float *scaled = malloc(sizeof *scaled * rows * area);
+        ck_assert(scaled);
+        for (size_t i = 0; i < rows * area; i++)
+            scaled[i] = 4.0f * x[i];
+        guarded sin_ = guarded_of(scaled, rows * area, 4), sout = guarded_new(rows * area, elt);
+        e = elt == 4 ? nn_cuda_softmax_f32((long)rows, area, sin_.data, sout.data, NULL)
+                     : nn_cuda_softmax_f16((long)rows, area, sin_.data, sout.data, NULL);
+        ck_assert_int_eq(e, 0);
+        snprintf(what, sizeof what, "softmax_f%d n %d %dx%d", bits, n, height, width);
+        got = guarded_read(&sout, what);
+        bad += compare(got, want, rows * area, atol, rtol, what, where_row);
+        free(got);
+        free(scaled);
+        guarded_free(&sin_);
+        guarded_free(&sout);
+        /* SwiGLU of [rows][2 ffn] */
+        for (size_t r = 0; r < rows; r++)
+            for (int f = 0; f < ffn; f++) {
+                double a = xr[r * 2 * ffn + f], g = xr[r * 2 * ffn + ffn + f];
+                want[r * ffn + f] = (float)(a / (1.0 + exp(-a)) * g);
+            }
+        guarded ag = guarded_of(x, rows * 2 * ffn, elt), h = guarded_new(rows * ffn, elt);
+        e = elt == 4 ? nn_cuda_swiglu_f32((long)rows, ffn, ag.data, h.data, NULL)
+                     : nn_cuda_swiglu_f16((long)rows, ffn, ag.data, h.data, NULL);
+        ck_assert_int_eq(e, 0);
+        snprintf(what, sizeof what, "swiglu_f%d n %d %dx%d", bits, n, height, width);
+        got = guarded_read(&h, what);
+        bad += compare(got, want, rows * ffn, atol, rtol, what, where_row);
+        free(got);
+        guarded_free(&ag);
+        guarded_free(&h);
+        /* the trunk tip, SiLU: over the board (sequential float sum, and a tree) and per point */
+        for (int mode = 0; mode < 3; mode++) {
+            int spatial = mode < 2, sequential = mode == 0;
+            for (int i = 0; i < n; i++) {
+                const float *xi = xr + (size_t)i * area * c;
+                float seq = 0;
+                double exact = 0;
+                for (size_t k = 0; k < (size_t)area * c; k++) {
+                    volatile float sq = xi[k] * xi[k];   /* one rounding each, as the kernel */
+                    seq += sq;
+                    exact += (double)xi[k] * xi[k];
+                }
+                double ss = sequential ? seq : exact;
+                for (int p = 0; p < area; p++) {
+                    double inv = 1.0 / sqrt(ss / ((double)area * c) + eps);
+                    if (!spatial) {
+                        double sp = 0;
+                        for (int ch = 0; ch < c; ch++)
+                            sp += (double)xi[p * c + ch] * xi[p * c + ch];
+                        inv = 1.0 / sqrt(sp / c + eps);
+                    }
+                    for (int ch = 0; ch < c; ch++) {
+                        double v = xi[p * c + ch] * inv * gamma[ch] + beta[ch];
+                        want[((size_t)i * area + p) * c + ch] = (float)(v / (1.0 + exp(-v)));
+                    }
+                }
+            }
+            guarded tx = guarded_of(x, rows * c, elt), to = guarded_new(rows * c, elt);
+            e = elt == 4 ? nn_cuda_tip_rms_f32(n, area, c, spatial, sequential, eps, dw, dw + c,
+                                               NN_ACT_SILU, tx.data, to.data, NULL)
+                         : nn_cuda_tip_rms_f16(n, area, c, spatial, sequential, eps, dw, dw + c,
+                                               NN_ACT_SILU, tx.data, to.data, NULL);
+            ck_assert_int_eq(e, 0);
+            snprintf(what, sizeof what, "tip_rms_f%d %s n %d %dx%d", bits,
+                     sequential ? "board, in order" : spatial ? "board, tree" : "per point", n,
+                     height, width);
+            got = guarded_read(&to, what);
+            bad += compare(got, want, rows * c, atol, rtol, what, where_row);
+            free(got);
+            guarded_free(&tx);
+            guarded_free(&to);
+        }
+        free(xr);
+    }
+    cudaFree(dw);
+    free(x);
+    free(w);
+    free(want);
+    ck_assert_msg(bad == 0, "%d mismatches", bad);
+}
+END_TEST
+
 /* ---- whole networks --------------------------------------------------------------------------- */
 
 #define VEC_BATCH 7
@@ -604,15 +788,12 @@ static bool beyond_tolerance(const float *got, const cJSON *want, int n, double 
  * record in fp32 with a policy or ownership value beyond the tolerance is also evaluated by the
  * ref backend for excuse_reference_noise (only those: the ref backend takes 0.4-0.7 s a
  * position, and every record of every pass took the suite past two minutes on an H100). */
-START_TEST(vectors_through_nn_eval)
+static void vectors_on(const char *weights, const char *vectors, bool kata, int backend_index)
 {
-    if (!test_cuda_device_present("GPU tests"))
-        return;
-    int ci = _i / NUM_VEC_BACKENDS;
-    const char *backend = vec_backends[_i % NUM_VEC_BACKENDS].backend;
-    bool fp16 = vec_backends[_i % NUM_VEC_BACKENDS].fp16, kata = vec_cases[ci].kata;
+    const char *backend = vec_backends[backend_index].backend;
+    bool fp16 = vec_backends[backend_index].fp16;
     char err[2048], path[1024], label[256];
-    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, vec_cases[ci].weights);
+    snprintf(path, sizeof path, "%s%s", TEST_WEIGHTS, weights);
     nn_model *m = test_model_load(path, backend);
     ck_assert_str_eq(nn_model_backend(m), "cuda");
     nn_context *c = nn_context_new(m, VEC_BATCH, err, sizeof err);
@@ -624,7 +805,7 @@ START_TEST(vectors_through_nn_eval)
         rc = nn_context_new(ref, VEC_BATCH, err, sizeof err);
         ck_assert_msg(rc, "%s", err);
     }
-    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vec_cases[ci].vectors);
+    snprintf(path, sizeof path, "%s%s", TEST_VECTORS, vectors);
     vec_file vf;
     ck_assert_msg(vec_file_read(path, &vf, err, sizeof err), "%s", err);
     ck_assert_int_gt(vf.num_records, 0);
@@ -694,7 +875,7 @@ START_TEST(vectors_through_nn_eval)
             }
             n = 0;
         }
-        snprintf(label, sizeof label, "%s %s (pass %d)", backend, vec_cases[ci].vectors, pass);
+        snprintf(label, sizeof label, "%s %s (pass %d)", backend, vectors, pass);
         if (fp16)
             printf("%s: max policy KL %.3g, max |winrate error| %.3g\n", label, max_kl,
                    max_winrate);
@@ -716,6 +897,25 @@ START_TEST(vectors_through_nn_eval)
     nn_model_free(m);
     nn_context_free(rc);
     nn_model_free(ref);
+}
+
+START_TEST(vectors_through_nn_eval)
+{
+    if (!test_cuda_device_present("GPU tests"))
+        return;
+    int ci = _i / NUM_VEC_BACKENDS;
+    vectors_on(vec_cases[ci].weights, vec_cases[ci].vectors, vec_cases[ci].kata,
+               _i % NUM_VEC_BACKENDS);
+}
+END_TEST
+
+/* KaTrain 1.20's own net (KataGo 1.17: RMS-norm trunk, attention and feed-forward blocks with
+ * learned rotary encodings, SiLU) against KataGo 1.17.2's outputs, on every backend variant. */
+START_TEST(transformer_vectors_through_nn_eval)
+{
+    if (!test_cuda_device_present("GPU tests"))
+        return;
+    vectors_on("b10c384h6nbttflrs.bin.gz", "katago-b10c384h6nbttflrs.jsonl", true, _i);
 }
 END_TEST
 
@@ -794,6 +994,44 @@ static nn_desc *make_synth(int which)
 {
     return which == 2 ? weights_synth_lz(2, 16, 3) : weights_synth_kata(&synth_shapes[which], 3);
 }
+
+/* KataGo 1.17's kinds: test_nn.c's synthetic shapes, version 16 (four policy channels) with
+ * two heads and version 17 with three, and the tiny version 16 and 17 files of tests/data/kata
+ * (grouped keys and values: two query heads over one key/value head; learned and theta rotary
+ * encodings; RMS tips over the board and per point). */
+static const weights_synth_kata_shape tf_shapes[] = {
+    {16, true, 2, 32, 16, 8, 8, 0, 3, 8, 8, 8, 16, NN_ACT_SILU, 2, 24},
+    {17, true, 1, 24, 12, 8, 8, 0, 3, 8, 8, 8, 16, NN_ACT_SILU, 3, 20},
+};
+
+static nn_desc *make_tf(int which)
+{
+    if (which < 2)
+        return weights_synth_kata(&tf_shapes[which], 7);
+    char err[1024], path[512];
+    snprintf(path, sizeof path, "%s/kata/synthetic-v%d.txt", SHIDO_TEST_DATA, 14 + which);
+    nn_desc *d = weights_load(path, err, sizeof err);
+    ck_assert_msg(d, "%s", err);
+    return d;
+}
+
+/* The transformer nets above against the cpu backend on boards 19, 9x13 and 2x2 (so both
+ * orientations of the rectangle under the symmetries): _i = net * 3 + variant, the variants
+ * fp32 within the cpu tolerance, and fp16 with cuDNN or the implicit-GEMM kernel within the
+ * bound rect_boards_match_cpu uses. */
+START_TEST(transformer_nets_match_cpu)
+{
+    if (!test_cuda_device_present("GPU tests"))
+        return;
+    static const int shapes[][2] = {{19, 19}, {9, 13}, {2, 2}};
+    static const char *const cuda[] = {"cuda:fp32", "cuda:fp16", "cuda:fp16,conv=igemm"};
+    int net = _i / 3, variant = _i % 3;
+    char label[64];
+    snprintf(label, sizeof label, "transformer net %d", net);
+    cuda_against_cpu(make_tf, net, 6, shapes, 3, NULL, variant ? 5e-2 : TEST_FP32_TOL, label,
+                     cuda[variant]);
+}
+END_TEST
 
 START_TEST(synthetic_nets_match_cpu)
 {
@@ -874,7 +1112,7 @@ int main(void)
     tcase_add_test(host, options_accepted);
     tcase_add_loop_test(host, options_refused, 0, (int)(sizeof refused / sizeof refused[0]));
     tcase_add_test(host, no_device_falls_back_to_cpu);
-    tcase_add_test(host, transformer_nets_go_to_cpu);
+    tcase_add_test(host, transformer_nets_load);
     tcase_add_test(host, reference_noise_rule);
     tcase_add_test(host, choices_found_by_whole_shape);
     tcase_add_test(host, choices_searched_once_across_threads);
@@ -886,7 +1124,10 @@ int main(void)
     tcase_add_test(dev, selftest_matches_cpu);
     tcase_add_loop_test(dev, layout_kernels_match_cpu, 0, KERNEL_SHAPES);
     tcase_add_loop_test(dev, pool_kernels_match_cpu, 0, KERNEL_SHAPES);
+    tcase_add_loop_test(dev, transformer_kernels_match_cpu, 0, 3);
     tcase_add_loop_test(dev, vectors_through_nn_eval, 0, VEC_NUM_CASES * NUM_VEC_BACKENDS);
+    tcase_add_loop_test(dev, transformer_vectors_through_nn_eval, 0, NUM_VEC_BACKENDS);
+    tcase_add_loop_test(dev, transformer_nets_match_cpu, 0, 12);
     tcase_add_loop_test(dev, synthetic_nets_match_cpu, 0, 3);
     tcase_add_loop_test(dev, batches_match_cpu, 0, 3);
     tcase_add_loop_test(dev, rect_boards_match_cpu, 0, 2);

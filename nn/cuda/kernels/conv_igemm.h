@@ -33,7 +33,8 @@
 extern "C" {
 #endif
 
-/* Activations, numbered as nn_activation in weights/desc.h (NN_ACT_IDENTITY 0, RELU 1, MISH 2). */
+/* Activations, numbered as nn_activation in weights/desc.h (NN_ACT_IDENTITY 0, RELU 1, MISH 2,
+ * SILU 3). */
 typedef struct nn_cuda_epilogue {
     const float *scale, *bias;     /* [c_out] or NULL */
     const float *bias_nc;          /* [n][c_out] or NULL */
@@ -101,6 +102,8 @@ static __device__ __forceinline__ float nn_cuda_ep_activate(float v, int act)
         float n = e * (e + 2.0f);
         return v * __fdividef(n, n + 2.0f);
     }
+    if (act == 3)
+        return v / (1.0f + expf(-v)); /* SiLU: -0 where e^-v overflows */
     return v;
 }
 

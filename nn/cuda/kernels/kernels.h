@@ -35,6 +35,47 @@ int nn_cuda_kata_pool_f32(int n, int c, int area, int value_head, const float *x
 int nn_cuda_kata_pool_f16(int n, int c, int area, int value_head, const void *x, float *out,
                           void *stream);
 
+/* ---- KataGo 1.17's transformer blocks and RMS-norm trunk tip (transformer.cu); rows = n * area
+ * points, each row a point's channels ---- */
+
+/* y[r][c] = x[r][c] / sqrt(mean over c of x[r][.]^2 + eps) * w[c] (w: floats). */
+int nn_cuda_rms_norm_f32(long rows, int c, float eps, const float *w, const float *x, float *y,
+                         void *stream);
+int nn_cuda_rms_norm_f16(long rows, int c, float eps, const float *w, const void *x, void *y,
+                         void *stream);
+
+/* Rotary encodings in place on t[n][area][stride]: head h of `heads` starts at channel offset +
+ * h * q_dim, and its channel pairs (2p, 2p + 1) turn by the angle whose cosine and sine are
+ * cos_t / sin_t[h * tables / heads][p][y * 19 + x] at the point (y, x) of the height x width
+ * tensor. */
+int nn_cuda_rope_f32(int n, int height, int width, int stride, int offset, int heads, int tables,
+                     int q_dim, const float *cos_t, const float *sin_t, float *t, void *stream);
+int nn_cuda_rope_f16(int n, int height, int width, int stride, int offset, int heads, int tables,
+                     int q_dim, const float *cos_t, const float *sin_t, void *t, void *stream);
+
+/* out[r] = softmax(in[r]) over cols <= 361 values, rows of floats in, activations out (the
+ * fp32 one may work in place). */
+int nn_cuda_softmax_f32(long rows, int cols, const float *in, float *out, void *stream);
+int nn_cuda_softmax_f16(long rows, int cols, const float *in, void *out, void *stream);
+
+/* SwiGLU: h[r][f] = silu(ag[r][f]) * ag[r][ffn + f] (the first feed-forward product and the
+ * gate side by side). */
+int nn_cuda_swiglu_f32(long rows, int ffn, const float *ag, float *h, void *stream);
+int nn_cuda_swiglu_f16(long rows, int ffn, const void *ag, void *h, void *stream);
+
+/* The RMS-norm trunk tip: out = act(x / rms * gamma[c] + beta[c]) on x[n][area][c], rms over
+ * each image's area * c values (spatial) or each point's c, plus eps under the root. With
+ * sequential the image's sum of squares is taken in memory order in float, one rounding per
+ * product and per addition, as the cpu backend and KataGo's own backends do (a tree sum differs
+ * by ~1e-5 relative, which moves the score outputs by more than the reference tolerances); one
+ * thread an image then does it. */
+int nn_cuda_tip_rms_f32(int n, int area, int c, int spatial, int sequential, float eps,
+                        const float *gamma, const float *beta, int act, const float *x,
+                        float *out, void *stream);
+int nn_cuda_tip_rms_f16(int n, int area, int c, int spatial, int sequential, float eps,
+                        const float *gamma, const float *beta, int act, const void *x, void *out,
+                        void *stream);
+
 /* ---- training the tsumego discriminator (train.cu); activations NCHW x[n][c][area], dense
  * rows y[n][c] ---- */
 
