@@ -101,6 +101,16 @@ typedef struct nn_kata_attention {
     float rope_theta;                   /* rope and not learnable_rope */
 } nn_kata_attention;
 
+/* The rotary encodings of attention block a (rope set) as tables of angles: tables of them
+ * (kv_heads with learned frequencies, 1 with theta's; query head h of heads reads table
+ * h * tables / heads, key/value head g table g * tables / kv_heads), each the cosines and sines
+ * of every channel pair's angle at every point of a 19x19 grid, cos_t / sin_t[table][pair][y *
+ * 19 + x] for q_dim / 2 pairs, computed in double: what the cpu and cuda backends turn by (a
+ * smaller tensor reads the points it has, by their (y, x)). */
+#define NN_KATA_ROPE_SIDE 19
+int nn_kata_rope_tables(const nn_kata_attention *a);
+void nn_kata_rope_fill(const nn_kata_attention *a, float *cos_t, float *sin_t);
+
 /* The feed-forward block (SwiGLU: the loader takes no other). */
 typedef struct nn_kata_ffn {
     int c, ffn_c;

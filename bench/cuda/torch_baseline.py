@@ -174,14 +174,13 @@ def build(torch, name, device="cuda", dtype=None):
             return x + self.conv2(self.act2(self.bn2(a)) * mask)
 
     class Nested(nn.Module):
-        """Nested bottleneck: 1x1 down to mid, two inner blocks, 1x1 back up."""
+        """Nested bottleneck: 1x1 down to mid, the inner blocks, 1x1 back up."""
 
-        def __init__(self, has_gpool):
+        def __init__(self, inner):
             super().__init__()
             c, mid = s["trunk"], s["mid"]
             self.bnp, self.actp, self.convp = nn.BatchNorm2d(c), Act(), conv(1, c, mid)
-            self.inner = nn.ModuleList([Block(mid, mid, mid - s["gpool"], s["gpool"], has_gpool),
-                                        Block(mid, mid, mid, s["gpool"], False)])
+            self.inner = nn.ModuleList(inner)
             self.bnq, self.actq, self.convq = nn.BatchNorm2d(mid), Act(), conv(1, mid, c)
 
         def forward(self, x, mask, area):
@@ -255,23 +254,6 @@ def build(torch, name, device="cuda", dtype=None):
             h = torch.nn.functional.silu(self.lin1(u)) * self.gate(u)
             return untokens(t + self.lin2(h), x)
 
-    class NestedTransformer(nn.Module):
-        """Nested bottleneck holding attention, feed-forward, attention, feed-forward."""
-
-        def __init__(self):
-            super().__init__()
-            c, mid = s["trunk"], s["mid"]
-            self.bnp, self.actp, self.convp = nn.BatchNorm2d(c), Act(), conv(1, c, mid)
-            self.inner = nn.ModuleList([Attention(mid, s["heads"]), FeedForward(mid, s["ffn"]),
-                                        Attention(mid, s["heads"]), FeedForward(mid, s["ffn"])])
-            self.bnq, self.actq, self.convq = nn.BatchNorm2d(mid), Act(), conv(1, mid, c)
-
-        def forward(self, x, mask, area):
-            y = self.convp(self.actp(self.bnp(x)) * mask)
-            for b in self.inner:
-                y = b(y, mask, area)
-            return x + self.convq(self.actq(self.bnq(y)) * mask)
-
     class TipRMS(nn.Module):
         """The RMS-norm trunk tip over the whole board."""
 
@@ -291,13 +273,17 @@ def build(torch, name, device="cuda", dtype=None):
             self.init_conv = conv(s["initial_kernel"], KATA_SPATIAL, c)
             self.init_lin = nn.Linear(KATA_GLOBAL, c, bias=False)
             blocks = []
+            mid = s["mid"]
             for i in range(s["blocks"]):
                 if s.get("heads"):
-                    blocks.append(NestedTransformer())
+                    # attention, feed-forward, attention, feed-forward on the mid channels
+                    blocks.append(Nested([Attention(mid, s["heads"]), FeedForward(mid, s["ffn"]),
+                                          Attention(mid, s["heads"]), FeedForward(mid, s["ffn"])]))
                     continue
                 g = i % s["gpool_every"] == s["gpool_every"] - 1
-                blocks.append(Nested(g) if s["nested"] else
-                              Block(c, s["mid"], s["regular"], s["gpool"], g))
+                blocks.append(Nested([Block(mid, mid, mid - s["gpool"], s["gpool"], g),
+                                      Block(mid, mid, mid, s["gpool"], False)])
+                              if s["nested"] else Block(c, mid, s["regular"], s["gpool"], g))
             self.blocks = nn.ModuleList(blocks)
             self.tip_bn = TipRMS(c) if s.get("heads") else nn.BatchNorm2d(c)
             self.tip_act = Act()

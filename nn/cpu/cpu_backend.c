@@ -141,30 +141,13 @@ static void note_matmul(cpu_weights *w, const nn_matmul_desc *m)
 }
 
 /* cos and sin of every rotary angle of an attention block at each point of a 19x19 tensor,
- * [tables][pairs][361] (nn_cpu_rope), computed in double. */
+ * [tables][pairs][361] (nn_cpu_rope; weights/desc_kata.h's nn_kata_rope_fill). */
 static void prep_rope(cpu_weights *w, const nn_kata_attention *a)
 {
-    int pairs = a->q_dim / 2, per_axis = pairs / 2, tables = a->learnable_rope ? a->kv_heads : 1;
-    size_t len = (size_t)tables * pairs * 361;
+    size_t len = (size_t)nn_kata_rope_tables(a) * (a->q_dim / 2) * 361;
     cpu_prep *p = prep_add(w, a, len, len);
-    if (!p)
-        return;
-    for (int t = 0; t < tables; t++)
-        for (int q = 0; q < pairs; q++)
-            for (int at = 0; at < 361; at++) {
-                int y = at / 19, x = at % 19;
-                double angle;
-                if (a->learnable_rope) {
-                    const float *f = a->rope_freqs + ((size_t)t * pairs + q) * 2;
-                    angle = x * (double)f[0] + y * (double)f[1];
-                } else {
-                    int r = q < per_axis ? q : q - per_axis;
-                    angle = (q < per_axis ? y : x) / pow(a->rope_theta, 2.0 * r / pairs);
-                }
-                size_t i = ((size_t)t * pairs + q) * 361 + at;
-                p->a[i] = (float)cos(angle);
-                p->b[i] = (float)sin(angle);
-            }
+    if (p)
+        nn_kata_rope_fill(a, p->a, p->b);
 }
 
 /* A transformer block's matmul packed for nn_cpu_gemm_packed. */
@@ -458,7 +441,7 @@ static void kata_attention(cpu_ctx *C, const nn_kata_attention *a, int n, int he
     nn_cpu_gemm_packed(a->v.c_in, a->v.c_out, prep_find(C->w, &a->v)->a, rows, u, false, v);
     if (a->rope) {
         const cpu_prep *p = prep_find(C->w, a);
-        int tables = a->learnable_rope ? a->kv_heads : 1;
+        int tables = nn_kata_rope_tables(a);
         nn_cpu_rope(n, height, width, a->heads, tables, a->q_dim, p->a, p->b, q);
         nn_cpu_rope(n, height, width, a->kv_heads, tables, a->q_dim, p->a, p->b, k);
     }

@@ -414,34 +414,32 @@ static bool strided_gemm(cuda_ctx *C, cublasOperation_t ta, int m, int nn, int k
     return true;
 }
 
+/* Rotary encodings in place on the heads of qkv[n][area][b->qkv_c] from channel offset. */
+static bool rope(cuda_ctx *C, const cuda_block *b, int heads, int offset, void *qkv)
+{
+    int n = C->plan->n, height = C->plan->height, width = C->plan->width;
+    if (C->W->fp16)
+        CUDA_CHECK(C, nn_cuda_rope_f16(n, height, width, b->qkv_c, offset, heads, b->rope_tables,
+                                       b->q_dim, b->rope_cos, b->rope_sin, qkv, C->stream));
+    else
+        CUDA_CHECK(C, nn_cuda_rope_f32(n, height, width, b->qkv_c, offset, heads, b->rope_tables,
+                                       b->q_dim, b->rope_cos, b->rope_sin, qkv, C->stream));
+    return true;
+}
+
 bool nn_cuda_attention(cuda_ctx *C, const cuda_block *b, void *qkv, void *o)
 {
     const cuda_weights *W = C->W;
-    int n = C->plan->n, height = C->plan->height, width = C->plan->width;
-    int area = height * width, group = b->heads / b->kv_heads;
+    int n = C->plan->n, area = C->plan->height * C->plan->width, group = b->heads / b->kv_heads;
     int k_off = b->heads * b->q_dim, v_off = k_off + b->kv_heads * b->q_dim;
     int o_c = b->heads * b->v_dim;
     size_t elt = W->elt;
     cudaDataType_t type = W->fp16 ? CUDA_R_16F : CUDA_R_32F;
     char *t = qkv, *out = o;
     int span = nn_cuda_prof_begin(C, CUDA_PROF_ATTENTION);
-    if (b->rope_tables > 0) {
-        if (W->fp16) {
-            CUDA_CHECK(C, nn_cuda_rope_f16(n, height, width, b->qkv_c, 0, b->heads,
-                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
-                                           qkv, C->stream));
-            CUDA_CHECK(C, nn_cuda_rope_f16(n, height, width, b->qkv_c, k_off, b->kv_heads,
-                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
-                                           qkv, C->stream));
-        } else {
-            CUDA_CHECK(C, nn_cuda_rope_f32(n, height, width, b->qkv_c, 0, b->heads,
-                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
-                                           qkv, C->stream));
-            CUDA_CHECK(C, nn_cuda_rope_f32(n, height, width, b->qkv_c, k_off, b->kv_heads,
-                                           b->rope_tables, b->q_dim, b->rope_cos, b->rope_sin,
-                                           qkv, C->stream));
-        }
-    }
+    if (b->rope_tables > 0 &&
+        (!rope(C, b, b->heads, 0, qkv) || !rope(C, b, b->kv_heads, k_off, qkv)))
+        return false;
     long long img = (long long)area * b->qkv_c, square = (long long)area * area;
     void *probs = W->fp16 ? C->probs : (void *)C->scores;
     for (int h = 0; h < b->heads; h++) {

@@ -286,33 +286,19 @@ static void prep_projection(loader *L, cuda_conv *out, const nn_matmul_desc *con
 }
 
 /* cos and sin of every rotary angle of an attention block at each point of a 19x19 tensor,
- * [tables][pairs][361], computed in double (kernels.h's nn_cuda_rope reads them). */
+ * [tables][pairs][361] (nn_cuda_rope; weights/desc_kata.h's nn_kata_rope_fill). */
+_Static_assert(CUDA_MAX_SIZE == NN_KATA_ROPE_SIDE, "the rotary tables' grid is the largest board");
+
 static void prep_rope(loader *L, cuda_block *out, const nn_kata_attention *a)
 {
-    int pairs = a->q_dim / 2, per_axis = pairs / 2;
-    int tables = a->learnable_rope ? a->kv_heads : 1;
-    size_t len = (size_t)tables * pairs * CUDA_MAX_AREA;
+    int tables = nn_kata_rope_tables(a);
+    size_t len = (size_t)tables * (a->q_dim / 2) * CUDA_MAX_AREA;
     float *cs = malloc(sizeof *cs * 2 * len);
     if (!cs) {
         fail(L, a->q.name, "out of host memory");
         return;
     }
-    for (int t = 0; t < tables; t++)
-        for (int q = 0; q < pairs; q++)
-            for (int at = 0; at < CUDA_MAX_AREA; at++) {
-                int y = at / CUDA_MAX_SIZE, x = at % CUDA_MAX_SIZE;
-                double angle;
-                if (a->learnable_rope) {
-                    const float *f = a->rope_freqs + ((size_t)t * pairs + q) * 2;
-                    angle = x * (double)f[0] + y * (double)f[1];
-                } else {
-                    int r = q < per_axis ? q : q - per_axis;
-                    angle = (q < per_axis ? y : x) / pow(a->rope_theta, 2.0 * r / pairs);
-                }
-                size_t i = ((size_t)t * pairs + q) * CUDA_MAX_AREA + at;
-                cs[i] = (float)cos(angle);
-                cs[len + i] = (float)sin(angle);
-            }
+    nn_kata_rope_fill(a, cs, cs + len);
     out->rope_tables = tables;
     out->rope_cos = dev_floats(L, a->q.name, cs, len);
     out->rope_sin = dev_floats(L, a->q.name, cs + len, len);

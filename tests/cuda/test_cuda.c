@@ -526,6 +526,21 @@ static guarded guarded_of(const float *x, size_t count, size_t elt)
     return g;
 }
 
+/* Asserts that a kernel launched, compares its output out with want[0..out->count) and frees
+ * out and in (NULL: the kernel worked in place); returns the mismatches. */
+static int settle(int launch, guarded *in, guarded *out, const float *want, double atol,
+                  double rtol, const char *what)
+{
+    ck_assert_msg(launch == 0, "%s: launch failed (%d)", what, launch);
+    float *got = guarded_read(out, what);
+    int bad = compare(got, want, out->count, atol, rtol, what, where_row);
+    free(got);
+    if (in)
+        guarded_free(in);
+    guarded_free(out);
+    return bad;
+}
+
 /* The RMS norm, rotary encodings (learned tables per key/value head and one shared table),
  * softmax, SwiGLU and the trunk tip (over the board in KataGo's sum order and as a tree, and per
  * point; SiLU) in both types against loops in double; _i a shape of tf_kernel_shapes. */
@@ -542,14 +557,17 @@ START_TEST(transformer_kernels_match_cpu)
     float *x = random_floats(len, 300u + (unsigned)_i);   /* [-2, 2) */
     float *w = random_floats(2 * c + 2 * 2 * pairs * 361, 400u + (unsigned)_i);
     float *gamma = w, *beta = w + c, *cos_t = w + 2 * c, *sin_t = cos_t + 2 * pairs * 361;
-    float *want = malloc(sizeof *want * len);
+    float *want = malloc(sizeof *want * len), *scaled = malloc(sizeof *scaled * rows * area);
     float *dw = upload(w, 2 * c + 4 * pairs * 361, 4);
-    ck_assert(want);
+    const float *dc = dw + 2 * c, *ds = dc + 2 * pairs * 361;
+    ck_assert(want && scaled);
+    for (size_t i = 0; i < rows * area; i++)
+        scaled[i] = 4.0f * x[i];
     int bad = 0;
     char what[128];
     for (size_t elt = 4; elt >= 2; elt -= 2) {
-        double atol = elt == 4 ? 1e-5 : 2e-3, rtol = elt == 4 ? TEST_FP32_TOL : TEST_FP16_RTOL;
-        int bits = (int)elt * 8;
+        bool h16 = elt == 2;
+        double atol = h16 ? 2e-3 : 1e-5, rtol = h16 ? TEST_FP16_RTOL : TEST_FP32_TOL;
         /* the inputs as the kernels read them (rounded to half in fp16) */
         guarded xg = guarded_of(x, len, elt);
         float *xr = guarded_read(&xg, "inputs");
@@ -564,15 +582,10 @@ START_TEST(transformer_kernels_match_cpu)
                 want[r * c + ch] = (float)(xr[r * c + ch] * inv * gamma[ch]);
         }
         guarded in = guarded_of(x, rows * c, elt), out = guarded_new(rows * c, elt);
-        int e = elt == 4 ? nn_cuda_rms_norm_f32((long)rows, c, eps, dw, in.data, out.data, NULL)
-                         : nn_cuda_rms_norm_f16((long)rows, c, eps, dw, in.data, out.data, NULL);
-        ck_assert_int_eq(e, 0);
-        snprintf(what, sizeof what, "rms_norm_f%d n %d %dx%d", bits, n, height, width);
-        float *got = guarded_read(&out, what);
-        bad += compare(got, want, rows * c, atol, rtol, what, where_row);
-        free(got);
-        guarded_free(&in);
-        guarded_free(&out);
+        snprintf(what, sizeof what, "rms_norm_f%zu n %d %dx%d", 8 * elt, n, height, width);
+        bad += settle(h16 ? nn_cuda_rms_norm_f16((long)rows, c, eps, dw, in.data, out.data, NULL)
+                          : nn_cuda_rms_norm_f32((long)rows, c, eps, dw, in.data, out.data, NULL),
+                      &in, &out, want, atol, rtol, what);
         /* rotary encodings on t[rows][stride] from offset: 2 heads, tables 2 (per head) and 1 */
         for (int tables = 2; tables >= 1; tables--) {
             memcpy(want, xr, sizeof *want * rows * stride);
@@ -588,60 +601,42 @@ START_TEST(transformer_kernels_match_cpu)
                     }
             }
             guarded t = guarded_of(x, rows * stride, elt);
-            const float *dc = dw + 2 * c, *ds = dc + 2 * pairs * 361;
-            e = elt == 4 ? nn_cuda_rope_f32(n, height, width, stride, offset, heads, tables,
-                                            q_dim, dc, ds, t.data, NULL)
-                         : nn_cuda_rope_f16(n, height, width, stride, offset, heads, tables,
-                                            q_dim, dc, ds, t.data, NULL);
-            ck_assert_int_eq(e, 0);
-            snprintf(what, sizeof what, "rope_f%d tables %d n %d %dx%d", bits, tables, n,
+            snprintf(what, sizeof what, "rope_f%zu tables %d n %d %dx%d", 8 * elt, tables, n,
                      height, width);
-            got = guarded_read(&t, what);
-            bad += compare(got, want, rows * stride, atol, rtol, what, where_row);
-            free(got);
-            guarded_free(&t);
+            bad += settle(h16 ? nn_cuda_rope_f16(n, height, width, stride, offset, heads, tables,
+                                                 q_dim, dc, ds, t.data, NULL)
+                              : nn_cuda_rope_f32(n, height, width, stride, offset, heads, tables,
+                                                 q_dim, dc, ds, t.data, NULL),
+                          NULL, &t, want, atol, rtol, what);
         }
         /* softmax of rows of `area` scores (floats in, activations out) */
         for (size_t r = 0; r < rows; r++) {
             double max = -INFINITY, sum = 0;
             for (int j = 0; j < area; j++)
-                max = fmax(max, 4.0 * x[r * area + j]);
+                max = fmax(max, scaled[r * area + j]);
             for (int j = 0; j < area; j++)
-                sum += exp(4.0 * x[r * area + j] - max);
+                sum += exp(scaled[r * area + j] - max);
             for (int j = 0; j < area; j++)
-                want[r * area + j] = (float)(exp(4.0 * x[r * area + j] - max) / sum);
+                want[r * area + j] = (float)(exp(scaled[r * area + j] - max) / sum);
         }
-        float *scaled = malloc(sizeof *scaled * rows * area);
-        ck_assert(scaled);
-        for (size_t i = 0; i < rows * area; i++)
-            scaled[i] = 4.0f * x[i];
-        guarded sin_ = guarded_of(scaled, rows * area, 4), sout = guarded_new(rows * area, elt);
-        e = elt == 4 ? nn_cuda_softmax_f32((long)rows, area, sin_.data, sout.data, NULL)
-                     : nn_cuda_softmax_f16((long)rows, area, sin_.data, sout.data, NULL);
-        ck_assert_int_eq(e, 0);
-        snprintf(what, sizeof what, "softmax_f%d n %d %dx%d", bits, n, height, width);
-        got = guarded_read(&sout, what);
-        bad += compare(got, want, rows * area, atol, rtol, what, where_row);
-        free(got);
-        free(scaled);
-        guarded_free(&sin_);
-        guarded_free(&sout);
+        in = guarded_of(scaled, rows * area, 4);
+        out = guarded_new(rows * area, elt);
+        snprintf(what, sizeof what, "softmax_f%zu n %d %dx%d", 8 * elt, n, height, width);
+        bad += settle(h16 ? nn_cuda_softmax_f16((long)rows, area, in.data, out.data, NULL)
+                          : nn_cuda_softmax_f32((long)rows, area, in.data, out.data, NULL),
+                      &in, &out, want, atol, rtol, what);
         /* SwiGLU of [rows][2 ffn] */
         for (size_t r = 0; r < rows; r++)
             for (int f = 0; f < ffn; f++) {
                 double a = xr[r * 2 * ffn + f], g = xr[r * 2 * ffn + ffn + f];
                 want[r * ffn + f] = (float)(a / (1.0 + exp(-a)) * g);
             }
-        guarded ag = guarded_of(x, rows * 2 * ffn, elt), h = guarded_new(rows * ffn, elt);
-        e = elt == 4 ? nn_cuda_swiglu_f32((long)rows, ffn, ag.data, h.data, NULL)
-                     : nn_cuda_swiglu_f16((long)rows, ffn, ag.data, h.data, NULL);
-        ck_assert_int_eq(e, 0);
-        snprintf(what, sizeof what, "swiglu_f%d n %d %dx%d", bits, n, height, width);
-        got = guarded_read(&h, what);
-        bad += compare(got, want, rows * ffn, atol, rtol, what, where_row);
-        free(got);
-        guarded_free(&ag);
-        guarded_free(&h);
+        in = guarded_of(x, rows * 2 * ffn, elt);
+        out = guarded_new(rows * ffn, elt);
+        snprintf(what, sizeof what, "swiglu_f%zu n %d %dx%d", 8 * elt, n, height, width);
+        bad += settle(h16 ? nn_cuda_swiglu_f16((long)rows, ffn, in.data, out.data, NULL)
+                          : nn_cuda_swiglu_f32((long)rows, ffn, in.data, out.data, NULL),
+                      &in, &out, want, atol, rtol, what);
         /* the trunk tip, SiLU: over the board (sequential float sum, and a tree) and per point */
         for (int mode = 0; mode < 3; mode++) {
             int spatial = mode < 2, sequential = mode == 0;
@@ -669,20 +664,16 @@ START_TEST(transformer_kernels_match_cpu)
                     }
                 }
             }
-            guarded tx = guarded_of(x, rows * c, elt), to = guarded_new(rows * c, elt);
-            e = elt == 4 ? nn_cuda_tip_rms_f32(n, area, c, spatial, sequential, eps, dw, dw + c,
-                                               NN_ACT_SILU, tx.data, to.data, NULL)
-                         : nn_cuda_tip_rms_f16(n, area, c, spatial, sequential, eps, dw, dw + c,
-                                               NN_ACT_SILU, tx.data, to.data, NULL);
-            ck_assert_int_eq(e, 0);
-            snprintf(what, sizeof what, "tip_rms_f%d %s n %d %dx%d", bits,
+            in = guarded_of(x, rows * c, elt);
+            out = guarded_new(rows * c, elt);
+            snprintf(what, sizeof what, "tip_rms_f%zu %s n %d %dx%d", 8 * elt,
                      sequential ? "board, in order" : spatial ? "board, tree" : "per point", n,
                      height, width);
-            got = guarded_read(&to, what);
-            bad += compare(got, want, rows * c, atol, rtol, what, where_row);
-            free(got);
-            guarded_free(&tx);
-            guarded_free(&to);
+            bad += settle(h16 ? nn_cuda_tip_rms_f16(n, area, c, spatial, sequential, eps, dw,
+                                                    dw + c, NN_ACT_SILU, in.data, out.data, NULL)
+                              : nn_cuda_tip_rms_f32(n, area, c, spatial, sequential, eps, dw,
+                                                    dw + c, NN_ACT_SILU, in.data, out.data, NULL),
+                          &in, &out, want, atol, rtol, what);
         }
         free(xr);
     }
@@ -690,6 +681,7 @@ START_TEST(transformer_kernels_match_cpu)
     free(x);
     free(w);
     free(want);
+    free(scaled);
     ck_assert_msg(bad == 0, "%d mismatches", bad);
 }
 END_TEST
@@ -1004,15 +996,21 @@ static const weights_synth_kata_shape tf_shapes[] = {
     {17, true, 1, 24, 12, 8, 8, 0, 3, 8, 8, 8, 16, NN_ACT_SILU, 3, 20},
 };
 
+static nn_desc *load_desc(const char *path)
+{
+    char err[1024];
+    nn_desc *d = weights_load(path, err, sizeof err);
+    ck_assert_msg(d, "%s", err);
+    return d;
+}
+
 static nn_desc *make_tf(int which)
 {
     if (which < 2)
         return weights_synth_kata(&tf_shapes[which], 7);
-    char err[1024], path[512];
+    char path[512];
     snprintf(path, sizeof path, "%s/kata/synthetic-v%d.txt", SHIDO_TEST_DATA, 14 + which);
-    nn_desc *d = weights_load(path, err, sizeof err);
-    ck_assert_msg(d, "%s", err);
-    return d;
+    return load_desc(path);
 }
 
 /* The transformer nets above against the cpu backend on boards 19, 9x13 and 2x2 (so both
@@ -1072,13 +1070,7 @@ START_TEST(meta_net_matches_cpu)
 }
 END_TEST
 
-static nn_desc *load_g170(int which)
-{
-    char err[1024];
-    nn_desc *d = weights_load(TEST_G170, err, sizeof err);
-    ck_assert_msg(d, "%s", err);
-    return d;
-}
+static nn_desc *load_g170(int which) { return load_desc(TEST_G170); }
 
 /* Batches of 1, 3 and 17 mixing boards 9, 13 and 19 on g170 against the cpu backend. */
 START_TEST(batches_match_cpu)
