@@ -3,9 +3,9 @@
 # Release build here (build-cuda), and fills .dev/ (git-ignored through .git/info/exclude) with
 # what the GPU machine needs and may lack: the four CUDA programs, the shared libraries they
 # load that are not CUDA's (OpenBLAS, its Fortran runtime, cJSON, zlib, subunit, cudart), and a
-# copy of ../shared's weights and vectors, compressed where that pays (about 55 MiB in all with
-# KaTrain's 36 MiB net, under the device tool's 64 MiB with the working tree). Then, on the GPU machine, from the
-# repository root:
+# copy of ../shared's weights, vectors and four tsumego books, compressed where that pays (about
+# 58 MiB with KaTrain's 36 MiB net, under the device tool's 64 MiB with the working tree).
+# Then, on the GPU machine, from the repository root:
 #     bash bench/cuda/device_run.sh            (with the device tool's carry: [".dev"])
 # which runs bench/cuda/run.sh on the carried programs; knobs as run.sh's (BUDGET_S,
 # BENCH_CONV, TORCH, VARIANTS).
@@ -25,6 +25,10 @@ for lib in libcjson.so.1 libz.so.1 libopenblas.so.0 libgfortran.so.5 libquadmath
     if [ -n "$path" ]; then cp -L "$path" .dev/lib/; else echo "carry.sh: $lib not linked"; fi
 done
 cp -r "$SHARED/weights" "$SHARED/vectors" .dev/shared/
+mkdir -p .dev/shared/tsumego   # run.sh's tsumego step: the four books the solver was not tuned on
+for book in maeda yamada ishida fujisawa; do
+    cp "$SHARED"/tsumego/"$book"*.jsonl .dev/shared/tsumego/
+done
 chmod -R u+w .dev/shared
 # the device tool carries 64 MiB with the working tree: symbols stripped, and what compresses
 # well (programs, libraries, text weights, the vectors) as NAME.carry.xz, which device_run.sh

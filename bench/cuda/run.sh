@@ -17,7 +17,8 @@
 # BENCH_CONV (default 1; 0 leaves out the convolution kernel benchmark), TORCH (default 1; 0
 # leaves out the PyTorch baseline), VARIANTS (default "evalthreads fuse0 igemm fp32": whole
 # nn_eval calls with 2 workers of 8 threads each, and the forward alone with fuse=0, conv=igemm
-# and fp32; "" runs none of them).
+# and fp32; "" runs none of them), TSUMEGO (default 1: last, with the time left, the tsumego
+# solver on four books with KaTrain's net's guess on the device; 0 leaves it out).
 # Steps run in order of importance and each gets at most its cap and what is left of the budget
 # minus a reserve for the later ones; a step that fails or times out is recorded and the run
 # goes on.
@@ -33,6 +34,7 @@ REBUILD=${REBUILD:-1}
 BENCH_CONV=${BENCH_CONV:-1}
 TORCH=${TORCH:-1}
 VARIANTS=${VARIANTS:-evalthreads fuse0 igemm fp32}
+TSUMEGO=${TSUMEGO:-1}
 export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the tree
 DIR=${OUT:-${OUT_DIR:-/tmp/shido-bench-cuda}}
 mkdir -p "$DIR" || exit 1
@@ -211,6 +213,28 @@ fi
 if [ -s "$TORCH_JSON" ] && ((${#NN_FILES[@]} > 0)); then
     md "" "### shido / PyTorch (best PyTorch variant at the same batch)" ""
     python3 bench/cuda/summarize.py ratio --torch "$TORCH_JSON" "${NN_FILES[@]}" >>"$MD" 2>>"$LOG"
+fi
+# ---------------------------------------------------------------- tsumego, last
+# the solver on the four books it was not tuned on (40 problems each, seed 1) at 5 s a problem,
+# 8 problems at once, g170 ordering the solver's moves and KaTrain's net searching the guess on
+# the device: what a GPU gives the guess (bench/RESULTS.md, "Books it was not tuned on")
+G170=$SHARED/weights/g170-b6c96-s175395328-d26788732.bin.gz
+B10=$SHARED/weights/b10c384h6nbttflrs.bin.gz
+if ((TSUMEGO)) && [ -x "$BUILD/shido" ] && [ -f "$G170" ] && [ -f "$B10" ]; then
+    md "" "### Tsumego: four untuned books, 40 each (seed 1), 5 s a problem, 8 at once," \
+        "g170 guiding, b10c384's guess on cuda:fp16" ""
+    for book in maeda yamada ishida fujisawa; do
+        f=$(ls "$SHARED"/tsumego/"$book"*.jsonl 2>/dev/null | head -n1)
+        if [ -z "$f" ]; then
+            md "* $book: no problems file"
+            continue
+        fi
+        step "tsumego $book" 60 0 "$DIR/tsumego_$book.txt" "$BUILD/shido" tsumego bench \
+            --jsonl "$f" --sample 40 --seed 1 --threads 8 --time-per-problem 5 -w "$G170" \
+            --guess-weights "$B10" --backend cuda:fp16 --quiet \
+            --results "$DIR/tsumego_$book.jsonl"
+        md "* $(grep -m1 'first move correct' "$DIR/tsumego_$book.txt" || echo "$book: no summary")"
+    done
 fi
 log "done in $(elapsed)s; log $LOG, tables $MD"
 cat "$MD"
