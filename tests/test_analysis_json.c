@@ -7,8 +7,10 @@
  * (shido_analysis_check); a fresh search per query; a KaTrain-style session (priorities, terminate
  * with turnNumbers, "Illegal move"); KataGo's further query and response fields and
  * query_models; the values against kata-analyze on the same position; a load of queries with
- * terminates interleaved, also with --parallel 4; priorities kept with --parallel 2. Responses are parsed with cJSON and their fields, types and values
- * checked. 9x9, a few visits, one thread. */
+ * terminates interleaved, also with --parallel 4; priorities kept with --parallel 2; KaTrain's
+ * KataGo 1.17 transformer net in a session of its own. Responses are parsed with cJSON and their
+ * fields, types and values checked. 9x9 (19x19 for the transformer net), a few visits, one
+ * thread. */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -1044,6 +1046,52 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* KaTrain 1.20's own net (KataGo 1.17: RMS-norm trunk, transformer blocks) in a KaTrain-style
+ * session on 19x19: query_models names it; two turns of a game with ownership and policy, their
+ * boards complete and the values those of an even opening (a net read wrongly gives anything);
+ * a second query on 9x9. */
+START_TEST(test_transformer_session)
+{
+    engine e;
+    const char *args[] = {"analysis", "-w", TEST_WEIGHTS "b10c384h6nbttflrs.bin.gz",
+                          "--visits", "4", "--threads", "1", NULL};
+    engine_start(&e, args);
+    send_line(&e, "{\"id\":\"m\",\"action\":\"query_models\"}");
+    cJSON *r = must_next(&e);
+    const cJSON *m0 = cJSON_GetArrayItem(field(r, "models"), 0);
+    ck_assert_str_eq(field(m0, "name")->valuestring, "b10c384h6nbttflrs.bin.gz");
+    ck_assert_int_ge((int)test_json_num(m0, "version"), 15);
+    cJSON_Delete(r);
+    send_line(&e, "{\"id\":\"T\",\"moves\":[[\"B\",\"Q16\"],[\"W\",\"D4\"]],"
+                  "\"rules\":\"japanese\",\"komi\":6.5,\"boardXSize\":19,\"boardYSize\":19,"
+                  "\"analyzeTurns\":[0,2],\"maxVisits\":4,\"includeOwnership\":true,"
+                  "\"includePolicy\":true}");
+    static const char *const stones[] = {"Q16", "D4"};
+    for (int t = 0; t < 2; t++) {
+        r = must_next(&e);
+        expect_id(r, "T");
+        ck_assert_int_eq((int)test_json_num(r, "turnNumber"), 2 * t);
+        check_result(r, 19, true, true, false, stones, 2 * t);
+        const cJSON *root = field(r, "rootInfo");
+        ck_assert_int_ge((long long)test_json_num(root, "visits"), 4);
+        ck_assert_str_eq(field(root, "currentPlayer")->valuestring, "B");
+        double w = test_json_num(root, "winrate"), lead = test_json_num(root, "scoreLead");
+        ck_assert_msg(w > 0.25 && w < 0.75 && fabs(lead) < 5,
+                      "turn %d of an even opening: winrate %g, lead %g", 2 * t, w, lead);
+        cJSON_Delete(r);
+    }
+    send_line(&e, "{\"id\":\"N\",\"moves\":[[\"B\",\"E5\"]],\"rules\":\"chinese\","
+                  "\"komi\":7,\"boardXSize\":9,\"boardYSize\":9,\"maxVisits\":4}");
+    r = must_next(&e);
+    expect_id(r, "N");
+    static const char *const n_stones[] = {"E5"};
+    check_result(r, 9, false, false, false, n_stones, 1);
+    ck_assert_str_eq(field(field(r, "rootInfo"), "currentPlayer")->valuestring, "W");
+    cJSON_Delete(r);
+    finish(&e);
+}
+END_TEST
+
 static Suite *analysis_json_suite(void)
 {
     Suite *s = suite_create("analysis_json");
@@ -1063,6 +1111,7 @@ static Suite *analysis_json_suite(void)
     tcase_add_test(tc, test_parallel_priority);
     tcase_add_test(tc, test_values_match_kata_analyze);
     tcase_add_test(tc, test_rectangle);
+    tcase_add_test(tc, test_transformer_session);
     suite_add_tcase(s, tc);
     return s;
 }

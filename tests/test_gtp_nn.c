@@ -576,7 +576,7 @@ START_TEST(test_search_in_process)
 END_TEST
 
 /* KaTrain 1.20's own net (KataGo 1.17: RMS-norm trunk, transformer blocks) with the default
- * backend choice (in a CUDA build the cuda backend refuses it and cpu takes it): kata-raw-nn
+ * backend choice (cuda where there is a device, cpu elsewhere): kata-raw-nn
  * reproduces KataGo's numbers, kata-analyze streams, genmove plays. */
 START_TEST(test_transformer_net_plays)
 {
