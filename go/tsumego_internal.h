@@ -111,6 +111,13 @@ bool ts_benson_defender(const ts_geom *g, const ts_pos *s, bool *alive);
 #define TS_SPACE_CAP 16
 int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dead);
 
+/* Are the target chains sealed (tsumego_board.c): unable to gain a liberty but by capturing,
+ * with room for one eye at most each, and every attacker chain next to them or their
+ * liberties safe or with more liberties than the race gives the defender time to take, so that
+ * the attacker fills their liberties and captures them whatever the defender does? False when
+ * there are no target stones. */
+bool ts_targets_sealed(const ts_geom *g, const ts_pos *s);
+
 /* May the side to move play i in s under the ko rule and its budget? (i empty and legal) */
 static inline bool ts_ko_allows(const ts_pos *s, int i)
 {
@@ -173,9 +180,10 @@ ts_outcome ts_search_prove_line(ts_search *s, const ts_pos *line, int n);
 void ts_search_set_simulation(ts_search *s, bool on);
 uint64_t ts_search_simulated(const ts_search *s); /* children settled by simulation so far */
 
-/* The eyeless-area terminal (on by default, see ts_defender_space). Off only to compare
- * (tests). */
+/* The eyeless-area terminal (on by default, see ts_defender_space) and the sealed-chain one
+ * (ts_targets_sealed). Off only to compare (tests). */
 void ts_search_set_eyeless(ts_search *s, bool on);
+void ts_search_set_sealed(ts_search *s, bool on);
 
 /* What the table knows of a position: TS_OPEN when nothing is proven. pn/dn may be NULL. */
 ts_outcome ts_search_lookup(ts_search *s, const ts_pos *pos, uint32_t *pn, uint32_t *dn,

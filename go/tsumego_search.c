@@ -140,6 +140,7 @@ struct ts_search {
     uint32_t history[3][TS_MAX_POINTS]; /* per colour and point: nodes it settled */
     bool no_simulation;                 /* simulation off (for tests) */
     bool no_eyeless;                    /* the eyeless-area terminal off (for tests) */
+    bool no_sealed;                     /* the sealed-chain terminal off (for tests) */
     uint32_t root_id;                   /* of the search under way (ts_search_prove), 1 to
                                            MAX_ROOT_ID */
     int base;                           /* depth of the search's first position: the line
@@ -405,7 +406,7 @@ static bool dead_shape(const ts_search *s, const ts_pos *pos)
 {
     bool dead;
     ts_defender_space(s->g, pos, !s->no_eyeless, &dead);
-    return dead;
+    return dead || (!s->no_sealed && ts_targets_sealed(s->g, pos));
 }
 
 ts_outcome ts_search_terminal(ts_search *s, const ts_pos *pos)
@@ -425,7 +426,7 @@ static ts_outcome terminal_in_search(ts_search *s, const ts_pos *pos, int *space
 {
     bool dead = true;
     *space = pos->target_left ? ts_defender_space(s->g, pos, !s->no_eyeless, &dead) : 0;
-    if (dead)
+    if (dead || (!s->no_sealed && ts_targets_sealed(s->g, pos)))
         return TS_ATTACKER_WINS;
     if (pos->to_move == s->g->attacker && ts_benson_defender(s->g, pos, NULL))
         return TS_DEFENDER_WINS;
@@ -773,6 +774,8 @@ void ts_search_set_simulation(ts_search *s, bool on) { s->no_simulation = !on; }
 
 void ts_search_set_eyeless(ts_search *s, bool on) { s->no_eyeless = !on; }
 
+void ts_search_set_sealed(ts_search *s, bool on) { s->no_sealed = !on; }
+
 uint64_t ts_search_simulated(const ts_search *s) { return s->simulated; }
 
 /* Is the settled value of the node at pos, whose children are kids[0..nm), free of the
@@ -909,6 +912,7 @@ static void helpers_start(ts_search *s, int d)
         memcpy(h->history, s->history, sizeof h->history);
         h->no_simulation = s->no_simulation;
         h->no_eyeless = s->no_eyeless;
+        h->no_sealed = s->no_sealed;
         h->prior_color = s->prior_color;
         memcpy(h->prior, s->prior, sizeof h->prior);
         h->deadline_s = 1e300; /* the lead watches the limits and stops the helpers */
