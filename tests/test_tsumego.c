@@ -1178,29 +1178,32 @@ START_TEST(eyeless_first_line)
 }
 END_TEST
 
-/* The eyeless-area terminal (an area whose points without a safe attacker neighbour, chains
- * connected out by miai counted as safe, leave room for one eye at most, or for one dead eye
- * shape) decides only positions that are lost: random lines of play from the first elementary
- * and intermediate problems, the attacker playing three moves in four, until the terminal
- * decides; every position it decides and the rules alone do not is searched again without it
- * (node-limited, the defender with every ko threat), and each proven there is an attacker's win
- * (355 of 355 on the full count, 35 on the light one; 300 and 30 asked; 6,801 of 6,801 in a
- * longer run: 400 problems of each of Cho's three books, 6 lines each, two seeds). */
-START_TEST(eyeless_areas_are_dead)
+/* A terminal's soundness on random lines of play: from the first `problems` problems of each
+ * book, `walks` lines each (the attacker playing three moves in four) go on until `with`'s
+ * terminal decides; every position where decides() holds and `plain`'s terminal does not is
+ * searched again by `plain` (node-limited, the defender with every ko threat), and each proven
+ * there must be an attacker's win. set_up() turns the terminal under test off in `plain`. */
+typedef struct walk_check {
+    const char *const *books;
+    int num_books, problems, walks;
+    unsigned seed;
+    void (*set_up)(ts_search *with, ts_search *plain);
+    bool (*decides)(ts_search *with, const ts_geom *g, const ts_pos *pos);
+    const char *what;
+} walk_check;
+
+static void check_walks(const walk_check *w, int *decided, int *compared)
 {
-    static const char *books[] = {"elementary", "intermediate"};
-    int decided = 0, compared = 0, problems = test_count(120, 20);
-    unsigned seed = 12345;
-    for (int bk = 0; bk < 2; bk++) {
-        region_book *b = region_book_open(books[bk]);
+    unsigned seed = w->seed;
+    *decided = *compared = 0;
+    for (int bk = 0; bk < w->num_books; bk++) {
+        region_book *b = region_book_open(w->books[bk]);
         const ts_geom *g = &b->g;
-        for (int n = 0; n < problems && region_book_next(b); n++) {
+        for (int n = 0; n < w->problems && region_book_next(b); n++) {
             ts_search *with = ts_search_new(g, 16), *plain = ts_search_new(g, 18);
             ck_assert(with && plain);
-            ts_search_set_eyeless(plain, false);
-            ts_search_set_sealed(with, false); /* this test's walks as they were without it */
-            ts_search_set_sealed(plain, false);
-            for (int walk = 0; walk < 4; walk++) {
+            w->set_up(with, plain);
+            for (int walk = 0; walk < w->walks; walk++) {
                 ts_pos pos = b->line[0];
                 for (int ply = 0; ply < 40; ply++) {
                     if (ts_search_terminal(with, &pos) != TS_OPEN)
@@ -1216,9 +1219,9 @@ START_TEST(eyeless_areas_are_dead)
                         break;
                     ts_play_move(g, &pos, moves[rand_r(&seed) % k]);
                     if (pos.target_left == 0 || ts_search_terminal(plain, &pos) != TS_OPEN ||
-                        ts_search_terminal(with, &pos) != TS_ATTACKER_WINS)
+                        !w->decides(with, g, &pos))
                         continue;
-                    decided++;
+                    (*decided)++;
                     ts_pos q = pos;
                     q.budget[g->attacker] = 0;
                     q.budget[g->defender] = TS_UNLIMITED;
@@ -1227,11 +1230,11 @@ START_TEST(eyeless_areas_are_dead)
                     ts_outcome o = ts_search_prove(plain, &q);
                     if (o == TS_OPEN)
                         continue;
-                    compared++;
+                    (*compared)++;
                     ck_assert_msg(o == TS_ATTACKER_WINS,
-                                  "%s, walk %d, ply %d: dead by the eyeless test, the defender "
-                                  "lives by search",
-                                  region_book_id(b), walk, ply);
+                                  "%s, walk %d, ply %d: dead by the %s, the defender lives by "
+                                  "search",
+                                  region_book_id(b), walk, ply, w->what);
                     break;
                 }
             }
@@ -1240,6 +1243,38 @@ START_TEST(eyeless_areas_are_dead)
         }
         region_book_close(b);
     }
+    printf("%s: %d decided, %d compared\n", w->what, *decided, *compared);
+}
+
+static const char *const walk_books[] = {"elementary", "intermediate"};
+
+/* The eyeless test alone, the walks as they were without the sealed-chain terminal. */
+static void eyeless_set_up(ts_search *with, ts_search *plain)
+{
+    ts_search_set_eyeless(plain, false);
+    ts_search_set_sealed(with, false);
+    ts_search_set_sealed(plain, false);
+}
+
+static bool eyeless_decides(ts_search *with, const ts_geom *g, const ts_pos *pos)
+{
+    return ts_search_terminal(with, pos) == TS_ATTACKER_WINS;
+}
+
+/* The eyeless-area terminal (an area whose points without a safe attacker neighbour, chains
+ * connected out by miai counted as safe, leave room for one eye at most, or for one dead eye
+ * shape) decides only positions that are lost: random lines of play from the first elementary
+ * and intermediate problems, the attacker playing three moves in four, until the terminal
+ * decides; every position it decides and the rules alone do not is searched again without it
+ * (node-limited, the defender with every ko threat), and each proven there is an attacker's win
+ * (333 of 333 on the full count; 300 and 30 asked; 6,801 of 6,801 in a
+ * longer run: 400 problems of each of Cho's three books, 6 lines each, two seeds). */
+START_TEST(eyeless_areas_are_dead)
+{
+    int problems = test_count(120, 20), decided, compared;
+    walk_check w = {walk_books, 2, problems, 4, 12345, eyeless_set_up, eyeless_decides,
+                    "eyeless test"};
+    check_walks(&w, &decided, &compared);
     ck_assert_int_ge(compared, problems == 120 ? 300 : 30);
     ck_assert_int_ge(decided, compared);
 }
@@ -1351,58 +1386,19 @@ END_TEST
  * again without it (node-limited, the defender with every ko threat), and each proven there is
  * an attacker's win (142 of 142 on the full count; 674 of 674 in a longer run: 400 problems of
  * each of Cho's three books, another seed). */
+static void sealed_set_up(ts_search *with, ts_search *plain) { ts_search_set_sealed(plain, false); }
+
+static bool sealed_decides(ts_search *with, const ts_geom *g, const ts_pos *pos)
+{
+    return ts_targets_sealed(g, pos);
+}
+
 START_TEST(sealed_chains_are_dead)
 {
-    static const char *books[] = {"elementary", "intermediate"};
-    int decided = 0, compared = 0, problems = test_count(120, 20);
-    unsigned seed = 54321;
-    for (int bk = 0; bk < 2; bk++) {
-        region_book *b = region_book_open(books[bk]);
-        const ts_geom *g = &b->g;
-        for (int n = 0; n < problems && region_book_next(b); n++) {
-            ts_search *with = ts_search_new(g, 16), *plain = ts_search_new(g, 18);
-            ck_assert(with && plain);
-            ts_search_set_sealed(plain, false);
-            for (int walk = 0; walk < 6; walk++) {
-                ts_pos pos = b->line[0];
-                for (int ply = 0; ply < 40; ply++) {
-                    if (ts_search_terminal(with, &pos) != TS_OPEN)
-                        break;
-                    int moves[TS_MAX_POINTS + 1];
-                    bool att = pos.to_move == (int)g->attacker;
-                    if (!att && rand_r(&seed) % 4 != 0) {
-                        ts_play_move(g, &pos, TS_PASS); /* the attacker's second move */
-                        continue;
-                    }
-                    int k = ts_search_moves_by_shape(with, &pos, moves);
-                    if (k == 0)
-                        break;
-                    ts_play_move(g, &pos, moves[rand_r(&seed) % k]);
-                    if (pos.target_left == 0 || ts_search_terminal(plain, &pos) != TS_OPEN ||
-                        !ts_targets_sealed(g, &pos))
-                        continue;
-                    decided++;
-                    ts_pos q = pos;
-                    q.budget[g->attacker] = 0;
-                    q.budget[g->defender] = TS_UNLIMITED;
-                    q.passed = 0;
-                    ts_search_limits(plain, 1e300, ts_search_nodes(plain) + 200000);
-                    ts_outcome o = ts_search_prove(plain, &q);
-                    if (o == TS_OPEN)
-                        continue;
-                    compared++;
-                    ck_assert_msg(o == TS_ATTACKER_WINS,
-                                  "%s, walk %d, ply %d: sealed, but the defender lives by search",
-                                  region_book_id(b), walk, ply);
-                    break;
-                }
-            }
-            ts_search_free(with);
-            ts_search_free(plain);
-        }
-        region_book_close(b);
-    }
-    printf("sealed chains: %d decided, %d compared\n", decided, compared);
+    int problems = test_count(120, 20), decided, compared;
+    walk_check w = {walk_books, 2, problems, 6, 54321, sealed_set_up, sealed_decides,
+                    "sealed-chain test"};
+    check_walks(&w, &decided, &compared);
     ck_assert_int_ge(compared, problems == 120 ? 30 : 2);
     ck_assert_int_ge(decided, compared);
 }
