@@ -1261,21 +1261,33 @@ static bool eyeless_decides(ts_search *with, const ts_geom *g, const ts_pos *pos
     return ts_search_terminal(with, pos) == TS_ATTACKER_WINS;
 }
 
-/* The eyeless-area terminal (an area whose points without a safe attacker neighbour, chains
- * connected out by miai counted as safe, leave room for one eye at most, or for one dead eye
- * shape) decides only positions that are lost: random lines of play from the first elementary
- * and intermediate problems, the attacker playing three moves in four, until the terminal
- * decides; every position it decides and the rules alone do not is searched again without it
- * (node-limited, the defender with every ko threat), and each proven there is an attacker's win
- * (333 of 333 on the full count; 300 and 30 asked; 6,801 of 6,801 in a
- * longer run: 400 problems of each of Cho's three books, 6 lines each, two seeds). */
-START_TEST(eyeless_areas_are_dead)
+static void sealed_set_up(ts_search *with, ts_search *plain) { ts_search_set_sealed(plain, false); }
+
+static bool sealed_decides(ts_search *with, const ts_geom *g, const ts_pos *pos)
 {
-    int problems = test_count(120, 20), decided, compared;
-    walk_check w = {walk_books, 2, problems, 4, 12345, eyeless_set_up, eyeless_decides,
-                    "eyeless test"};
+    return ts_targets_sealed(g, pos);
+}
+
+/* The attacker's static terminals decide only positions that are lost (check_walks on the first
+ * elementary and intermediate problems). _i = 0: the eyeless-area terminal (an area whose points
+ * without a safe attacker neighbour, chains connected out by miai counted as safe, leave room
+ * for one eye at most, or for one dead eye shape), with the sealed-chain one off: 333 of 333 on
+ * the full count, 300 and 30 asked; 6,801 of 6,801 in a longer run (400 problems of each of
+ * Cho's three books, 6 lines each, two seeds). _i = 1: the sealed-chain terminal (capturing
+ * races counted; sealed_chain_dies): 142 of 142, 30 and 2 asked; 674 of 674 in a longer run
+ * (400 problems of each book, another seed). */
+static const walk_check terminal_walks[] = {
+    {walk_books, 2, 120, 4, 12345, eyeless_set_up, eyeless_decides, "eyeless test"},
+    {walk_books, 2, 120, 6, 54321, sealed_set_up, sealed_decides, "sealed-chain test"},
+};
+
+START_TEST(terminals_decide_only_lost_positions)
+{
+    walk_check w = terminal_walks[_i];
+    w.problems = test_count(120, 20);
+    int decided, compared, asked[2][2] = {{300, 30}, {30, 2}};
     check_walks(&w, &decided, &compared);
-    ck_assert_int_ge(compared, problems == 120 ? 300 : 30);
+    ck_assert_int_ge(compared, asked[_i][w.problems == 120 ? 0 : 1]);
     ck_assert_int_ge(decided, compared);
 }
 END_TEST
@@ -1377,30 +1389,6 @@ START_TEST(sealed_chain_dies)
         go_tsumego_problem p = setup_pic(open[i], GO_BLACK, GO_TSUMEGO_GOAL_KILL);
         ck_assert_msg(!sealed(&p, GO_BLACK) && !sealed(&p, GO_WHITE), "diagram %d sealed", i);
     }
-}
-END_TEST
-
-/* The sealed-chain terminal (capturing races counted) decides only positions that are lost:
- * random lines of play from the first elementary and intermediate problems as in
- * eyeless_areas_are_dead; every position it decides and the other terminals do not is searched
- * again without it (node-limited, the defender with every ko threat), and each proven there is
- * an attacker's win (142 of 142 on the full count; 674 of 674 in a longer run: 400 problems of
- * each of Cho's three books, another seed). */
-static void sealed_set_up(ts_search *with, ts_search *plain) { ts_search_set_sealed(plain, false); }
-
-static bool sealed_decides(ts_search *with, const ts_geom *g, const ts_pos *pos)
-{
-    return ts_targets_sealed(g, pos);
-}
-
-START_TEST(sealed_chains_are_dead)
-{
-    int problems = test_count(120, 20), decided, compared;
-    walk_check w = {walk_books, 2, problems, 6, 54321, sealed_set_up, sealed_decides,
-                    "sealed-chain test"};
-    check_walks(&w, &decided, &compared);
-    ck_assert_int_ge(compared, problems == 120 ? 30 : 2);
-    ck_assert_int_ge(decided, compared);
 }
 END_TEST
 
@@ -2812,9 +2800,8 @@ Suite *tsumego_suite(void)
     tcase_add_test(cho, ko_answer_is_the_better_one);
     tcase_add_test(cho, ko_cut_short_is_not_proven);
     tcase_add_test(cho, simulation_keeps_the_outcomes);
-    tcase_add_test(cho, eyeless_areas_are_dead);
+    tcase_add_loop_test(cho, terminals_decide_only_lost_positions, 0, 2);
     tcase_add_test(cho, sealed_chain_dies);
-    tcase_add_test(cho, sealed_chains_are_dead);
     tcase_add_test(cho, threads_keep_the_outcomes);
     tcase_add_test(cho, shared_table_keeps_the_outcomes);
     tcase_add_test(cho, free_values_serve_every_budget);
