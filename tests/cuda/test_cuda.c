@@ -700,6 +700,7 @@ static const struct { const char *backend; bool fp16; } vec_backends[] = {
 };
 #define NUM_VEC_BACKENDS ((int)(sizeof vec_backends / sizeof vec_backends[0]))
 #define FP16_MAX_KL 1e-3
+#define MAX_REF_LOOKS 6
 #define FP16_MAX_WINRATE 5e-3
 
 /* KL(record's policy || ours) over the legal moves and pass (KataGo) or all 362 (Leela Zero). */
@@ -808,7 +809,7 @@ static void vectors_on(const char *weights, const char *vectors, bool kata, int 
     ck_assert(out && exact);
     for (int pass = 0; pass < 2; pass++) {
         vec_kata_stats st = {0};
-        int excused = 0;
+        int excused = 0, ref_looks = 0;
         double max_policy = 0, max_winrate = 0, max_kl = 0;
         int n = 0;
         for (int r = 0; r < vf.num_records; r++) {
@@ -848,8 +849,13 @@ static void vectors_on(const char *weights, const char *vectors, bool kata, int 
                     const cJSON *want_p = cJSON_GetObjectItemCaseSensitive(want, "policy");
                     const cJSON *want_o = cJSON_GetObjectItemCaseSensitive(want, "whiteOwnership");
                     double tol_p = vec_field_tol[VEC_POLICY], tol_o = vec_field_tol[VEC_OWNERSHIP];
-                    if (beyond_tolerance(policy, want_p, area, tol_p) ||
-                        beyond_tolerance(ownership, want_o, area, tol_o)) {
+                    /* at most MAX_REF_LOOKS records a pass: more cannot all be excused (at
+                     * most 3 values are), and on a large net (b10c384: ~5 s a record on ref)
+                     * a broken kernel would otherwise run the suite out of time instead of
+                     * failing it */
+                    if ((beyond_tolerance(policy, want_p, area, tol_p) ||
+                         beyond_tolerance(ownership, want_o, area, tol_o)) &&
+                        ref_looks++ < MAX_REF_LOOKS) {
                         ck_assert_msg(nn_eval(rc, 1, &q[i], exact, err, sizeof err), "%s: %s",
                                       id_i, err);
                         excused += excuse_reference_noise(policy, exact->policy, want_p, area,
