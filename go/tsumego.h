@@ -28,9 +28,10 @@
  * Rules of the local game: the attacker wins by capturing every target stone, or when the
  * defender's eye space is a known dead shape (two points or fewer, the nakade shapes with the
  * attacker to move or on the vital point), has room for one eye at most, or when the target
- * chains are sealed in: no liberty to gain but by capturing, one eye at most, and every
- * attacker chain next to them safe or ahead in the capturing race counted; the defender wins by making a target stone
- * pass-alive (Benson), or when the attacker has no legal move left. Seki is therefore life.
+ * chains are sealed in with the chains they can connect to: no liberty to gain but by
+ * capturing, one eye at most, and every attacker chain next to them safe or ahead in the
+ * capturing race counted; the defender wins by making a target stone pass-alive (Benson), or
+ * when the attacker has no legal move left. Seki is therefore life.
  * Suicide is illegal and a move that repeats a position of the line searched is lost for its
  * player (superko). Either side may pass (play elsewhere), the attacker not after two passes in
  * a row; the attacker's pass right after a defender pass removes the defender's ko threats:

@@ -649,86 +649,99 @@ int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dea
 }
 
 /* The target chains are sealed when they can never gain a liberty except by capturing an
- * attacker chain, and no attacker chain can be captured in time. Sealed: each liberty of a
- * target chain has no empty neighbour and no defender neighbour of another chain (nothing to
- * extend into or connect to), so the liberties of the target chains only ever go down while
- * their attacker neighbours stand; at most one liberty of each chain (an eye: the chain and the
- * edge all round) has neither an attacker neighbour nor the frame, and the attacker fills the
- * others first (a stone there joins the frame or an attacker chain) and the eye last, with the
- * capture: n moves in all for the n liberties. In time: the defender gets at most n moves
- * (n - 1 when the attacker moves first) and each takes at most one liberty of a chain, and the
- * attacker's fills take those of the chains next to the liberties filled, so every unsafe
- * attacker chain next to a target chain or to one of its liberties must have more liberties
- * than those moves and its liberties among the filled ones: the capturing race counted. With
- * no unsafe chain there, the chains are dead whatever the defender does. */
+ * attacker chain, and no attacker chain can be captured in time. A target chain's group: it and
+ * every defender chain it could connect to through a shared liberty, and so on. Sealed: no
+ * liberty of the group has an empty neighbour (nothing to extend into), so the group's
+ * liberties only ever go down while its attacker neighbours stand; at most one of them (an eye:
+ * defender stones and the edge all round) has neither an attacker neighbour nor the frame. The
+ * attacker fills the others first (a stone there joins the frame or an attacker chain; a chain
+ * of the group whose last liberty it was is captured, and its points then touch only attacker
+ * stones) and the eye last, capturing what is left: n moves for the group's n liberties. In
+ * time: the defender gets at most n moves (n - 1 when the attacker moves first) and each takes
+ * at most one liberty of a chain, and the attacker's fills take those of the chains next to the
+ * liberties filled, so every unsafe attacker chain next to the group or to one of its liberties
+ * must have more liberties than those moves and its liberties among the filled ones: the
+ * capturing race counted. With no unsafe chain there, the group is dead whatever the defender
+ * does. n, the defender's moves and the chains' counts are taken over all groups at once. */
 #define SEALED_MAX_UNSAFE 16
 
 bool ts_targets_sealed(const ts_geom *g, const ts_pos *s)
 {
     int def = g->defender, n = g->n, libs = 0, num_unsafe = 0;
-    uint8_t seen[TS_MAX_POINTS]; /* 1: a target chain's head; 2: a liberty counted */
+    uint8_t seen[TS_MAX_POINTS]; /* 1: a chain of a group (its head); 2: a liberty counted */
     int unsafe[SEALED_MAX_UNSAFE], shared[SEALED_MAX_UNSAFE];
+    int16_t queue[TS_MAX_POINTS];
     memset(seen, 0, (size_t)n);
     bool any = false;
     for (int t = 0; t < n; t++) {
         if (!(s->p[t].flags & TS_TARGET) || seen[s->p[t].head] == 1)
             continue;
-        int h = s->p[t].head, eye = -1, i = h;
-        seen[h] = 1;
+        /* one group: its chains by their heads, found through shared liberties */
+        int qn = 0, eye = -1;
+        queue[qn++] = (int16_t)s->p[t].head;
+        seen[s->p[t].head] = 1;
         any = true;
-        do {
-            for (int d = 0; d < 4; d++) {
-                int q = g->nb[i][d];
-                if (q < 0 || s->p[q].color == def || seen[q] == 2)
-                    continue; /* the edge, the frame, the chain itself, a liberty counted */
-                /* an attacker neighbour of the chain, or one of a liberty: q is one of them,
-                 * or a liberty whose neighbours r are */
-                bool liberty = s->p[q].color == GO_EMPTY, walled = false;
-                for (int e = 0; e < (liberty ? 4 : 1); e++) {
-                    int r = liberty ? g->nb[q][e] : q;
-                    if (r == TS_EDGE)
-                        continue;
-                    if (r == TS_FRAME) {
-                        walled = true;
-                        continue;
-                    }
-                    const ts_point *pr = &s->p[r];
-                    if (pr->color == GO_EMPTY || (pr->color == def && pr->head != h))
-                        return false;
-                    if (pr->color == def)
-                        continue;
-                    walled = true;
-                    int a = pr->head, u = 0;
-                    if (s->p[a].flags & TS_SAFE)
-                        continue;
-                    while (u < num_unsafe && unsafe[u] != a)
-                        u++;
-                    if (u == num_unsafe) {
-                        if (num_unsafe == SEALED_MAX_UNSAFE)
+        for (int k = 0; k < qn; k++) {
+            int h = queue[k], i = h;
+            do {
+                for (int d = 0; d < 4; d++) {
+                    int q = g->nb[i][d];
+                    if (q < 0 || s->p[q].color == def || seen[q] == 2)
+                        continue; /* the edge, the frame, the chain itself, a liberty counted */
+                    /* an attacker neighbour of the chain, or a liberty and its neighbours r */
+                    bool liberty = s->p[q].color == GO_EMPTY, walled = false;
+                    for (int e = 0; e < (liberty ? 4 : 1); e++) {
+                        int r = liberty ? g->nb[q][e] : q;
+                        if (r == TS_EDGE)
+                            continue;
+                        if (r == TS_FRAME) {
+                            walled = true;
+                            continue;
+                        }
+                        const ts_point *pr = &s->p[r];
+                        if (pr->color == GO_EMPTY)
                             return false;
-                        unsafe[num_unsafe] = a;
-                        shared[num_unsafe++] = 0;
+                        if (pr->color == def) {
+                            if (seen[pr->head] != 1) { /* a chain the group can connect to */
+                                seen[pr->head] = 1;
+                                queue[qn++] = (int16_t)pr->head;
+                            }
+                            continue;
+                        }
+                        walled = true;
+                        int a = pr->head, u = 0;
+                        if (s->p[a].flags & TS_SAFE)
+                            continue;
+                        while (u < num_unsafe && unsafe[u] != a)
+                            u++;
+                        if (u == num_unsafe) {
+                            if (num_unsafe == SEALED_MAX_UNSAFE)
+                                return false;
+                            unsafe[num_unsafe] = a;
+                            shared[num_unsafe++] = 0;
+                        }
+                        /* q a liberty of a: counted once, as a neighbour of it can be twice */
+                        bool again = false;
+                        for (int e2 = 0; liberty && e2 < e; e2++) {
+                            int r2 = g->nb[q][e2];
+                            again |= r2 >= 0 && s->p[r2].color == pr->color &&
+                                     s->p[r2].head == a;
+                        }
+                        shared[u] += liberty && !again;
                     }
-                    /* q a liberty of a: counted once, as a neighbour of it can be twice */
-                    bool again = false;
-                    for (int e2 = 0; liberty && e2 < e; e2++) {
-                        int r2 = g->nb[q][e2];
-                        again |= r2 >= 0 && s->p[r2].color == pr->color && s->p[r2].head == a;
+                    if (!liberty)
+                        continue;
+                    seen[q] = 2;
+                    libs++;
+                    if (!walled) {
+                        if (eye >= 0)
+                            return false; /* room for two eyes */
+                        eye = q;
                     }
-                    shared[u] += liberty && !again;
                 }
-                if (!liberty)
-                    continue;
-                seen[q] = 2;
-                libs++;
-                if (!walled) {
-                    if (eye >= 0)
-                        return false; /* room for two eyes */
-                    eye = q;
-                }
-            }
-            i = s->p[i].next;
-        } while (i != h);
+                i = s->p[i].next;
+            } while (i != h);
+        }
     }
     int defender_moves = libs - (s->to_move == g->attacker ? 1 : 0);
     for (int u = 0; u < num_unsafe; u++)

@@ -111,11 +111,11 @@ bool ts_benson_defender(const ts_geom *g, const ts_pos *s, bool *alive);
 #define TS_SPACE_CAP 16
 int ts_defender_space(const ts_geom *g, const ts_pos *s, bool eyeless, bool *dead);
 
-/* Are the target chains sealed (tsumego_board.c): unable to gain a liberty but by capturing,
- * with room for one eye at most each, and every attacker chain next to them or their
- * liberties safe or with more liberties than the race gives the defender time to take, so that
- * the attacker fills their liberties and captures them whatever the defender does? False when
- * there are no target stones. */
+/* Are the target chains sealed (tsumego_board.c): with the defender chains they can connect
+ * to, unable to gain a liberty but by capturing, with room for one eye at most, and every
+ * attacker chain next to them or their liberties safe or with more liberties than the race
+ * gives the defender time to take, so that the attacker fills their liberties and captures them
+ * whatever the defender does? False when there are no target stones. */
 bool ts_targets_sealed(const ts_geom *g, const ts_pos *s);
 
 /* May the side to move play i in s under the ko rule and its budget? (i empty and legal) */

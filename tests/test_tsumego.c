@@ -1274,7 +1274,7 @@ static bool sealed_decides(ts_search *with, const ts_geom *g, const ts_pos *pos)
  * for one eye at most, or for one dead eye shape), with the sealed-chain one off: 333 of 333 on
  * the full count, 300 and 30 asked; 6,801 of 6,801 in a longer run (400 problems of each of
  * Cho's three books, 6 lines each, two seeds). _i = 1: the sealed-chain terminal (capturing
- * races counted; sealed_chain_dies): 142 of 142, 30 and 2 asked; 674 of 674 in a longer run
+ * races counted; sealed_chain_dies): 207 of 207, 30 and 2 asked; 981 of 981 in a longer run
  * (400 problems of each book, another seed). */
 static const walk_check terminal_walks[] = {
     {walk_books, 2, 120, 4, 12345, eyeless_set_up, eyeless_decides, "eyeless test"},
@@ -1306,7 +1306,8 @@ static bool sealed(const go_tsumego_problem *p, go_color to_move)
  * never gain a liberty, so it is dead whoever moves, which the eye-space tests cannot tell (its
  * own stones could be eye space); the solver proves it with the sealed-chain terminal and
  * without. The same with Black's E9-E8 cut off from the wall: four liberties against White's
- * two, a capturing race White loses whoever moves. Not sealed: a second eye (C9 empty too); a
+ * two, a capturing race White loses whoever moves; and with White in two chains that share the
+ * liberty C9 (one group: connecting there leaves one eye). Not sealed: a second eye (C9 empty too); a
  * race White can win (E9-E8 with two liberties); a liberty with an empty neighbour. */
 START_TEST(sealed_chain_dies)
 {
@@ -1329,8 +1330,17 @@ START_TEST(sealed_chain_dies)
         ". . . . . . . . ."
         ". . . . . . . . ."
         ". . . . . . . . .",
+        ". O . O X . . . ."
+        "O O X O X . . . ."
+        "O O X O X . . . ."
+        "X X X X X . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . ."
+        ". . . . . . . . .",
     };
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         go_tsumego_problem p = setup_pic(dead[i], GO_BLACK, GO_TSUMEGO_GOAL_KILL);
         ts_geom g;
         ts_geom_init(&g, p.board.size, p.region, p.attacker);
