@@ -1135,6 +1135,7 @@ START_TEST(eyeless_first_line)
             ts_search *s = ts_search_new(&g, 16);
             ck_assert_ptr_nonnull(s);
             ts_search_set_eyeless(s, on);
+            ts_search_set_sealed(s, false); /* White is sealed in too: the eyeless test alone */
             ck_assert_int_eq(ts_search_terminal(s, &pos), on ? TS_ATTACKER_WINS : TS_OPEN);
             pos.budget[g.attacker] = 0;
             pos.budget[g.defender] = TS_UNLIMITED;
@@ -1304,11 +1305,11 @@ static bool sealed(const go_tsumego_problem *p, go_color to_move)
 
 /* White's blob in the corner has one eye (A9) and one liberty next to Black's wall (D9): it can
  * never gain a liberty, so it is dead whoever moves, which the eye-space tests cannot tell (its
- * own stones could be eye space); the solver proves it with the sealed-chain terminal and
- * without. The same with Black's E9-E8 cut off from the wall: four liberties against White's
- * two, a capturing race White loses whoever moves; and with White in two chains that share the
- * liberty C9 (one group: connecting there leaves one eye). Not sealed: a second eye (C9 empty too); a
- * race White can win (E9-E8 with two liberties); a liberty with an empty neighbour. */
+ * own stones could be eye space); the solver proves it with the sealed-chain terminal and without.
+ * The same with Black's E9-E8 cut off from the wall: four liberties against White's two, a
+ * capturing race White loses whoever moves; and with White in two chains that share the liberty C9
+ * (one group: connecting there leaves one eye). Not sealed: a second eye (C9 empty too); a race
+ * White can win (E9-E8 with two liberties); a liberty with an empty neighbour. */
 START_TEST(sealed_chain_dies)
 {
     static const char *const dead[] = {

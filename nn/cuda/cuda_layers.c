@@ -444,7 +444,8 @@ bool nn_cuda_attention(cuda_ctx *C, const cuda_block *b, void *qkv, void *o)
     void *probs = W->fp16 ? C->probs : (void *)C->scores;
     for (int h = 0; h < b->heads; h++) {
         int kvh = h / group;
-        /* scores[i][q][k] = q . k / sqrt(q_dim): column-major S^T = K^T-as-stored^T . Q */
+        /* scores[i][q][k] = q . k / sqrt(q_dim): cuBLAS sees the stored K and Q (rows of
+         * q_dim, row stride qkv_c) as K^T and Q^T, and S as S^T = (K^T)^T . Q^T */
         if (!strided_gemm(C, CUBLAS_OP_T, area, area, b->q_dim, 1.0f / sqrtf((float)b->q_dim),
                           t + elt * (size_t)(k_off + kvh * b->q_dim), type, b->qkv_c, img,
                           t + elt * (size_t)(h * b->q_dim), type, b->qkv_c, img, C->scores,

@@ -5,7 +5,8 @@
  * within policy KL 1e-3 and winrate 5e-3 (KaTrain's KataGo 1.17 transformer net among them),
  * synthetic nets (transformer ones too) and mixed batches against the cpu backend, the
  * transformer kernels against loops in double. Built only with -DSHIDO_CUDA=ON; without a
- * device every GPU test prints why it is skipped. No CUDA call happens before Check forks (each test asks for the device itself). */
+ * device every GPU test prints why it is skipped. No CUDA call happens before Check forks (each
+ * test asks for the device itself). */
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
