@@ -1303,46 +1303,48 @@ static bool sealed(const go_tsumego_problem *p, go_color to_move)
     return ts_targets_sealed(&g, &pos);
 }
 
-/* White's blob in the corner has one eye (A9) and one liberty next to Black's wall (D9): it can
- * never gain a liberty, so it is dead whoever moves, which the eye-space tests cannot tell (its
- * own stones could be eye space); the solver proves it with the sealed-chain terminal and without.
- * The same with Black's E9-E8 cut off from the wall: four liberties against White's two, a
- * capturing race White loses whoever moves; and with White in two chains that share the liberty C9
- * (one group: connecting there leaves one eye). Not sealed: a second eye (C9 empty too); a race
- * White can win (E9-E8 with two liberties); a liberty with an empty neighbour. */
+/* A copy in out of the 9x9 diagram base with the points of edits changed: "E7. F7X" sets E7
+ * empty and F7 black. out holds strlen(base) + 1 chars. */
+static const char *pic_edit(const char *base, const char *edits, char *out)
+{
+    strcpy(out, base);
+    for (const char *e = edits; *e; e += e[3] ? 4 : 3) {
+        static const char cols[] = "ABCDEFGHJ";
+        int k = (9 - (e[1] - '0')) * 9 + (int)(strchr(cols, e[0]) - cols);
+        for (char *o = out;; o++)
+            if (*o != ' ' && k-- == 0) {
+                *o = e[2];
+                break;
+            }
+    }
+    return out;
+}
+
+/* White's blob in the corner (sealed_base) has one eye (A9) and one liberty next to Black's wall
+ * (D9): it can never gain a liberty, so it is dead whoever moves, which the eye-space tests
+ * cannot tell (its own stones could be eye space); the solver proves it with the sealed-chain
+ * terminal and without. The same with Black's E9-E8 cut off from the wall: four liberties
+ * against White's two, a capturing race White loses whoever moves; and with White in two chains
+ * that share the liberty C9 (one group: connecting there leaves one eye). Not sealed: a second
+ * eye (C9 empty too); a race White can win (E9-E8 with two liberties); a liberty with an empty
+ * neighbour. */
 START_TEST(sealed_chain_dies)
 {
-    static const char *const dead[] = {
-        ". O O . X . . . ."
-        "O O O O X . . . ."
-        "O O O X X . . . ."
-        "X X X X . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-        ". O O . X . . . ."
-        "O O O O X . . . ."
-        "O O O X . X . . ."
-        "X X X X X . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-        ". O . O X . . . ."
-        "O O X O X . . . ."
-        "O O X O X . . . ."
-        "X X X X X . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-    };
+    static const char sealed_base[] = ". O O . X . . . ."
+                                      "O O O O X . . . ."
+                                      "O O O X X . . . ."
+                                      "X X X X . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . ."
+                                      ". . . . . . . . .";
+    static const char *const dead[] = {"", "E7. F7X E6X", "C9. D9O C8X D8O C7X D7O E7X E6X"};
+    static const char *const open[] = {"C9.", "E7. F7X E6X F9O F8O", "E9. F9X"};
+    char pic[sizeof sealed_base];
     for (int i = 0; i < 3; i++) {
-        go_tsumego_problem p = setup_pic(dead[i], GO_BLACK, GO_TSUMEGO_GOAL_KILL);
+        go_tsumego_problem p =
+            setup_pic(pic_edit(sealed_base, dead[i], pic), GO_BLACK, GO_TSUMEGO_GOAL_KILL);
         ts_geom g;
         ts_geom_init(&g, p.board.size, p.region, p.attacker);
         for (int c = GO_BLACK; c <= GO_WHITE; c++) {
@@ -1364,40 +1366,9 @@ START_TEST(sealed_chain_dies)
             }
         }
     }
-    static const char *const open[] = {
-        /* two eyes */
-        ". O . . X . . . ."
-        "O O O O X . . . ."
-        "O O O X X . . . ."
-        "X X X X . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-        /* E9-E8 with two liberties, D9 and E7: White captures it if Black fills D9 */
-        ". O O . X O . . ."
-        "O O O O X O . . ."
-        "O O O X . X . . ."
-        "X X X X X . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-        /* D9 has an empty neighbour: room to grow */
-        ". O O . . X . . ."
-        "O O O O X . . . ."
-        "O O O X X . . . ."
-        "X X X X . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . ."
-        ". . . . . . . . .",
-    };
     for (int i = 0; i < 3; i++) {
-        go_tsumego_problem p = setup_pic(open[i], GO_BLACK, GO_TSUMEGO_GOAL_KILL);
+        go_tsumego_problem p =
+            setup_pic(pic_edit(sealed_base, open[i], pic), GO_BLACK, GO_TSUMEGO_GOAL_KILL);
         ck_assert_msg(!sealed(&p, GO_BLACK) && !sealed(&p, GO_WHITE), "diagram %d sealed", i);
     }
 }
