@@ -18,6 +18,8 @@ mkdir -p .git/info
 grep -qx '/.dev/' .git/info/exclude 2>/dev/null || echo '/.dev/' >>.git/info/exclude
 rm -rf .dev
 mkdir -p .dev/bin .dev/lib .dev/shared
+git rev-parse --short HEAD >.dev/COMMIT
+git status --porcelain --untracked-files=no | head -n1 >.dev/DIRTY
 cp build-cuda/{shido,test_cuda,test_conv_igemm,bench_cuda_conv} .dev/bin/
 for lib in libcjson.so.1 libz.so.1 libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 \
     libsubunit.so.0 libcudart.so.13; do

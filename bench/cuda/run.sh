@@ -80,8 +80,10 @@ export LD_LIBRARY_PATH=$CUDA_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 GPU=${GPU:-unknown GPU}
 PEAK=$(python3 bench/cuda/summarize.py peak "$GPU")
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown commit")
+# the device machine's copy has no .git: carry.sh wrote the commit the programs were built from
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || cat .dev/COMMIT 2>/dev/null || echo "unknown commit")
 DIRTY=$(git status --porcelain 2>/dev/null | head -n1)
+[ -d .git ] || DIRTY=$(cat .dev/DIRTY 2>/dev/null)
 SHARED=../shared
 [ -d "$SHARED/weights" ] || SHARED=shared
 {
